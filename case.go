@@ -1,0 +1,315 @@
+package proctor
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Subject produces one attempt's output: it is given the case's sample
+// (input, expected, item variables, model) and the attempt number from 0,
+// and returns the sample with Output and whatever it measured (metrics,
+// tool calls, HTTP status). An error makes the attempt not graded with the
+// error as the reason; it never fails the case.
+type Subject func(ctx context.Context, in Sample, attempt int) (Sample, error)
+
+// Case is one test: a sample to grade, the checks to grade it with and how
+// many attempts to make.
+type Case struct {
+	// ID identifies the case in reports; it also orders shards.
+	ID string
+	// Sample holds what every attempt shares: input, expected, references,
+	// context, item variables, the subject model. Its Output is ignored
+	// when Outputs is set or a subject runs.
+	Sample Sample
+	// Outputs are recorded attempts. Fields a recorded sample leaves empty
+	// (input, expected, references, context, item, model) are taken from
+	// Sample. With no outputs and no subject, Sample itself is the one
+	// recorded attempt.
+	Outputs []Sample
+	// Attempts is how many attempts to make; 0 means one per recorded
+	// output, or 1. With fewer recorded outputs than attempts, the attempts
+	// are the outputs there are.
+	Attempts int
+	// Checks are the case's own checks. The runner adds its suite-level
+	// checks and orders them all: deterministic, then network, then model.
+	Checks []Check
+	// Severity is how much a wrong verdict costs; high and critical make
+	// judge verdicts go to a panel.
+	Severity Severity
+	// Split names the set the case belongs to ("dev", "holdout").
+	Split string
+}
+
+// CaseResult is the graded case: its verdict over attempts and each attempt.
+type CaseResult struct {
+	ID       string          `json:"id"`
+	Verdict  Status          `json:"verdict"`
+	Severity Severity        `json:"severity,omitempty"`
+	Split    string          `json:"split,omitempty"`
+	Attempts []AttemptResult `json:"attempts"`
+}
+
+// AttemptResult is one graded attempt.
+type AttemptResult struct {
+	Verdict Status `json:"verdict"`
+	// Grades holds one grade per check that ran, in the order they ran.
+	// Checks after a required check that failed or was not graded did not
+	// run and have no grade.
+	Grades []Grade `json:"grades"`
+	// Skipped names the checks a required check's failure kept from running.
+	Skipped []string `json:"skipped,omitempty"`
+	// Error is the subject's error, when it produced no output.
+	Error string `json:"error,omitempty"`
+	// Output is the graded output, kept only when the runner is asked to
+	// (it can be large and sensitive).
+	Output *string `json:"output,omitempty"`
+}
+
+// CheckInfo is what a grader can learn about the check it runs in, from the
+// context a [Runner] passes it: the judge graders use it to decide whether a
+// verdict needs a panel.
+type CheckInfo struct {
+	// CaseID is the case's id.
+	CaseID string
+	// Severity is the check's severity, or the case's when the check has
+	// none.
+	Severity Severity
+	// Criterion is the check's criterion, if any.
+	Criterion string
+	// Prior are the grades of the checks that already ran in this attempt,
+	// deterministic ones first, with their criteria.
+	Prior []PriorGrade
+}
+
+// PriorGrade is a grade already given in the attempt, with its check's
+// criterion and kind.
+type PriorGrade struct {
+	Criterion string
+	Kind      Kind
+	Grade     Grade
+}
+
+type checkInfoKey struct{}
+
+// ContextWithCheckInfo returns a copy of ctx carrying info, for graders
+// called outside a [Runner] that want the same behaviour.
+func ContextWithCheckInfo(ctx context.Context, info *CheckInfo) context.Context {
+	return context.WithValue(ctx, checkInfoKey{}, info)
+}
+
+// CheckInfoFrom returns the [CheckInfo] in ctx, or nil when the grader is
+// called outside a [Runner].
+func CheckInfoFrom(ctx context.Context) *CheckInfo {
+	info, _ := ctx.Value(checkInfoKey{}).(*CheckInfo)
+	return info
+}
+
+// Runner grades cases: checks in order (deterministic first), attempts,
+// verdicts and a report. A Runner is safe for concurrent use.
+type Runner struct {
+	cfg *config
+}
+
+// NewRunner returns a Runner configured by opts: [WithConcurrency],
+// [WithChecks], [WithSubject], and the judges and embedders the checks use.
+func NewRunner(opts ...Option) *Runner {
+	return &Runner{cfg: newConfig(opts)}
+}
+
+// Run grades cases, at most the configured concurrency at a time, and
+// returns the report with results in the order of cases.
+//
+// When ctx is cancelled, Run stops starting cases and returns the report of
+// the cases graded to completion so far, with a caveat saying how many were
+// not, together with ctx.Err(). Callers should use the partial report, as
+// they use the n > 0 bytes an io.Reader returns with an error. No goroutine
+// is left running when Run returns.
+func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
+	results := make([]*CaseResult, len(cases))
+	var g errgroup.Group
+	g.SetLimit(cmp.Or(r.cfg.concurrency, 4))
+	for i := range cases {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			res := r.RunCase(ctx, &cases[i])
+			if ctx.Err() == nil {
+				results[i] = &res
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	rep := NewReport("")
+	rep.Caveats = append(rep.Caveats, r.cfg.caveats...)
+	done := 0
+	for _, res := range results {
+		if res != nil {
+			rep.Add(*res)
+			done++
+		}
+	}
+	for _, f := range r.cfg.finishers {
+		f(rep)
+	}
+	if err := ctx.Err(); err != nil {
+		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d cases graded (%v)", done, len(cases), err))
+		return rep, err
+	}
+	return rep, nil
+}
+
+// RunCase grades one case: every attempt, then the verdict over attempts.
+func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
+	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
+	checks := orderChecks(r.cfg.checks, c.Checks)
+	n := c.Attempts
+	switch {
+	case len(c.Outputs) > 0:
+		if n <= 0 || n > len(c.Outputs) {
+			n = len(c.Outputs)
+		}
+	case r.cfg.subject == nil:
+		n = 1
+	case n <= 0:
+		n = 1
+	}
+	verdicts := make([]Status, 0, n)
+	for a := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		ar := r.attempt(ctx, c, a, checks)
+		res.Attempts = append(res.Attempts, ar)
+		verdicts = append(verdicts, ar.Verdict)
+	}
+	res.Verdict = CaseVerdict(verdicts)
+	return res
+}
+
+// attempt produces (or takes) one output and grades it.
+func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) AttemptResult {
+	var s Sample
+	switch {
+	case len(c.Outputs) > 0:
+		s = merged(c.Sample, c.Outputs[a])
+	case r.cfg.subject != nil:
+		out, err := callSubject(ctx, r.cfg.subject, c.Sample, a)
+		if err != nil {
+			return AttemptResult{Verdict: StatusNotGraded, Error: err.Error(),
+				Grades: []Grade{{Status: StatusNotGraded, Grader: "subject", Reason: "subject failed: " + err.Error(), Err: err}}}
+		}
+		s = merged(c.Sample, out)
+	default:
+		s = c.Sample
+	}
+	if s.ID == "" {
+		s.ID = c.ID
+	}
+	return GradeAttempt(ctx, &s, checks, c.ID, c.Severity)
+}
+
+// callSubject calls the subject, turning a panic into an error.
+func callSubject(ctx context.Context, subj Subject, in Sample, a int) (out Sample, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("subject panicked: %v", v)
+		}
+	}()
+	return subj(ctx, in, a)
+}
+
+// GradeAttempt grades one sample with checks in the order given, stopping
+// at the first required check that fails or is not graded, and returns the
+// attempt's verdict and grades. Checks are not reordered here; a [Runner]
+// orders them first. caseID and severity are passed to graders through
+// [CheckInfo].
+func GradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string, severity Severity) AttemptResult {
+	var ar AttemptResult
+	prior := make([]PriorGrade, 0, len(checks))
+	for i, ch := range checks {
+		gctx := ctx
+		kind := KindDeterministic
+		if ch.Grader != nil {
+			kind = KindOf(ch.Grader)
+		}
+		if kind != KindDeterministic {
+			gctx = ContextWithCheckInfo(ctx, &CheckInfo{
+				CaseID:    caseID,
+				Severity:  cmp.Or(ch.Severity, severity),
+				Criterion: ch.Criterion,
+				Prior:     slices.Clone(prior),
+			})
+		}
+		g := ch.Grade(gctx, s)
+		ar.Grades = append(ar.Grades, g)
+		prior = append(prior, PriorGrade{Criterion: ch.Criterion, Kind: kind, Grade: g})
+		if ch.Required && g.Status != StatusPassed {
+			for _, rest := range checks[i+1:] {
+				ar.Skipped = append(ar.Skipped, rest.Name())
+			}
+			break
+		}
+	}
+	ar.Verdict = AttemptVerdict(ar.Grades)
+	return ar
+}
+
+// orderChecks joins suite and case checks and orders them stably by kind:
+// deterministic, network, model.
+func orderChecks(suite, own []Check) []Check {
+	all := make([]Check, 0, len(suite)+len(own))
+	all = append(all, suite...)
+	all = append(all, own...)
+	slices.SortStableFunc(all, func(a, b Check) int {
+		return cmp.Compare(kindOrNil(a.Grader), kindOrNil(b.Grader))
+	})
+	return all
+}
+
+func kindOrNil(g Grader) Kind {
+	if g == nil {
+		return KindDeterministic
+	}
+	return KindOf(g)
+}
+
+// merged fills the fields a recorded output leaves empty from the case.
+func merged(base, out Sample) Sample {
+	if out.ID == "" {
+		out.ID = base.ID
+	}
+	if out.Input == "" {
+		out.Input = base.Input
+	}
+	if out.Expected == nil {
+		out.Expected = base.Expected
+	}
+	if out.References == nil {
+		out.References = base.References
+	}
+	if out.ReferenceIDs == nil {
+		out.ReferenceIDs = base.ReferenceIDs
+	}
+	if out.Context == nil {
+		out.Context = base.Context
+	}
+	if out.ContextIDs == nil {
+		out.ContextIDs = base.ContextIDs
+	}
+	if out.Item == nil {
+		out.Item = base.Item
+	}
+	if out.Model == (Model{}) {
+		out.Model = base.Model
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package proctor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// All passes when every check passes. It fails at the first failure, and is
+// not graded when none failed but one was not graded. Its kind is the most
+// demanding of its checks'. Safe for concurrent use if its checks are.
+type All struct {
+	name   string
+	checks []Check
+}
+
+// Any passes when at least one check passes; it fails when all failed, and
+// is not graded when none passed and one was not graded.
+type Any struct {
+	name   string
+	checks []Check
+}
+
+// Not passes when its check fails and fails when it passes; a not-graded
+// check stays not graded (not knowing is not the opposite of anything).
+type Not struct {
+	name  string
+	check Check
+}
+
+var (
+	_ Grader = (*All)(nil)
+	_ Grader = (*Any)(nil)
+	_ Grader = (*Not)(nil)
+)
+
+// NewAll returns a grader that requires every grader to pass.
+func NewAll(name string, graders ...Grader) *All {
+	return &All{name: nameOr(name, "all"), checks: toChecks(graders)}
+}
+
+// NewAny returns a grader that requires one grader to pass.
+func NewAny(name string, graders ...Grader) *Any {
+	return &Any{name: nameOr(name, "any"), checks: toChecks(graders)}
+}
+
+// NewNot returns a grader that inverts g's pass and fail.
+func NewNot(name string, g Grader) *Not {
+	return &Not{name: nameOr(name, "not"), check: Check{Grader: g}}
+}
+
+func toChecks(gs []Grader) []Check {
+	cs := make([]Check, len(gs))
+	for i, g := range gs {
+		cs[i] = Check{Grader: g}
+	}
+	return cs
+}
+
+func maxKind(cs []Check) Kind {
+	k := KindDeterministic
+	for _, c := range cs {
+		k = max(k, kindOrNil(c.Grader))
+	}
+	return k
+}
+
+// Name returns the grader's name.
+func (g *All) Name() string { return g.name }
+
+// GraderKind returns the most demanding kind among its checks.
+func (g *All) GraderKind() Kind { return maxKind(g.checks) }
+
+// Grade runs the checks in order until one fails.
+func (g *All) Grade(ctx context.Context, s *Sample) Grade {
+	var notGraded []string
+	for _, c := range g.checks {
+		r := c.Grade(ctx, s)
+		switch r.Status {
+		case StatusFailed:
+			return Failf("%s failed: %s", r.Grader, r.Reason)
+		case StatusPassed:
+		default:
+			notGraded = append(notGraded, fmt.Sprintf("%s: %s", r.Grader, r.Reason))
+		}
+	}
+	if len(notGraded) > 0 {
+		return NotGraded("not graded: " + strings.Join(notGraded, "; "))
+	}
+	return Pass("")
+}
+
+// Name returns the grader's name.
+func (g *Any) Name() string { return g.name }
+
+// GraderKind returns the most demanding kind among its checks.
+func (g *Any) GraderKind() Kind { return maxKind(g.checks) }
+
+// Grade runs the checks in order until one passes.
+func (g *Any) Grade(ctx context.Context, s *Sample) Grade {
+	var reasons []string
+	ng := false
+	for _, c := range g.checks {
+		r := c.Grade(ctx, s)
+		if r.Status == StatusPassed {
+			return Passf("%s passed", r.Grader)
+		}
+		if r.Status != StatusFailed {
+			ng = true
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %s", r.Grader, r.Reason))
+	}
+	if ng {
+		return NotGraded("none passed and some were not graded: " + strings.Join(reasons, "; "))
+	}
+	return Fail("none passed: " + strings.Join(reasons, "; "))
+}
+
+// Name returns the grader's name.
+func (g *Not) Name() string { return g.name }
+
+// GraderKind returns its check's kind.
+func (g *Not) GraderKind() Kind { return kindOrNil(g.check.Grader) }
+
+// Grade inverts its check's pass and fail.
+func (g *Not) Grade(ctx context.Context, s *Sample) Grade {
+	r := g.check.Grade(ctx, s)
+	switch r.Status {
+	case StatusPassed:
+		return Failf("%s passed, and it must not", r.Grader)
+	case StatusFailed:
+		return Passf("%s failed as required: %s", r.Grader, r.Reason)
+	}
+	return NotGradedf("%s was not graded: %s", r.Grader, r.Reason)
+}
+
+// Passf is [Pass] with a format.
+func Passf(format string, args ...any) Grade { return Pass(fmt.Sprintf(format, args...)) }
+
+func combinatorSpecs(m map[string]Builder) {
+	list := func(all bool) Builder {
+		return func(o *SpecOptions) (Grader, error) {
+			cs, _, ok := o.Checks("graders")
+			if !ok {
+				return nil, o.Err()
+			}
+			if all {
+				return &All{name: o.Name(), checks: cs}, nil
+			}
+			return &Any{name: o.Name(), checks: cs}, nil
+		}
+	}
+	m["all"] = list(true)
+	m["any"] = list(false)
+	m["not"] = func(o *SpecOptions) (Grader, error) {
+		c, ok := o.Check("grader")
+		if !ok {
+			return nil, o.Err()
+		}
+		return &Not{name: o.Name(), check: c}, nil
+	}
+}

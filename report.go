@@ -1,0 +1,139 @@
+package proctor
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Totals counts case verdicts. Flaky and not graded are counted on their
+// own, never folded into passed or failed.
+type Totals struct {
+	Passed    int `json:"passed"`
+	Failed    int `json:"failed"`
+	Flaky     int `json:"flaky"`
+	NotGraded int `json:"not_graded"`
+}
+
+// Cases returns the number of cases counted.
+func (t Totals) Cases() int { return t.Passed + t.Failed + t.Flaky + t.NotGraded }
+
+// PassRate returns passed / (passed + failed) and that denominator. With a
+// zero denominator the rate is not available: ok is false, never 0 or 1.
+func (t Totals) PassRate() (rate float64, denominator int, ok bool) {
+	d := t.Passed + t.Failed
+	if d == 0 {
+		return 0, 0, false
+	}
+	return float64(t.Passed) / float64(d), d, true
+}
+
+func (t *Totals) add(v Status, n int) {
+	switch v {
+	case StatusPassed:
+		t.Passed += n
+	case StatusFailed:
+		t.Failed += n
+	case StatusFlaky:
+		t.Flaky += n
+	default:
+		t.NotGraded += n
+	}
+}
+
+// JudgeStats is what one judge cost in a run.
+type JudgeStats struct {
+	Name      string  `json:"name"`
+	Family    string  `json:"family,omitempty"`
+	Model     string  `json:"model,omitempty"`
+	Calls     int     `json:"calls"`
+	Retries   int     `json:"retries,omitempty"`
+	CacheHits int     `json:"cache_hits,omitempty"`
+	Errors    int     `json:"errors,omitempty"`
+	Tokens    int     `json:"tokens,omitempty"`
+	CostUSD   float64 `json:"cost_usd,omitempty"`
+	// PromptVersion identifies the prompts the judge was asked with; scores
+	// are comparable between runs only with the judge and prompts fixed.
+	PromptVersion string `json:"prompt_version,omitempty"`
+}
+
+// Report is the result of a run: the four verdict counts, the pass rate with
+// its denominator, per-case results, what the judges cost and the caveats a
+// reader must know. The JSON form is SPEC.md's report, which report merge
+// and compare read.
+type Report struct {
+	Suite   string       `json:"suite"`
+	Totals  Totals       `json:"totals"`
+	Cases   []CaseResult `json:"cases"`
+	Judges  []JudgeStats `json:"judges"`
+	Caveats []string     `json:"caveats"`
+}
+
+// NewReport returns an empty report for the named suite.
+func NewReport(suite string) *Report {
+	return &Report{Suite: suite, Cases: []CaseResult{}, Judges: []JudgeStats{}, Caveats: []string{}}
+}
+
+// Add counts a case result, keeps it, and takes its grades' caveats.
+func (r *Report) Add(c CaseResult) {
+	r.Totals.add(c.Verdict, 1)
+	r.Cases = append(r.Cases, c)
+	for _, a := range c.Attempts {
+		for _, g := range a.Grades {
+			for _, cv := range g.Caveats {
+				r.AddCaveat(cv)
+			}
+		}
+	}
+}
+
+// AddCaveat adds a caveat unless the report already has it.
+func (r *Report) AddCaveat(c string) {
+	if c != "" && !slices.Contains(r.Caveats, c) {
+		r.Caveats = append(r.Caveats, c)
+	}
+}
+
+// PassRate returns the report's pass rate; see [Totals.PassRate].
+func (r *Report) PassRate() (rate float64, denominator int, ok bool) { return r.Totals.PassRate() }
+
+// reportJSON adds the derived fields to the wire form.
+type reportJSON struct {
+	Suite               string       `json:"suite"`
+	Totals              Totals       `json:"totals"`
+	PassRate            *float64     `json:"pass_rate"`
+	PassRateDenominator int          `json:"pass_rate_denominator"`
+	Cases               []CaseResult `json:"cases"`
+	Judges              []JudgeStats `json:"judges"`
+	Caveats             []string     `json:"caveats"`
+}
+
+// MarshalJSON writes the report with pass_rate (null when not available)
+// and pass_rate_denominator derived from the totals.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	w := reportJSON{Suite: r.Suite, Totals: r.Totals, Cases: r.Cases, Judges: r.Judges, Caveats: r.Caveats}
+	if rate, d, ok := r.Totals.PassRate(); ok {
+		w.PassRate = &rate
+		w.PassRateDenominator = d
+	}
+	if w.Cases == nil {
+		w.Cases = []CaseResult{}
+	}
+	if w.Judges == nil {
+		w.Judges = []JudgeStats{}
+	}
+	if w.Caveats == nil {
+		w.Caveats = []string{}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads a report written by [Report.MarshalJSON]; the derived
+// fields are recomputed from the totals, not trusted.
+func (r *Report) UnmarshalJSON(b []byte) error {
+	var w reportJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*r = Report{Suite: w.Suite, Totals: w.Totals, Cases: w.Cases, Judges: w.Judges, Caveats: w.Caveats}
+	return nil
+}

@@ -1,0 +1,122 @@
+package proctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// sampleWire is the JSON form of a Sample before the fields that take more
+// than one shape (expected, references, context) are resolved.
+type sampleWire struct {
+	ID         string          `json:"id"`
+	Input      string          `json:"input"`
+	Output     *string         `json:"output"`
+	Expected   json.RawMessage `json:"expected"`
+	References json.RawMessage `json:"references"`
+	Context    json.RawMessage `json:"context"`
+	Item       map[string]any  `json:"item"`
+	Metrics    Metrics         `json:"metrics"`
+	ToolCalls  []ToolCall      `json:"tool_calls"`
+	HTTPStatus int             `json:"http_status"`
+	Model      Model           `json:"model"`
+}
+
+// UnmarshalJSON decodes the sample object of SPEC.md's `proctor grade`
+// input line. expected may be any JSON value: a string is kept as is, any
+// other value as its compact JSON text, and null or absent leaves Expected
+// nil. references and context items may be strings or {"id": ...} objects;
+// ids go to ReferenceIDs and ContextIDs. Unknown fields are ignored here so
+// that a line can carry extra keys (such as "grader") for its caller.
+func (s *Sample) UnmarshalJSON(b []byte) error {
+	var w sampleWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*s = Sample{ID: w.ID, Input: w.Input, Item: w.Item, Metrics: w.Metrics,
+		ToolCalls: w.ToolCalls, HTTPStatus: w.HTTPStatus, Model: w.Model}
+	if w.Output != nil {
+		s.Output = *w.Output
+	}
+	exp, err := expectedText(w.Expected)
+	if err != nil {
+		return fmt.Errorf("expected: %w", err)
+	}
+	s.Expected = exp
+	if s.References, s.ReferenceIDs, err = textOrIDs(w.References); err != nil {
+		return fmt.Errorf("references: %w", err)
+	}
+	if s.Context, s.ContextIDs, err = textOrIDs(w.Context); err != nil {
+		return fmt.Errorf("context: %w", err)
+	}
+	return nil
+}
+
+// expectedText resolves a raw JSON expected value: nil for absent or null,
+// the string for a JSON string, else the compact JSON text.
+func expectedText(raw json.RawMessage) (*string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		return &s, nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, err
+	}
+	t := buf.String()
+	return &t, nil
+}
+
+// textOrIDs splits a JSON array of strings and {"id": ...} objects. An
+// object may also carry "text", which is kept as a text item.
+func textOrIDs(raw json.RawMessage) (texts, ids []string, err error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, nil, fmt.Errorf("want an array of strings or {\"id\": ...} objects: %w", err)
+	}
+	for i, it := range items {
+		it = bytes.TrimSpace(it)
+		if len(it) > 0 && it[0] == '"' {
+			var s string
+			if err := json.Unmarshal(it, &s); err != nil {
+				return nil, nil, err
+			}
+			texts = append(texts, s)
+			continue
+		}
+		var obj struct {
+			ID   any     `json:"id"`
+			Text *string `json:"text"`
+		}
+		if err := json.Unmarshal(it, &obj); err != nil {
+			return nil, nil, fmt.Errorf("item %d: want a string or an {\"id\": ...} object", i)
+		}
+		switch id := obj.ID.(type) {
+		case string:
+			ids = append(ids, id)
+		case float64:
+			ids = append(ids, fmt.Sprint(id))
+		case nil:
+			if obj.Text == nil {
+				return nil, nil, fmt.Errorf("item %d: object has neither id nor text", i)
+			}
+		default:
+			return nil, nil, fmt.Errorf("item %d: id must be a string or number", i)
+		}
+		if obj.Text != nil {
+			texts = append(texts, *obj.Text)
+		}
+	}
+	return texts, ids, nil
+}

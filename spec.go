@@ -1,0 +1,596 @@
+package proctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SpecError is a spec that could not be compiled: an unknown type, an
+// unknown or ill-typed option, a value out of range, a missing required
+// option, a pattern or schema that does not compile. It names the spec, the
+// option and what was expected. Err is the underlying cause, if any
+// (errors.Is(err, fs.ErrNotExist) works for a missing schema_file).
+type SpecError struct {
+	// Spec names the spec: its name, or "spec #i" with its type.
+	Spec string
+	// Option is the option at fault; empty when the spec as a whole is.
+	Option string
+	// Msg says what was expected.
+	Msg string
+	// Err is the cause, if any.
+	Err error
+}
+
+// Error reads "spec S: option O: MSG: CAUSE".
+func (e *SpecError) Error() string {
+	var b strings.Builder
+	b.WriteString("proctor: spec ")
+	b.WriteString(e.Spec)
+	if e.Option != "" {
+		b.WriteString(": option ")
+		b.WriteString(strconv.Quote(e.Option))
+	}
+	if e.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Msg)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *SpecError) Unwrap() error { return e.Err }
+
+// Builder builds a [Grader] from a spec's options. It reads each option it
+// takes through o; an option it never reads is reported by the [Compiler] as
+// unknown. It returns o.Err() (or any error) when an option was wrong.
+type Builder func(o *SpecOptions) (Grader, error)
+
+// commonOptions are taken by every spec and handled by the Compiler.
+var commonOptions = []string{"type", "name", "required", "criterion", "severity"}
+
+// Compiler turns declarative specs (JSON objects with a "type" and options,
+// SPEC.md) into [Check] values. Loading is fail-closed: anything it does not
+// understand is a *[SpecError], never ignored.
+//
+// A Compiler is safe for concurrent use once built; [Compiler.Register]
+// must not be called concurrently with Compile.
+type Compiler struct {
+	cfg   *config
+	types map[string]Builder
+}
+
+// NewCompiler returns a Compiler that knows the built-in spec types and uses
+// the injected judges, embedder and files from opts.
+func NewCompiler(opts ...Option) *Compiler {
+	return &Compiler{cfg: newConfig(opts), types: map[string]Builder{}}
+}
+
+// Register adds (or replaces) a spec type with a custom builder, so specs
+// can name custom graders. Built-in types may be replaced.
+func (c *Compiler) Register(typ string, b Builder) {
+	c.types[typ] = b
+}
+
+// Types returns the names of the spec types c knows, sorted.
+func (c *Compiler) Types() []string {
+	seen := map[string]bool{}
+	for t := range builtinTypes() {
+		seen[t] = true
+	}
+	for t := range c.types {
+		seen[t] = true
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (c *Compiler) builder(typ string) (Builder, bool) {
+	if b, ok := c.types[typ]; ok {
+		return b, true
+	}
+	b, ok := builtinTypes()[typ]
+	return b, ok
+}
+
+// Compile compiles one spec given as JSON text.
+func (c *Compiler) Compile(spec []byte) (Check, error) {
+	return c.compile("#0", spec)
+}
+
+// CompileList compiles a JSON array of specs (a suite's graders, an
+// OpenAI-evals testing_criteria list). Errors name the spec by index.
+func (c *Compiler) CompileList(specs []byte) ([]Check, error) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(specs, &raws); err != nil {
+		return nil, &SpecError{Spec: "list", Msg: "want a JSON array of spec objects", Err: err}
+	}
+	out := make([]Check, 0, len(raws))
+	for i, r := range raws {
+		ch, err := c.compile("#"+strconv.Itoa(i), r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// CompileValue compiles a spec held as a Go value (a map decoded from YAML
+// or built in code); it is encoded to JSON first.
+func (c *Compiler) CompileValue(spec any) (Check, error) {
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return Check{}, &SpecError{Spec: "#0", Msg: "spec does not encode as JSON", Err: err}
+	}
+	return c.Compile(b)
+}
+
+// compile compiles spec, naming it by where in errors until its own name is
+// known.
+func (c *Compiler) compile(where string, spec []byte) (Check, error) {
+	o, err := c.newOptions(where, spec)
+	if err != nil {
+		return Check{}, err
+	}
+	typ := o.String("type", "")
+	if typ == "" {
+		if err := o.Err(); err != nil {
+			return Check{}, err
+		}
+		return Check{}, &SpecError{Spec: o.label(), Option: "type", Msg: "missing: every spec needs a type (one of " + strings.Join(c.Types(), ", ") + ")"}
+	}
+	o.typ = typ
+	b, ok := c.builder(typ)
+	if !ok {
+		return Check{}, &SpecError{Spec: o.label(), Option: "type", Msg: fmt.Sprintf("unknown type %q (known: %s)", typ, strings.Join(c.Types(), ", "))}
+	}
+	o.name = o.String("name", typ)
+	ch := Check{
+		Required:  o.Bool("required", false),
+		Criterion: o.String("criterion", ""),
+	}
+	if sv, ok := o.OptString("severity"); ok {
+		s, err := ParseSeverity(sv)
+		if err != nil || s == SeverityUnset {
+			o.Errorf("severity", "want low, medium, high or critical, got %q", sv)
+		}
+		ch.Severity = s
+	}
+	ch.Severity = max(ch.Severity, SeverityUnset)
+	o.severity = ch.Severity
+	if err := o.Err(); err != nil {
+		return Check{}, err
+	}
+	g, err := b(o)
+	if err == nil {
+		err = o.Err()
+	}
+	if err != nil {
+		var se *SpecError
+		if errors.As(err, &se) {
+			return Check{}, err
+		}
+		return Check{}, &SpecError{Spec: o.label(), Msg: "cannot build grader", Err: err}
+	}
+	if g == nil {
+		return Check{}, &SpecError{Spec: o.label(), Msg: "builder returned no grader"}
+	}
+	if err := o.unused(); err != nil {
+		return Check{}, err
+	}
+	ch.Grader = g
+	return ch, nil
+}
+
+func (c *Compiler) newOptions(where string, spec []byte) (*SpecOptions, error) {
+	spec = bytes.TrimSpace(spec)
+	if len(spec) == 0 || spec[0] != '{' {
+		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\""}
+	}
+	var m map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(spec))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, &SpecError{Spec: where, Msg: "not a JSON object", Err: err}
+	}
+	if dec.More() {
+		return nil, &SpecError{Spec: where, Msg: "trailing data after the spec object"}
+	}
+	return &SpecOptions{c: c, where: where, raw: m, used: make(map[string]bool, len(m))}, nil
+}
+
+// SpecOptions gives a [Builder] typed access to a spec's options. Each
+// getter marks the option as read; an option of the wrong type or out of
+// range is recorded with [SpecOptions.Errorf] and reported by Err. Getters
+// keep returning the default after an error, so a builder can read every
+// option and return o.Err() once.
+type SpecOptions struct {
+	c        *Compiler
+	where    string
+	typ      string
+	name     string
+	severity Severity
+	raw      map[string]json.RawMessage
+	used     map[string]bool
+	errs     []error
+}
+
+// Type returns the spec's type.
+func (o *SpecOptions) Type() string { return o.typ }
+
+// Name returns the spec's name option, or its type when it has none.
+func (o *SpecOptions) Name() string { return o.name }
+
+// Severity returns the spec's severity option ([SeverityUnset] when absent).
+func (o *SpecOptions) Severity() Severity { return o.severity }
+
+func (o *SpecOptions) label() string {
+	switch {
+	case o.name != "" && o.name != o.typ:
+		return fmt.Sprintf("%q (%s, type %s)", o.name, o.where, o.typ)
+	case o.typ != "":
+		return fmt.Sprintf("%s (type %s)", o.where, o.typ)
+	}
+	return o.where
+}
+
+// Has reports whether the option is present (even as null), and marks it
+// read.
+func (o *SpecOptions) Has(key string) bool {
+	_, ok := o.raw[key]
+	if ok {
+		o.used[key] = true
+	}
+	return ok
+}
+
+// Raw returns the option's JSON text and marks it read.
+func (o *SpecOptions) Raw(key string) (json.RawMessage, bool) {
+	r, ok := o.raw[key]
+	if ok {
+		o.used[key] = true
+	}
+	return r, ok
+}
+
+// Errorf records a problem with option key ("" for the spec as a whole).
+func (o *SpecOptions) Errorf(key, format string, args ...any) {
+	o.errs = append(o.errs, &SpecError{Spec: o.label(), Option: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Wrap records err as the cause of a problem with option key.
+func (o *SpecOptions) Wrap(key, msg string, err error) {
+	o.errs = append(o.errs, &SpecError{Spec: o.label(), Option: key, Msg: msg, Err: err})
+}
+
+// Err returns the first problem recorded, or nil.
+func (o *SpecOptions) Err() error {
+	if len(o.errs) == 0 {
+		return nil
+	}
+	return o.errs[0]
+}
+
+// unused reports options no getter read: unknown to this type.
+func (o *SpecOptions) unused() error {
+	var keys []string
+	for k := range o.raw {
+		if !o.used[k] {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	sort.Strings(keys)
+	var known []string
+	for k := range o.used {
+		if !slices.Contains(commonOptions, k) {
+			known = append(known, k)
+		}
+	}
+	sort.Strings(known)
+	msg := fmt.Sprintf("unknown option for type %s", o.typ)
+	if len(known) > 0 {
+		msg += " (this spec used: " + strings.Join(known, ", ") + ")"
+	}
+	return &SpecError{Spec: o.label(), Option: keys[0], Msg: msg}
+}
+
+func isNull(r json.RawMessage) bool { return string(bytes.TrimSpace(r)) == "null" }
+
+// jsonKind names the JSON type of r for messages.
+func jsonKind(r json.RawMessage) string {
+	r = bytes.TrimSpace(r)
+	if len(r) == 0 {
+		return "nothing"
+	}
+	switch r[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// OptString returns a string option and whether it was present. A present
+// option that is not a string is recorded as an error.
+func (o *SpecOptions) OptString(key string) (string, bool) {
+	r, ok := o.Raw(key)
+	if !ok {
+		return "", false
+	}
+	var s string
+	if len(bytes.TrimSpace(r)) == 0 || bytes.TrimSpace(r)[0] != '"' || json.Unmarshal(r, &s) != nil {
+		o.Errorf(key, "want a string, got %s", jsonKind(r))
+		return "", false
+	}
+	return s, true
+}
+
+// String returns a string option, or def when absent.
+func (o *SpecOptions) String(key, def string) string {
+	if s, ok := o.OptString(key); ok {
+		return s
+	}
+	return def
+}
+
+// RequireString returns a string option that must be present and non-empty.
+func (o *SpecOptions) RequireString(key string) string {
+	if _, ok := o.raw[key]; !ok {
+		o.Errorf(key, "missing: type %s needs it", o.typ)
+		return ""
+	}
+	s, ok := o.OptString(key)
+	if ok && s == "" {
+		o.Errorf(key, "must not be empty")
+	}
+	return s
+}
+
+// Bool returns a boolean option, or def when absent.
+func (o *SpecOptions) Bool(key string, def bool) bool {
+	r, ok := o.Raw(key)
+	if !ok {
+		return def
+	}
+	switch string(bytes.TrimSpace(r)) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	o.Errorf(key, "want true or false, got %s", jsonKind(r))
+	return def
+}
+
+// OptFloat returns a finite number option and whether it was present.
+func (o *SpecOptions) OptFloat(key string) (float64, bool) {
+	r, ok := o.Raw(key)
+	if !ok {
+		return 0, false
+	}
+	var n json.Number
+	if json.Unmarshal(r, &n) != nil || jsonKind(r) != "a number" {
+		o.Errorf(key, "want a number, got %s", jsonKind(r))
+		return 0, false
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		o.Errorf(key, "want a finite number, got %s", n)
+		return 0, false
+	}
+	return f, true
+}
+
+// Float returns a number option, or def when absent.
+func (o *SpecOptions) Float(key string, def float64) float64 {
+	if f, ok := o.OptFloat(key); ok {
+		return f
+	}
+	return def
+}
+
+// Threshold returns the "threshold" option (def when absent), which must lie
+// in [0, 1].
+func (o *SpecOptions) Threshold(def float64) float64 {
+	f, ok := o.OptFloat("threshold")
+	if !ok {
+		return def
+	}
+	if f < 0 || f > 1 {
+		o.Errorf("threshold", "want a number in [0, 1], got %v", f)
+		return def
+	}
+	return f
+}
+
+// OptInt returns an integer option and whether it was present.
+func (o *SpecOptions) OptInt(key string) (int, bool) {
+	f, ok := o.OptFloat(key)
+	if !ok {
+		return 0, false
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		o.Errorf(key, "want an integer, got %v", f)
+		return 0, false
+	}
+	return int(f), true
+}
+
+// Int returns an integer option, or def when absent.
+func (o *SpecOptions) Int(key string, def int) int {
+	if n, ok := o.OptInt(key); ok {
+		return n
+	}
+	return def
+}
+
+// OptStrings returns a []string option and whether it was present.
+func (o *SpecOptions) OptStrings(key string) ([]string, bool) {
+	r, ok := o.Raw(key)
+	if !ok {
+		return nil, false
+	}
+	var ss []string
+	if jsonKind(r) != "an array" || json.Unmarshal(r, &ss) != nil {
+		o.Errorf(key, "want an array of strings, got %s", jsonKind(r))
+		return nil, false
+	}
+	return ss, true
+}
+
+// Strings returns a []string option (nil when absent).
+func (o *SpecOptions) Strings(key string) []string {
+	ss, _ := o.OptStrings(key)
+	return ss
+}
+
+// Enum returns a string option that must be one of allowed; def when absent.
+func (o *SpecOptions) Enum(key, def string, allowed ...string) string {
+	s, ok := o.OptString(key)
+	if !ok {
+		return def
+	}
+	if !slices.Contains(allowed, s) {
+		o.Errorf(key, "want one of %s, got %q", strings.Join(allowed, ", "), s)
+		return def
+	}
+	return s
+}
+
+// Decode decodes the option into v (any JSON-decodable Go value), reporting
+// whether it was present. Unknown fields in objects are errors.
+func (o *SpecOptions) Decode(key string, v any) bool {
+	r, ok := o.Raw(key)
+	if !ok {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(r))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		o.Wrap(key, "cannot decode", err)
+		return false
+	}
+	return true
+}
+
+// Value decodes the option as a generic JSON value (numbers as float64)
+// and reports whether it was present.
+func (o *SpecOptions) Value(key string) (any, bool) {
+	r, ok := o.Raw(key)
+	if !ok {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal(r, &v); err != nil {
+		o.Wrap(key, "not JSON", err)
+		return nil, false
+	}
+	return v, true
+}
+
+// Check compiles the option as a nested spec (the "grader" of not).
+func (o *SpecOptions) Check(key string) (Check, bool) {
+	r, ok := o.Raw(key)
+	if !ok {
+		o.Errorf(key, "missing: type %s needs a nested spec", o.typ)
+		return Check{}, false
+	}
+	ch, err := o.c.compile(o.where+"."+key, r)
+	if err != nil {
+		o.errs = append(o.errs, err)
+		return Check{}, false
+	}
+	return ch, true
+}
+
+// Checks compiles the option as a list of nested specs (the "graders" of
+// all and any). A JSON object maps names to specs, as OpenAI's multi has it;
+// then each check's name is its key unless the spec names itself.
+func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
+	r, ok := o.Raw(key)
+	if !ok {
+		o.Errorf(key, "missing: type %s needs a list of specs", o.typ)
+		return nil, nil, false
+	}
+	var out []Check
+	var keys []string
+	switch jsonKind(r) {
+	case "an array":
+		var raws []json.RawMessage
+		if err := json.Unmarshal(r, &raws); err != nil {
+			o.Wrap(key, "want an array of specs", err)
+			return nil, nil, false
+		}
+		for i, sub := range raws {
+			ch, err := o.c.compile(fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub)
+			if err != nil {
+				o.errs = append(o.errs, err)
+				return nil, nil, false
+			}
+			out = append(out, ch)
+			keys = append(keys, ch.Name())
+		}
+	case "an object":
+		dec := json.NewDecoder(bytes.NewReader(r))
+		if _, err := dec.Token(); err != nil {
+			o.Wrap(key, "want an object of specs", err)
+			return nil, nil, false
+		}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				o.Wrap(key, "want an object of specs", err)
+				return nil, nil, false
+			}
+			k := t.(string)
+			var sub json.RawMessage
+			if err := dec.Decode(&sub); err != nil {
+				o.Wrap(key, "want an object of specs", err)
+				return nil, nil, false
+			}
+			ch, err := o.c.compile(fmt.Sprintf("%s.%s.%s", o.where, key, k), sub)
+			if err != nil {
+				o.errs = append(o.errs, err)
+				return nil, nil, false
+			}
+			out = append(out, ch)
+			keys = append(keys, k)
+		}
+	default:
+		o.Errorf(key, "want an array of specs, got %s", jsonKind(r))
+		return nil, nil, false
+	}
+	if len(out) == 0 {
+		o.Errorf(key, "must hold at least one spec")
+		return nil, nil, false
+	}
+	return out, keys, true
+}
+
+// Config gives builders of built-in types the injected dependencies.
+func (o *SpecOptions) config() *config { return o.c.cfg }
