@@ -38,5 +38,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		webhookSpecs,
 		similaritySpecs,
 		judgeSpecs,
+		compatSpecs,
 	}
 }
