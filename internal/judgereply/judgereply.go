@@ -165,10 +165,12 @@ func isTagName(n string) bool {
 // category. ok is false when there is none.
 func fromJSON(s string) (Reply, bool, error) {
 	var found []Reply
-	for i := 0; i < len(s); i++ {
+	tries := 0
+	for i := 0; i < len(s) && tries < maxObjects; i++ {
 		if s[i] != '{' {
 			continue
 		}
+		tries++
 		end := objectEnd(s, i)
 		if end < 0 {
 			continue
@@ -194,6 +196,10 @@ func fromJSON(s string) (Reply, bool, error) {
 	}
 	return r, true, nil
 }
+
+// maxObjects bounds the opening braces tried, so that a reply of many
+// unclosed braces costs linear time, not quadratic.
+const maxObjects = 64
 
 // objectEnd returns the index after the JSON-ish object starting at s[i]
 // ('{'), honouring strings and escapes, or -1 when it does not close.
