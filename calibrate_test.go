@@ -36,10 +36,10 @@ func TestCalibrationKappa(t *testing.T) {
 func TestCalibrate(t *testing.T) {
 	// The judge passes answers that mention Paris.
 	j := &fakeJudge{name: "j", family: "fam-a", reply: func(_ context.Context, p string) (string, error) {
-		if strings.Contains(between(p, "<output-", "</output-"), "Paris") {
+		if strings.Contains(quotedIn(p, "<output-", "</output-"), "Paris") {
 			return verdictJSON("pass", "high"), nil
 		}
-		if strings.Contains(between(p, "<output-", "</output-"), "?") {
+		if strings.Contains(quotedIn(p, "<output-", "</output-"), "?") {
 			return "no idea", nil
 		}
 		return verdictJSON("fail", "high"), nil
@@ -54,7 +54,7 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Calibrate(context.Background(), NewLLMJudge("names Paris", JudgeOptions{}, pool(j)), samples)
+	c, err := Calibrate(context.Background(), NewLLMJudge("names Paris", JudgeOptions{}, judgePoolOf(j)), samples)
 	if err != nil {
 		t.Fatal(err)
 	}

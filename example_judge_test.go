@@ -27,5 +27,5 @@ func Example_customJudge() {
 	}
 	// Output:
 	// Paris. passed - judge j1: pass, high confidence
-	// Lyon. failed - judge j1: fail, high confidence: Criterion: names Paris Violations: names another city
+	// Lyon. failed - judge j1: fail, high confidence: names another city
 }

@@ -54,7 +54,7 @@ type JudgeModel struct {
 }
 
 func (m JudgeModel) family() string {
-	if f := lower(m.Family); f != "" {
+	if f := familyFold(m.Family); f != "" {
 		return f
 	}
 	return "judge:" + m.Name
@@ -239,4 +239,5 @@ func (r JudgeRetry) backoff(retry int) time.Duration {
 	return d
 }
 
-func lower(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// familyFold is the form model families are compared in.
+func familyFold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

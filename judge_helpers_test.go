@@ -53,7 +53,7 @@ func verdictJSON(verdict, confidence string) string {
 	return string(b)
 }
 
-func pool(js ...*fakeJudge) *JudgePool {
+func judgePoolOf(js ...*fakeJudge) *JudgePool {
 	ms := make([]JudgeModel, len(js))
 	for i, j := range js {
 		ms[i] = j.model()
@@ -64,11 +64,11 @@ func pool(js ...*fakeJudge) *JudgePool {
 // fastRetry keeps retry tests quick.
 var fastRetry = WithJudgeRetry(JudgeRetry{Base: time.Millisecond, Max: 2 * time.Millisecond})
 
-func sample() *Sample {
+func judgeSample() *Sample {
 	return &Sample{ID: "s1", Input: "What is the capital of France?", Output: "Paris.", Model: Model{Name: "subject-1", Family: "fam-z"}}
 }
 
-func evidence(g Grade) *JudgeEvidence {
+func judgeEvidence(g Grade) *JudgeEvidence {
 	ev, _ := g.Evidence.(*JudgeEvidence)
 	return ev
 }

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -60,18 +61,11 @@ func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
 			panic(fmt.Sprintf("proctor: NewJudgePool: two judges named %q", all[i].Name))
 		}
 		seen[all[i].Name] = true
-		p.sems = append(p.sems, semaphore.NewWeighted(int64(cmpOr(j.Concurrency, 4))))
+		p.sems = append(p.sems, semaphore.NewWeighted(int64(cmp.Or(max(j.Concurrency, 0), 4))))
 		p.stats = append(p.stats, JudgeStats{Name: all[i].Name, Family: j.Family, Model: j.Model, PromptVersion: PromptVersion})
 	}
 	p.reported = make([]JudgeStats, len(p.stats))
 	return p
-}
-
-func cmpOr(a, b int) int {
-	if a > 0 {
-		return a
-	}
-	return b
 }
 
 func (p *JudgePool) apply(c *config) {
@@ -118,7 +112,7 @@ func (p *JudgePool) finish(r *Report) {
 // family subject, in pool order, and the names of those skipped for sharing
 // it.
 func (p *JudgePool) eligible(subject string, allowSame bool) (ok []int, skipped []JudgeModel) {
-	sf := Model{Family: subject}.familyKey()
+	sf := familyFold(subject)
 	for i, j := range p.judges {
 		if !allowSame && sf != "" && j.family() == sf {
 			skipped = append(skipped, j)
@@ -128,8 +122,6 @@ func (p *JudgePool) eligible(subject string, allowSame bool) (ok []int, skipped 
 	}
 	return ok, skipped
 }
-
-func (m Model) familyKey() string { return lower(m.Family) }
 
 // panel picks up to n judges from order (after the primary) whose families
 // differ from the primary's and from each other's.

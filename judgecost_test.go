@@ -35,7 +35,7 @@ func TestScriptedRunFigures(t *testing.T) {
 	}}
 	second := says("second", "fam-b", "pass", "high")
 	third := says("third", "fam-c", "fail", "high")
-	p := pool(first, second, third)
+	p := judgePoolOf(first, second, third)
 	// A deterministic check on the same criterion fails every 97th answer.
 	det := Check{Criterion: "format", Grader: Func("format", func(_ context.Context, s *Sample) Grade {
 		if idx(s.Output)%97 == 0 {

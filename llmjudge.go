@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -155,7 +156,7 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		}
 		k := slices.IndexFunc(t.categories, func(x string) bool { return strings.EqualFold(x, c) })
 		if k < 0 {
-			return readVerdict{}, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, clipText(c, 60), len(t.categories))
+			return readVerdict{}, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(c, 60), len(t.categories))
 		}
 		v := VerdictFail
 		if slices.Contains(t.pass, t.categories[k]) {
@@ -356,16 +357,9 @@ func NewLLMCategory(categories, pass []string, opts LLMCategoryOptions, with ...
 			return nil, fmt.Errorf("proctor: llm_category: passing category %q is not one of the categories", p)
 		}
 	}
-	rubric := cmpOrString(opts.Rubric, "Choose the category that describes the answer.")
+	rubric := cmp.Or(opts.Rubric, "Choose the category that describes the answer.")
 	t := judgeTask{kind: taskCategory, rubric: rubric, categories: slices.Clone(categories), pass: slices.Clone(pass), showExpected: true, showContext: true}
 	return &LLMCategory{newJudgeGrader("llm_category", opts.JudgeOptions, t, with)}, nil
-}
-
-func cmpOrString(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // LLMPairwise passes when the judges prefer the output to a baseline
@@ -389,7 +383,7 @@ type LLMPairwiseOptions struct {
 // which {{expected}}, {{input}} and {{item.KEY}} are replaced by the
 // sample's values (a literal substitution, no other template syntax).
 func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...Option) *LLMPairwise {
-	t := judgeTask{kind: taskPairwise, rubric: cmpOrString(opts.Rubric, rubricPairwise), baseline: baseline}
+	t := judgeTask{kind: taskPairwise, rubric: cmp.Or(opts.Rubric, rubricPairwise), baseline: baseline}
 	return &LLMPairwise{newJudgeGrader("llm_pairwise", opts.JudgeOptions, t, with)}
 }
 

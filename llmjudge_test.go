@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func TestModelGradersAreKindModel(t *testing.T) {
 		if k := KindOf(ch.Grader); k != KindModel {
 			t.Errorf("%s: kind %v, want model", spec, k)
 		}
-		if g := ch.Grade(context.Background(), sample()); g.Status != StatusNotGraded {
+		if g := ch.Grade(context.Background(), judgeSample()); g.Status != StatusNotGraded {
 			t.Errorf("%s without a judge: got %v, want not graded", spec, g.Status)
 		}
 	}
@@ -90,26 +91,19 @@ func TestLLMScore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := NewLLMScore("r", tt.opts, pool(replies("j", "fam-a", tt.reply)))
+			g, err := NewLLMScore("r", tt.opts, judgePoolOf(replies("j", "fam-a", tt.reply)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			gr := g.Grade(context.Background(), sample())
+			gr := g.Grade(context.Background(), judgeSample())
 			if gr.Status != tt.want {
 				t.Errorf("got %v (%s), want %v (%s)", gr.Status, gr.Reason, tt.want, tt.why)
 			}
-			if tt.want != StatusNotGraded && (!gr.HasScore || abs(gr.Score-tt.wantScore) > 1e-9) {
+			if tt.want != StatusNotGraded && (!gr.HasScore || math.Abs(gr.Score-tt.wantScore) > 1e-9) {
 				t.Errorf("got score %v (has %v), want %v", gr.Score, gr.HasScore, tt.wantScore)
 			}
 		})
 	}
-}
-
-func abs(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
 }
 
 func TestLLMCategory(t *testing.T) {
@@ -126,11 +120,11 @@ func TestLLMCategory(t *testing.T) {
 		{"Category: refund\nConfidence: high", StatusPassed, "labelled lines"},
 	}
 	for _, tt := range tests {
-		g, err := NewLLMCategory([]string{"billing", "refund", "spam"}, []string{"billing", "refund"}, LLMCategoryOptions{}, pool(replies("j", "fam-a", tt.reply)))
+		g, err := NewLLMCategory([]string{"billing", "refund", "spam"}, []string{"billing", "refund"}, LLMCategoryOptions{}, judgePoolOf(replies("j", "fam-a", tt.reply)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gr := g.Grade(context.Background(), sample()); gr.Status != tt.want {
+		if gr := g.Grade(context.Background(), judgeSample()); gr.Status != tt.want {
 			t.Errorf("%s: got %v (%s), want %v (%s)", tt.reply, gr.Status, gr.Reason, tt.want, tt.why)
 		}
 	}
@@ -141,7 +135,7 @@ func TestLLMPairwise(t *testing.T) {
 	// (position bias), or always B.
 	prefers := func(word string) func(context.Context, string) (string, error) {
 		return func(_ context.Context, p string) (string, error) {
-			a := between(p, "<answer_a-", "</answer_a-")
+			a := quotedIn(p, "<answer_a-", "</answer_a-")
 			if strings.Contains(a, word) {
 				return verdictJSON("pass", "high"), nil
 			}
@@ -149,7 +143,7 @@ func TestLLMPairwise(t *testing.T) {
 		}
 	}
 	exp := "London."
-	s := sample()
+	s := judgeSample()
 	s.Expected = &exp
 	tests := []struct {
 		name  string
@@ -164,7 +158,7 @@ func TestLLMPairwise(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			j := &fakeJudge{name: "j", family: "fam-a", reply: tt.judge}
-			gr := NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, pool(j)).Grade(context.Background(), s)
+			gr := NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, judgePoolOf(j)).Grade(context.Background(), s)
 			if gr.Status != tt.want {
 				t.Errorf("got %v (%s), want %v (%s)", gr.Status, gr.Reason, tt.want, tt.why)
 			}
@@ -173,13 +167,13 @@ func TestLLMPairwise(t *testing.T) {
 			}
 		})
 	}
-	noExp := sample()
-	if gr := NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, pool(says("j", "f", "pass", "high"))).Grade(context.Background(), noExp); gr.Status != StatusNotGraded {
+	noExp := judgeSample()
+	if gr := NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, judgePoolOf(says("j", "f", "pass", "high"))).Grade(context.Background(), noExp); gr.Status != StatusNotGraded {
 		t.Errorf("empty baseline: got %v, want not graded", gr.Status)
 	}
 }
 
-func between(s, open, close string) string {
+func quotedIn(s, open, close string) string {
 	i := strings.Index(s, open)
 	j := strings.Index(s, close)
 	if i < 0 || j < i {
@@ -190,13 +184,13 @@ func between(s, open, close string) string {
 
 func TestNeeds(t *testing.T) {
 	j := says("j", "fam-a", "pass", "high")
-	p := pool(j)
-	withCtx := sample()
+	p := judgePoolOf(j)
+	withCtx := judgeSample()
 	withCtx.Context = []string{"Paris is the capital of France."}
 	exp := "Paris"
-	withExp := sample()
+	withExp := judgeSample()
 	withExp.Expected = &exp
-	noInput := sample()
+	noInput := judgeSample()
 	noInput.Input = ""
 	tests := []struct {
 		name string
@@ -204,13 +198,13 @@ func TestNeeds(t *testing.T) {
 		s    *Sample
 		want Status
 	}{
-		{"answer match without expected", NewLLMAnswerMatch(LLMAnswerMatchOptions{}, p), sample(), StatusNotGraded},
+		{"answer match without expected", NewLLMAnswerMatch(LLMAnswerMatchOptions{}, p), judgeSample(), StatusNotGraded},
 		{"answer match with expected", NewLLMAnswerMatch(LLMAnswerMatchOptions{}, p), withExp, StatusPassed},
-		{"faithfulness without context", NewFaithfulness(JudgeOptions{}, p), sample(), StatusNotGraded},
+		{"faithfulness without context", NewFaithfulness(JudgeOptions{}, p), judgeSample(), StatusNotGraded},
 		{"faithfulness with context", NewFaithfulness(JudgeOptions{}, p), withCtx, StatusPassed},
-		{"hallucination without context", NewHallucination(JudgeOptions{}, p), sample(), StatusNotGraded},
+		{"hallucination without context", NewHallucination(JudgeOptions{}, p), judgeSample(), StatusNotGraded},
 		{"relevance without input", NewRelevance(JudgeOptions{}, p), noInput, StatusNotGraded},
-		{"relevance", NewRelevance(JudgeOptions{}, p), sample(), StatusPassed},
+		{"relevance", NewRelevance(JudgeOptions{}, p), judgeSample(), StatusPassed},
 		{"toxicity", NewToxicity(JudgeOptions{}, p), noInput, StatusPassed},
 	}
 	for _, tt := range tests {
@@ -220,7 +214,7 @@ func TestNeeds(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/judges")
+var updateJudgeGolden = flag.Bool("update", false, "rewrite the golden files in testdata/judges")
 
 // TestPromptGolden pins the prompts: a change to their wording shows here
 // and must come with a new PromptVersion.
@@ -257,7 +251,7 @@ func TestPromptGolden(t *testing.T) {
 				b.WriteString(p.text)
 			}
 			path := filepath.Join("testdata", "judges", name+".golden")
-			if *update {
+			if *updateJudgeGolden {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}
@@ -267,10 +261,10 @@ func TestPromptGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
+				t.Fatalf("%v (run with -updateJudgeGolden to create it)", err)
 			}
 			if b.String() != string(want) {
-				t.Errorf("prompt differs from %s (run with -update and bump PromptVersion):\n%s", path, b.String())
+				t.Errorf("prompt differs from %s (run with -updateJudgeGolden and bump PromptVersion):\n%s", path, b.String())
 			}
 		})
 	}

@@ -106,8 +106,9 @@ type JudgeVote struct {
 	// failed or its reply was unreadable.
 	Error string `json:"error,omitempty"`
 
-	err   error
-	score float64 // normalised to [0, 1] when Score is set
+	err        error
+	score      float64 // normalised to [0, 1] when Score is set
+	violations string
 }
 
 // JudgeEvidence is the [Grade.Evidence] of a model-graded check: every
@@ -119,16 +120,16 @@ type JudgeEvidence struct {
 	// deterministic check that disagreed, high or critical severity, an
 	// abstention.
 	PanelReasons []string `json:"panel_reasons,omitempty"`
-	// Tally counts the verdicts when a panel was convened.
-	Tally *Tally `json:"tally,omitempty"`
+	// PanelTally counts the verdicts when a panel was convened.
+	PanelTally *PanelTally `json:"tally,omitempty"`
 	// Skipped names the judges not asked because they share the subject
 	// model's family.
 	Skipped       []string `json:"skipped,omitempty"`
 	PromptVersion string   `json:"prompt_version"`
 }
 
-// Tally counts a panel's verdicts.
-type Tally struct {
+// PanelTally counts a panel's verdicts.
+type PanelTally struct {
 	Pass    int `json:"pass"`
 	Fail    int `json:"fail"`
 	Abstain int `json:"abstain"`
@@ -204,7 +205,7 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 		}
 	}
 	all := ev.Judges
-	var n Tally
+	var n PanelTally
 	for _, v := range all {
 		switch v.Verdict {
 		case VerdictPass:
@@ -215,7 +216,7 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 			n.Abstain++
 		}
 	}
-	ev.Tally = &n
+	ev.PanelTally = &n
 	tally := fmt.Sprintf("%d pass, %d fail, %d abstain", n.Pass, n.Fail, n.Abstain)
 	why = strings.Join(reasons, "; ")
 	var g Grade
@@ -276,13 +277,13 @@ func verdictGrade(v Verdict, reason string) Grade {
 }
 
 func because(v JudgeVote) string {
-	if v.Verdict == VerdictFail && v.Reasoning != "" {
-		return ": " + clipText(v.Reasoning, 200)
+	if v.Verdict == VerdictFail && v.violations != "" {
+		return ": " + judgeClip(v.violations, 200)
 	}
 	return ""
 }
 
-func clipText(s string, n int) string {
+func judgeClip(s string, n int) string {
 	r := []rune(s)
 	if len(r) > n {
 		return string(r[:n]) + "…"
@@ -291,7 +292,7 @@ func clipText(s string, n int) string {
 }
 
 func sameFamily(p *JudgePool, order []int, m Model) bool {
-	f := m.familyKey()
+	f := familyFold(m.Family)
 	if f == "" {
 		return false
 	}
@@ -375,7 +376,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 	j := p.judges[i]
 	v := JudgeVote{Name: j.Name, Family: j.Family, Model: j.Model, Confidence: ConfidenceHigh, Cached: true}
 	verdicts := make([]Verdict, 0, len(r.prompts))
-	var reasoning []string
+	var reasoning, violations []string
 	for k, pr := range r.prompts {
 		reply, cached, err := p.ask(ctx, r.jc, i, pr.text)
 		v.Cached = v.Cached && cached
@@ -415,8 +416,12 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 			v.Basis = rep.Basis
 		}
 		reasoning = append(reasoning, reasoningOf(rep))
+		if rep.Violations != "" {
+			violations = append(violations, rep.Violations)
+		}
 	}
 	v.Reasoning = strings.Join(reasoning, " | ")
+	v.violations = strings.Join(violations, " | ")
 	v.Verdict = verdicts[0]
 	for _, x := range verdicts[1:] {
 		if x != v.Verdict {
