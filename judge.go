@@ -10,7 +10,14 @@ import (
 // Judge asks a judge model one prompt and returns its reply text. The
 // caller injects it: proctor never opens a connection on its own. A Judge
 // should call its model at temperature 0, with a fixed seed where the
-// endpoint takes one, and must be safe for concurrent use.
+// endpoint takes one, must honour ctx's cancellation, and must be safe for
+// concurrent use.
+//
+// Privacy: a prompt holds the case's input, output, expected answer and
+// context as they are. Whatever the Judge calls receives them; if they
+// hold personal data and the judge is a hosted model, that data leaves the
+// machine. Redaction is off by default; see [WithRedactor] and
+// [RedactBasic].
 //
 // Return an error wrapped in [TransientError] (or any error with a
 // Temporary() bool method returning true) for failures worth retrying

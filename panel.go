@@ -385,30 +385,24 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 			v.Error = "judge call failed: " + err.Error()
 			return abstained(v)
 		}
-		rep, err := judgereply.Parse(reply.Text, pr.nonce)
-		if err == nil {
-			var read readVerdict
-			read, err = r.task.read(rep)
-			if err == nil {
-				if read.hasScore {
-					sc := read.score
-					v.Score, v.score = &sc, read.norm
-				}
-				if rep.Category != "" {
-					v.Category = rep.Category
-				}
-				vd := read.verdict
-				if k == 1 { // pairwise, answers swapped
-					vd = swap(vd)
-				}
-				verdicts = append(verdicts, vd)
-			}
-		}
+		rep, read, err := parseAndRead(r.task, reply.Text, pr.nonce)
 		if err != nil {
 			v.err = err
 			v.Error = "unreadable reply: " + err.Error()
 			return abstained(v)
 		}
+		if read.hasScore {
+			sc := read.score
+			v.Score, v.score = &sc, read.norm
+		}
+		if rep.Category != "" {
+			v.Category = rep.Category
+		}
+		vd := read.verdict
+		if k == 1 { // pairwise, answers swapped
+			vd = swap(vd)
+		}
+		verdicts = append(verdicts, vd)
 		if rep.Confidence != "high" {
 			v.Confidence = ConfidenceLow
 		}
@@ -430,6 +424,16 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		}
 	}
 	return v
+}
+
+// parseAndRead parses a reply and turns it into the task's verdict.
+func parseAndRead(t *judgeTask, text, nonce string) (judgereply.Reply, readVerdict, error) {
+	rep, err := judgereply.Parse(text, nonce)
+	if err != nil {
+		return rep, readVerdict{}, err
+	}
+	read, err := t.read(rep)
+	return rep, read, err
 }
 
 func abstained(v JudgeVote) JudgeVote {
