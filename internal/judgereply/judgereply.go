@@ -204,20 +204,16 @@ const maxObjects = 64
 // objectEnd returns the index after the JSON-ish object starting at s[i]
 // ('{'), honouring strings and escapes, or -1 when it does not close.
 func objectEnd(s string, i int) int {
-	depth, inStr, esc := 0, false, false
+	depth := 0
+	var st strState
 	for j := i; j < len(s); j++ {
-		c := s[j]
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{' || c == '[':
+		if !st.code(s[j]) {
+			continue
+		}
+		switch s[j] {
+		case '{', '[':
 			depth++
-		case c == '}' || c == ']':
+		case '}', ']':
 			depth--
 			if depth == 0 {
 				return j + 1
@@ -264,20 +260,35 @@ func decodeObject(obj string) (Reply, bool) {
 	return r, any
 }
 
+// strState tracks whether a byte of JSON text is inside a string.
+type strState struct{ in, esc bool }
+
+// code takes the next byte and reports whether it is outside every string
+// (and not a quote).
+func (st *strState) code(c byte) bool {
+	switch {
+	case st.esc:
+		st.esc = false
+		return false
+	case st.in && c == '\\':
+		st.esc = true
+		return false
+	case c == '"':
+		st.in = !st.in
+		return false
+	}
+	return !st.in
+}
+
+// dropTrailingCommas removes commas that only white space separates from
+// a closing brace or bracket, outside strings.
 func dropTrailingCommas(s string) []byte {
 	var b bytes.Buffer
 	b.Grow(len(s))
-	inStr, esc := false, false
+	var st strState
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case !inStr && c == ',':
+		if st.code(c) && c == ',' {
 			j := i + 1
 			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
 				j++
