@@ -19,6 +19,7 @@ const (
 	taskScore
 	taskCategory
 	taskPairwise
+	taskCustom // a prompt and reader from another grader (judgehook.go)
 )
 
 // judgeTask is what a model-graded grader asks: its criterion, the
@@ -38,11 +39,21 @@ type judgeTask struct {
 	categories, pass []string // taskCategory
 
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
+
+	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
+	customRead   func(reply string) (CustomRead, error)                       // taskCustom
 }
 
 // build writes the prompts for s, or returns why it cannot be graded.
 func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 	red := jc.redacted
+	if t.kind == taskCustom {
+		p, why := t.customPrompt(s, red)
+		if why != "" {
+			return nil, why
+		}
+		return []builtPrompt{{text: p}}, ""
+	}
 	input := s.Input
 	expected, hasExp := s.ExpectedText()
 	if t.expected != nil {

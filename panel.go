@@ -428,6 +428,9 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 
 // parseAndRead parses a reply and turns it into the task's verdict.
 func parseAndRead(t *judgeTask, text, nonce string) (judgereply.Reply, readVerdict, error) {
+	if t.kind == taskCustom {
+		return readCustom(t, text)
+	}
 	rep, err := judgereply.Parse(text, nonce)
 	if err != nil {
 		return rep, readVerdict{}, err
