@@ -332,17 +332,19 @@ func word(v any) string {
 		return ""
 	}
 	s = strings.ToLower(strings.Trim(strings.TrimSpace(s), " \t*_`\"'.,;:!()[]"))
-	if w, ok := words[s]; ok {
-		return w
+	switch s {
+	case "pass", "passed":
+		return Pass
+	case "fail", "failed":
+		return Fail
+	case "abstain", "abstained", "abstention":
+		return Abstain
+	case "high", "low":
+		return s
+	case "medium":
+		return "low"
 	}
 	return ""
-}
-
-var words = map[string]string{
-	"pass": Pass, "passed": Pass,
-	"fail": Fail, "failed": Fail,
-	"abstain": Abstain, "abstained": Abstain, "abstention": Abstain,
-	"high": "high", "low": "low", "medium": "low",
 }
 
 // check rejects a reply whose verdict is not one of the three words.
