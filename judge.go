@@ -1,7 +1,250 @@
 package proctor
 
-// judgeSpecs registers the spec types llm_judge, llm_score, llm_category, llm_pairwise, llm_answer_match, faithfulness, relevance, hallucination, toxicity.
-func judgeSpecs(m map[string]Builder) {}
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+)
 
-// judgeConfig holds the judges and their policy. Owned by judge.go.
-type judgeConfig struct{}
+// Judge asks a judge model one prompt and returns its reply text. The
+// caller injects it: proctor never opens a connection on its own. A Judge
+// should call its model at temperature 0, with a fixed seed where the
+// endpoint takes one, must honour ctx's cancellation, and must be safe for
+// concurrent use.
+//
+// Privacy: a prompt holds the case's input, output, expected answer and
+// context as they are. Whatever the Judge calls receives them; if they
+// hold personal data and the judge is a hosted model, that data leaves the
+// machine. Redaction is off by default; see [WithRedactor] and
+// [RedactBasic].
+//
+// Return an error wrapped in [TransientError] (or any error with a
+// Temporary() bool method returning true) for failures worth retrying
+// (rate limits, 5xx); other errors are not retried. Either way the judge is
+// recorded as having abstained; it never passes or fails a case.
+type Judge func(ctx context.Context, prompt string) (string, error)
+
+// JudgeReply is a judge's reply with what it cost, for judges that can
+// report usage (see [JudgeModel.CallWithUsage]).
+type JudgeReply struct {
+	Text string
+	// Tokens is the tokens the call used (prompt and completion); 0 when
+	// unknown.
+	Tokens int
+	// CostUSD is what the call cost; 0 when unknown.
+	CostUSD float64
+}
+
+// UsageJudge is a [Judge] that reports tokens and cost with its reply.
+type UsageJudge func(ctx context.Context, prompt string) (JudgeReply, error)
+
+// JudgeModel registers a judge with its model and family. The family decides
+// panels (each panel judge comes from a family of its own) and same-family
+// refusal (a judge of the subject model's family is skipped by default).
+type JudgeModel struct {
+	// Name identifies the judge in evidence and stats; unique in a pool.
+	Name string
+	// Family is the model family ("openai", "anthropic", "google"...),
+	// compared case-insensitively. An empty family is treated as a family
+	// of its own, named after the judge.
+	Family string
+	// Model is the model's name, shown in stats and part of the cache key.
+	Model string
+	// Call asks the judge. One of Call and CallWithUsage is required.
+	Call Judge
+	// CallWithUsage, when set, is used instead of Call and its usage is
+	// counted in [JudgeStats].
+	CallWithUsage UsageJudge
+	// Concurrency bounds the calls in flight to this judge; 0 means 4.
+	Concurrency int
+}
+
+func (m JudgeModel) family() string {
+	if f := familyFold(m.Family); f != "" {
+		return f
+	}
+	return "judge:" + m.Name
+}
+
+func (m JudgeModel) call(ctx context.Context, prompt string) (JudgeReply, error) {
+	if m.CallWithUsage != nil {
+		return m.CallWithUsage(ctx, prompt)
+	}
+	t, err := m.Call(ctx, prompt)
+	return JudgeReply{Text: t}, err
+}
+
+// TransientError marks a judge error as worth retrying (a rate limit, a
+// 5xx, a dropped connection). Judges wrap errors in it; the pool retries
+// them with exponential backoff and jitter.
+type TransientError struct {
+	Err error
+	// RetryAfter is the wait the server asked for; 0 means use the backoff.
+	RetryAfter time.Duration
+}
+
+// Error returns the wrapped error's text.
+func (e *TransientError) Error() string {
+	if e.Err == nil {
+		return "transient judge error"
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the wrapped error.
+func (e *TransientError) Unwrap() error { return e.Err }
+
+// Temporary reports true: the error is worth retrying.
+func (e *TransientError) Temporary() bool { return true }
+
+// IsTransient reports whether err, or an error it wraps, has a Temporary()
+// method that returns true.
+func IsTransient(err error) bool {
+	var t interface{ Temporary() bool }
+	return errors.As(err, &t) && t.Temporary()
+}
+
+// ErrJudgeBudget is the cause of grades left not graded because the run's
+// judge budget ([WithJudgeBudget]) was spent.
+var ErrJudgeBudget = errors.New("proctor: judge budget spent")
+
+// ErrNoJudge is the cause of model-graded grades when no judge is
+// configured, or none may grade the sample's model family.
+var ErrNoJudge = errors.New("proctor: no judge")
+
+// JudgeBudget caps what a run may spend on judges. Zero fields are
+// unlimited. Once a cap is reached, the remaining model-graded checks are
+// not graded with [ErrJudgeBudget] as the cause. Cached replies are free.
+type JudgeBudget struct {
+	Calls   int
+	Tokens  int
+	CostUSD float64
+}
+
+// JudgeRetry says how transient judge errors are retried.
+type JudgeRetry struct {
+	// Attempts is the number of calls including the first; 0 means 3, 1
+	// means no retry.
+	Attempts int
+	// Base is the first backoff; 0 means 250ms. Each retry doubles it, up
+	// to Max (0 means 5s), and waits a random duration up to it ("full
+	// jitter").
+	Base, Max time.Duration
+}
+
+// judgeConfig holds the judges and the policy for asking them. A grader
+// keeps a copy of it, taken when the grader is built.
+type judgeConfig struct {
+	pool            *JudgePool
+	allowSameFamily bool
+	redact          func(string) string
+	budget          JudgeBudget
+	cacheDir        string
+	timeout         time.Duration // per call; 0 means 60s
+	retry           JudgeRetry
+}
+
+// WithJudges configures the judges: primary is asked first, panel are the
+// judges a panel is drawn from. It is shorthand for [NewJudgePool]; use
+// that when you want [JudgePool.Stats]. It panics when a judge has no Call
+// or two judges share a name.
+//
+// Pass the same option to the [Compiler] (or grader constructor) and the
+// [Runner]: the graders ask the judges, the Runner adds their
+// [JudgeStats] to its reports.
+func WithJudges(primary JudgeModel, panel ...JudgeModel) Option {
+	return NewJudgePool(primary, panel...)
+}
+
+// WithSameFamilyJudges lets a judge of the same family as the model under
+// test grade it. By default such judges are skipped (the next eligible judge
+// becomes the primary, and the grade's caveats say so) because a model
+// judging its own family measures self-agreement. With this option every
+// [Runner] report carries a caveat saying same-family judging was allowed.
+func WithSameFamilyJudges() Option {
+	return optionFunc(func(c *config) {
+		c.allowSameFamily = true
+		c.caveats = append(c.caveats, caveatSameFamilyAllowed)
+	})
+}
+
+const caveatSameFamilyAllowed = "same-family judging was allowed: judges may share the model family of the model under test, so their verdicts may measure self-agreement"
+
+// WithRedactor sets a function applied to every text sent to a judge (the
+// rubric, input, output, expected, context and baseline) before the prompt is
+// built. Off by default: without it judged text is sent as it is. See
+// [RedactBasic] for a simple built-in one.
+func WithRedactor(f func(string) string) Option {
+	return optionFunc(func(c *config) { c.redact = f })
+}
+
+// WithJudgeBudget caps what the run spends on judges; see [JudgeBudget].
+// The default is no cap.
+func WithJudgeBudget(b JudgeBudget) Option {
+	return optionFunc(func(c *config) { c.budget = b })
+}
+
+// WithJudgeCache keeps judge replies in dir (created if missing), one file
+// per (judge model, prompt version, prompt), so a rerun of an unchanged
+// suite asks no judge. Replies are cached in memory for the life of the
+// pool either way. The default is no disk cache.
+func WithJudgeCache(dir string) Option {
+	return optionFunc(func(c *config) { c.cacheDir = dir })
+}
+
+// WithJudgeTimeout bounds each judge call; the default is 60s. A call that
+// runs out of time is retried as a transient error.
+func WithJudgeTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.timeout = d })
+}
+
+// WithJudgeRetry sets how transient judge errors are retried; the default
+// is 3 attempts with backoff from 250ms.
+func WithJudgeRetry(r JudgeRetry) Option {
+	return optionFunc(func(c *config) { c.retry = r })
+}
+
+// judgeConfigOf returns the judge part of the config built from opts.
+func judgeConfigOf(opts []Option) judgeConfig {
+	return newConfig(opts).judgeConfig
+}
+
+func (jc *judgeConfig) redacted(s string) string {
+	if jc.redact == nil || s == "" {
+		return s
+	}
+	return jc.redact(s)
+}
+
+func (jc *judgeConfig) callTimeout() time.Duration {
+	if jc.timeout > 0 {
+		return jc.timeout
+	}
+	return 60 * time.Second
+}
+
+func (r JudgeRetry) attempts() int {
+	if r.Attempts > 0 {
+		return r.Attempts
+	}
+	return 3
+}
+
+func (r JudgeRetry) backoff(retry int) time.Duration {
+	base, most := r.Base, r.Max
+	if base <= 0 {
+		base = 250 * time.Millisecond
+	}
+	if most <= 0 {
+		most = 5 * time.Second
+	}
+	d := base << min(retry, 20)
+	if d <= 0 || d > most {
+		d = most
+	}
+	return d
+}
+
+// familyFold is the form model families are compared in.
+func familyFold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

@@ -2,11 +2,119 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"math"
+	"os"
+
+	"github.com/proctorhq/proctor"
 )
 
-func cmdCalibrate(_ context.Context, _ []string, _ io.Reader, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "proctor calibrate: not built yet")
-	return exitUsage
+// cmdCalibrate runs `proctor calibrate --grader SPEC --config FILE
+// samples.jsonl`: it grades human-labelled samples with a judge grader and
+// reports agreement, Cohen's kappa, the confusion matrix and the
+// abstention rate.
+func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	spec := fs.String("grader", "", "grader spec as JSON")
+	specFile := fs.String("grader-file", "", "file holding the grader spec (JSON)")
+	configFile := fs.String("config", "", "judges (JSON or YAML)")
+	asJSON := fs.Bool("json", false, "write the result as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: proctor calibrate (--grader SPEC | --grader-file FILE) --config FILE [--json] SAMPLES.jsonl\n\nEach line is a sample as `proctor grade` reads it, plus \"label\": \"pass\" or \"fail\".")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if (*spec == "") == (*specFile == "") || fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	if *specFile != "" {
+		b, err := os.ReadFile(*specFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor calibrate: %v\n", err)
+			return exitUsage
+		}
+		*spec = string(b)
+	}
+	cfg, err := loadCLIConfig(*configFile)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if cfg.pool == nil {
+		fmt.Fprintln(stderr, "proctor calibrate: no judges: give --config with at least one judge")
+		return exitUsage
+	}
+	ch, err := proctor.NewCompiler(cfg.opts...).Compile([]byte(*spec))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if proctor.KindOf(ch.Grader) != proctor.KindModel {
+		fmt.Fprintf(stderr, "proctor calibrate: %s is not a model-graded spec\n", ch.Name())
+		return exitUsage
+	}
+	in := stdin
+	if p := fs.Arg(0); p != "-" {
+		f, err := os.Open(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor calibrate: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		in = f
+	}
+	samples, err := proctor.ReadLabelled(in)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	c, err := proctor.Calibrate(ctx, ch.Grader, samples)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor calibrate: stopped: %v\n", err)
+	}
+	if *asJSON {
+		out := struct {
+			proctor.Calibration
+			Judges []proctor.JudgeStats `json:"judges"`
+		}{c, cfg.pool.Stats()}
+		b, merr := json.Marshal(out)
+		if merr != nil {
+			fmt.Fprintln(stderr, merr)
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+	} else {
+		writeCalibration(stdout, ch.Name(), c, cfg.pool.Stats())
+	}
+	if err != nil {
+		return exitFailed
+	}
+	return exitOK
+}
+
+func writeCalibration(w io.Writer, name string, c proctor.Calibration, stats []proctor.JudgeStats) {
+	num := func(f float64) string {
+		if math.IsNaN(f) {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.3f", f)
+	}
+	m := c.Confusion
+	fmt.Fprintf(w, "grader %s: %d labelled samples, %d graded, %d not graded (abstention rate %.1f%%)\n",
+		name, c.Samples, c.Graded, c.NotGraded, 100*c.AbstentionRate)
+	fmt.Fprintf(w, "agreement %s (%d of %d graded), Cohen's kappa %s\n\n", num(c.Agreement), c.Agree, c.Graded, num(c.Kappa))
+	fmt.Fprintf(w, "%-12s %8s %8s %11s\n", "label \\ got", "passed", "failed", "not graded")
+	fmt.Fprintf(w, "%-12s %8d %8d %11d\n", "pass", m.PassPassed, m.PassFailed, m.PassNotGraded)
+	fmt.Fprintf(w, "%-12s %8d %8d %11d\n", "fail", m.FailPassed, m.FailFailed, m.FailNotGraded)
+	for _, s := range stats {
+		fmt.Fprintf(w, "\njudge %s (%s, %s): %d calls, %d retries, %d cache hits, %d tokens", s.Name, s.Family, s.Model, s.Calls, s.Retries, s.CacheHits, s.Tokens)
+	}
+	fmt.Fprintln(w)
 }

@@ -1,16 +1,189 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/judges/openai"
+	"go.yaml.in/yaml/v3"
 )
+
+// fileConfig is the --config file (SPEC.md): judges, embedder and the judge
+// policy. Unknown keys are errors.
+type fileConfig struct {
+	// Judges are OpenAI-compatible chat endpoints; the first is the
+	// primary, the others form the panel.
+	Judges []judgeEntry `json:"judges"`
+	// Embedder is an OpenAI-compatible embeddings endpoint.
+	Embedder json.RawMessage `json:"embedder"`
+	// AllowSameFamily lets a judge grade a model of its own family; every
+	// report then says so in its caveats.
+	AllowSameFamily bool `json:"allow_same_family"`
+	// JudgeCache is a directory for cached judge replies, so a rerun of an
+	// unchanged suite asks no judge.
+	JudgeCache string `json:"judge_cache"`
+	// JudgeBudget caps calls, tokens or cost per run.
+	JudgeBudget *struct {
+		Calls   int     `json:"calls"`
+		Tokens  int     `json:"tokens"`
+		CostUSD float64 `json:"cost_usd"`
+	} `json:"judge_budget"`
+	// Redact masks e-mail addresses and long digit runs in everything sent
+	// to a judge.
+	Redact bool `json:"redact"`
+	// JudgeTimeoutMS bounds each judge call.
+	JudgeTimeoutMS int `json:"judge_timeout_ms"`
+}
+
+type judgeEntry struct {
+	Name        string `json:"name"`
+	Family      string `json:"family"`
+	Model       string `json:"model"`
+	BaseURL     string `json:"base_url"`
+	APIKeyEnv   string `json:"api_key_env"`
+	Seed        int    `json:"seed"`
+	MaxTokens   int    `json:"max_tokens"`
+	TimeoutMS   int    `json:"timeout_ms"`
+	Concurrency int    `json:"concurrency"`
+	Prices      *struct {
+		InputPerMTok  float64 `json:"input_per_mtok"`
+		OutputPerMTok float64 `json:"output_per_mtok"`
+	} `json:"prices"`
+}
+
+// cliConfig is a loaded --config: the options to pass to the Compiler and
+// Runner, and the judge pool for its stats (nil without judges).
+type cliConfig struct {
+	opts []proctor.Option
+	pool *proctor.JudgePool
+}
 
 // loadConfig reads a --config file (JSON or YAML: judges, embedder) and
 // returns the options that inject them. An empty path means no config.
 func loadConfig(path string) ([]proctor.Option, error) {
-	if path == "" {
-		return nil, nil
+	c, err := loadCLIConfig(path)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("proctor: --config %s: judges and embedders are not supported yet", path)
+	return c.opts, nil
+}
+
+// loadCLIConfig reads and checks a --config file.
+func loadCLIConfig(path string) (*cliConfig, error) {
+	if path == "" {
+		return &cliConfig{}, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: --config: %w", err)
+	}
+	fc, err := parseConfig(path, b)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: --config %s: %w", path, err)
+	}
+	c, err := buildConfig(fc)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: --config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// parseConfig decodes JSON, or YAML converted to JSON, strictly.
+func parseConfig(path string, b []byte) (*fileConfig, error) {
+	js := b
+	ext := strings.ToLower(filepath.Ext(path))
+	if t := bytes.TrimSpace(b); ext == ".yaml" || ext == ".yml" || (ext != ".json" && (len(t) == 0 || t[0] != '{')) {
+		var v any
+		if err := yaml.Unmarshal(b, &v); err != nil {
+			return nil, fmt.Errorf("not YAML: %w", err)
+		}
+		if v == nil {
+			v = map[string]any{}
+		}
+		var err error
+		if js, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("YAML does not convert to JSON: %w", err)
+		}
+	}
+	var fc fileConfig
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fc); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the config object")
+	}
+	return &fc, nil
+}
+
+// buildConfig builds the judges and the policy options.
+func buildConfig(fc *fileConfig) (*cliConfig, error) {
+	if len(fc.Embedder) > 0 && string(bytes.TrimSpace(fc.Embedder)) != "null" {
+		return nil, fmt.Errorf("embedder config not supported yet")
+	}
+	c := &cliConfig{}
+	if len(fc.Judges) == 0 {
+		return c, nil
+	}
+	models := make([]proctor.JudgeModel, 0, len(fc.Judges))
+	seen := map[string]bool{}
+	for i, j := range fc.Judges {
+		where := fmt.Sprintf("judges[%d]", i)
+		switch {
+		case j.Name == "":
+			return nil, fmt.Errorf("%s: name is required", where)
+		case seen[j.Name]:
+			return nil, fmt.Errorf("%s: name %q is used twice", where, j.Name)
+		case j.Family == "":
+			return nil, fmt.Errorf("%s (%s): family is required: panels and same-family refusal need it", where, j.Name)
+		case j.TimeoutMS < 0 || j.Concurrency < 0 || j.MaxTokens < 0:
+			return nil, fmt.Errorf("%s (%s): timeout_ms, concurrency and max_tokens must not be negative", where, j.Name)
+		}
+		seen[j.Name] = true
+		o := openai.ChatOptions{
+			BaseURL: j.BaseURL, Model: j.Model, APIKeyEnv: j.APIKeyEnv,
+			Seed: j.Seed, MaxTokens: j.MaxTokens, Timeout: time.Duration(j.TimeoutMS) * time.Millisecond,
+		}
+		if j.Prices != nil {
+			o.InputPerMTok, o.OutputPerMTok = j.Prices.InputPerMTok, j.Prices.OutputPerMTok
+		}
+		chat, err := openai.NewChat(o)
+		if err != nil {
+			return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
+		}
+		m := chat.JudgeModel(j.Name, j.Family)
+		m.Concurrency = j.Concurrency
+		models = append(models, m)
+	}
+	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
+	c.opts = append(c.opts, c.pool)
+	if fc.AllowSameFamily {
+		c.opts = append(c.opts, proctor.WithSameFamilyJudges())
+	}
+	if fc.JudgeCache != "" {
+		c.opts = append(c.opts, proctor.WithJudgeCache(fc.JudgeCache))
+	}
+	if b := fc.JudgeBudget; b != nil {
+		if b.Calls < 0 || b.Tokens < 0 || b.CostUSD < 0 {
+			return nil, fmt.Errorf("judge_budget: calls, tokens and cost_usd must not be negative")
+		}
+		c.opts = append(c.opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
+	}
+	if fc.Redact {
+		c.opts = append(c.opts, proctor.WithRedactor(proctor.RedactBasic))
+	}
+	if fc.JudgeTimeoutMS < 0 {
+		return nil, fmt.Errorf("judge_timeout_ms must not be negative")
+	}
+	if fc.JudgeTimeoutMS > 0 {
+		c.opts = append(c.opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
+	}
+	return c, nil
 }

@@ -1,0 +1,196 @@
+package proctor
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// LabelledSample is a sample with a person's verdict on it, for
+// [Calibrate].
+type LabelledSample struct {
+	Sample
+	// Label is the human verdict: [StatusPassed] or [StatusFailed].
+	Label Status
+}
+
+// ConfusionMatrix counts human labels (rows) against the grader's
+// statuses (columns).
+type ConfusionMatrix struct {
+	PassPassed    int `json:"pass_passed"`
+	PassFailed    int `json:"pass_failed"`
+	PassNotGraded int `json:"pass_not_graded"`
+	FailPassed    int `json:"fail_passed"`
+	FailFailed    int `json:"fail_failed"`
+	FailNotGraded int `json:"fail_not_graded"`
+}
+
+// Calibration says how well a grader agrees with human labels.
+// Agreement and Kappa are computed over the samples the grader passed or
+// failed; the ones it did not grade are counted in AbstentionRate, never
+// as agreement or disagreement.
+type Calibration struct {
+	Samples   int `json:"samples"`
+	Graded    int `json:"graded"`
+	NotGraded int `json:"not_graded"`
+	Agree     int `json:"agree"`
+	// Agreement is Agree / Graded; NaN when nothing was graded.
+	Agreement float64 `json:"-"`
+	// Kappa is Cohen's kappa over the graded samples: agreement corrected
+	// for what chance would give with the same pass rates. NaN when
+	// nothing was graded or chance agreement is 1 (one label throughout).
+	Kappa float64 `json:"-"`
+	// AbstentionRate is NotGraded / Samples.
+	AbstentionRate float64         `json:"abstention_rate"`
+	Confusion      ConfusionMatrix `json:"confusion"`
+}
+
+// MarshalJSON writes agreement and kappa as numbers, or null where they
+// are not defined.
+func (c Calibration) MarshalJSON() ([]byte, error) {
+	type plain Calibration
+	num := func(f float64) *float64 {
+		if math.IsNaN(f) {
+			return nil
+		}
+		return &f
+	}
+	return json.Marshal(struct {
+		plain
+		Agreement *float64 `json:"agreement"`
+		Kappa     *float64 `json:"kappa"`
+	}{plain(c), num(c.Agreement), num(c.Kappa)})
+}
+
+// Calibrate grades every sample with g, at most four at a time, and
+// compares the grades with the labels. When ctx is cancelled it returns
+// ctx.Err() with the samples graded so far counted.
+func Calibrate(ctx context.Context, g Grader, samples []LabelledSample) (Calibration, error) {
+	got := make([]Status, len(samples))
+	done := make([]bool, len(samples))
+	ch := Check{Grader: g}
+	var eg errgroup.Group
+	eg.SetLimit(4)
+	for i := range samples {
+		if ctx.Err() != nil {
+			break
+		}
+		eg.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			gr := ch.Grade(ctx, &samples[i].Sample)
+			if ctx.Err() == nil {
+				got[i], done[i] = gr.Status, true
+			}
+			return nil
+		})
+	}
+	_ = eg.Wait()
+	var c Calibration
+	for i, s := range samples {
+		if done[i] {
+			c.add(s.Label, got[i])
+		}
+	}
+	c.finish()
+	return c, ctx.Err()
+}
+
+// add counts one labelled grade.
+func (c *Calibration) add(label, got Status) {
+	c.Samples++
+	m := &c.Confusion
+	pass := label == StatusPassed
+	switch got {
+	case StatusPassed:
+		c.Graded++
+		if pass {
+			m.PassPassed++
+			c.Agree++
+		} else {
+			m.FailPassed++
+		}
+	case StatusFailed:
+		c.Graded++
+		if pass {
+			m.PassFailed++
+		} else {
+			m.FailFailed++
+			c.Agree++
+		}
+	default:
+		c.NotGraded++
+		if pass {
+			m.PassNotGraded++
+		} else {
+			m.FailNotGraded++
+		}
+	}
+}
+
+// finish computes the rates.
+func (c *Calibration) finish() {
+	c.Agreement, c.Kappa = math.NaN(), math.NaN()
+	if c.Samples > 0 {
+		c.AbstentionRate = float64(c.NotGraded) / float64(c.Samples)
+	}
+	if c.Graded == 0 {
+		return
+	}
+	n := float64(c.Graded)
+	m := c.Confusion
+	po := float64(c.Agree) / n
+	humanPass := float64(m.PassPassed + m.PassFailed)
+	gradPass := float64(m.PassPassed + m.FailPassed)
+	pe := (humanPass*gradPass + (n-humanPass)*(n-gradPass)) / (n * n)
+	c.Agreement = po
+	if pe < 1 {
+		c.Kappa = (po - pe) / (1 - pe)
+	}
+}
+
+// ReadLabelled reads labelled samples as JSON lines: a sample object as
+// `proctor grade` reads it, plus "label": "pass" or "fail". Blank lines are
+// skipped; a line that does not decode, or has no valid label, is an error
+// naming the line.
+func ReadLabelled(r io.Reader) ([]LabelledSample, error) {
+	var out []LabelledSample
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var ls LabelledSample
+		if err := json.Unmarshal(line, &ls.Sample); err != nil {
+			return nil, fmt.Errorf("proctor: labelled samples line %d: %w", n, err)
+		}
+		var l struct {
+			Label *string `json:"label"`
+		}
+		_ = json.Unmarshal(line, &l)
+		switch {
+		case l.Label == nil:
+			return nil, fmt.Errorf("proctor: labelled samples line %d: no \"label\" (want pass or fail)", n)
+		case *l.Label == "pass" || *l.Label == "passed":
+			ls.Label = StatusPassed
+		case *l.Label == "fail" || *l.Label == "failed":
+			ls.Label = StatusFailed
+		default:
+			return nil, fmt.Errorf("proctor: labelled samples line %d: label %q (want pass or fail)", n, *l.Label)
+		}
+		out = append(out, ls)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("proctor: labelled samples: %w", err)
+	}
+	return out, nil
+}

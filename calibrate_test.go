@@ -1,0 +1,70 @@
+package proctor
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestCalibrationKappa checks Cohen's kappa against the worked example in
+// Wikipedia's "Cohen's kappa" article (section "Simple example", revision
+// of 2024): 50 items, 20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no give
+// p_o = 0.7, p_e = 0.5 and kappa = 0.4. scikit-learn's cohen_kappa_score
+// (1.5) gives 0.4 for the same labels.
+func TestCalibrationKappa(t *testing.T) {
+	var c Calibration
+	add := func(n int, label, got Status) {
+		for range n {
+			c.add(label, got)
+		}
+	}
+	add(20, StatusPassed, StatusPassed)
+	add(5, StatusPassed, StatusFailed)
+	add(10, StatusFailed, StatusPassed)
+	add(15, StatusFailed, StatusFailed)
+	add(5, StatusFailed, StatusNotGraded)
+	c.finish()
+	if math.Abs(c.Kappa-0.4) > 1e-12 || math.Abs(c.Agreement-0.7) > 1e-12 {
+		t.Errorf("kappa %v agreement %v, want 0.4 and 0.7", c.Kappa, c.Agreement)
+	}
+	if c.AbstentionRate != 5.0/55 || c.Confusion.FailNotGraded != 5 {
+		t.Errorf("abstention %v confusion %+v, want 5/55 and 5 not graded", c.AbstentionRate, c.Confusion)
+	}
+}
+
+func TestCalibrate(t *testing.T) {
+	// The judge passes answers that mention Paris.
+	j := &fakeJudge{name: "j", family: "fam-a", reply: func(_ context.Context, p string) (string, error) {
+		if strings.Contains(quotedIn(p, "<output-", "</output-"), "Paris") {
+			return verdictJSON("pass", "high"), nil
+		}
+		if strings.Contains(quotedIn(p, "<output-", "</output-"), "?") {
+			return "no idea", nil
+		}
+		return verdictJSON("fail", "high"), nil
+	}}
+	in := `{"output": "Paris", "label": "pass"}
+{"output": "Paris, I think", "label": "fail"}
+
+{"output": "Lyon", "label": "fail"}
+{"output": "Rome?", "label": "pass"}
+`
+	samples, err := ReadLabelled(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Calibrate(context.Background(), NewLLMJudge("names Paris", JudgeOptions{}, judgePoolOf(j)), samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ConfusionMatrix{PassPassed: 1, FailPassed: 1, FailFailed: 1, PassNotGraded: 1}
+	if c.Confusion != want || c.Samples != 4 || c.Graded != 3 || c.Agree != 2 {
+		t.Errorf("got %+v, want confusion %+v over 4 samples, 3 graded, 2 agreeing", c, want)
+	}
+	for _, bad := range []string{`{"output": "x"}`, `{"output": "x", "label": "maybe"}`, `{"output": 3, "label": "pass"}`} {
+		if _, err := ReadLabelled(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("ReadLabelled(%s) = %v, want an error naming line 1", bad, err)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeChat serves chat completions on loopback, replying verdict with high
+// confidence and counting calls.
+func fakeChat(t *testing.T, verdict string, calls *atomic.Int64) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		content := fmt.Sprintf(`{"criterion":"x","violations":"none","basis":"answer","verdict":%q,"confidence":"high"}`, verdict)
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"content": content}}},
+			"usage":   map[string]any{"total_tokens": 10},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
+}
+
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Setenv("PROCTOR_TEST_KEY", "k")
+	tests := []struct {
+		name, file, body string
+		wantErr          string
+		wantOpts         int
+	}{
+		{"json", "c.json", `{"judges":[{"name":"j1","family":"a","model":"m","base_url":"http://127.0.0.1:1/v1","api_key_env":"PROCTOR_TEST_KEY"}]}`, "", 1},
+		{"yaml", "c.yaml", "judges:\n  - name: j1\n    family: a\n    model: m\n    base_url: http://127.0.0.1:1/v1\n  - {name: j2, family: b, model: m2, base_url: 'http://127.0.0.1:1/v1'}\nallow_same_family: true\njudge_cache: /tmp/x\nredact: true\n", "", 4},
+		{"empty", "c.json", `{}`, "", 0},
+		{"unknown key", "c.json", `{"judgez":[]}`, "unknown field", 0},
+		{"embedder", "c.json", `{"embedder":{"model":"e","base_url":"http://127.0.0.1:1/v1"}}`, "embedder config not supported yet", 0},
+		{"no family", "c.json", `{"judges":[{"name":"j1","model":"m","base_url":"http://127.0.0.1:1/v1"}]}`, "family is required", 0},
+		{"duplicate", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"},{"name":"j","family":"b","model":"m","base_url":"http://x"}]}`, "used twice", 0},
+		{"unset key", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","api_key_env":"PROCTOR_TEST_UNSET"}]}`, "not set", 0},
+		{"bad yaml", "c.yaml", "judges: [", "not YAML", 0},
+		{"negative budget", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_budget":{"calls":-1}}`, "negative", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts, err := loadConfig(writeFile(t, tt.file, tt.body))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("got %v, want an error containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || len(opts) != tt.wantOpts {
+				t.Errorf("got %d options, %v; want %d, no error", len(opts), err, tt.wantOpts)
+			}
+		})
+	}
+}
+
+func TestGradeWithConfig(t *testing.T) {
+	var calls atomic.Int64
+	url := fakeChat(t, "pass", &calls)
+	cfg := writeFile(t, "c.json", fmt.Sprintf(`{"judges":[{"name":"j1","family":"fam-a","model":"m","base_url":%q}]}`, url))
+	in := strings.Repeat(`{"id":"x","input":"q","output":"Paris"}`+"\n", 3)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"grade", "--config", cfg, "--grader", `{"type":"llm_judge","rubric":"names Paris"}`}, strings.NewReader(in), &out, &errb)
+	if code != exitOK || strings.Count(out.String(), `"status":"passed"`) != 3 {
+		t.Errorf("exit %d, output %s %s: want three passes", code, out.String(), errb.String())
+	}
+	if calls.Load() != 1 {
+		t.Errorf("three identical samples made %d calls, want 1", calls.Load())
+	}
+	if !strings.Contains(out.String(), `"evidence":{"judges":[{"name":"j1","family":"fam-a"`) {
+		t.Errorf("output lacks the judge evidence: %s", out.String())
+	}
+}
+
+func TestCalibrateCommand(t *testing.T) {
+	var calls atomic.Int64
+	url := fakeChat(t, "pass", &calls)
+	cfg := writeFile(t, "c.yaml", "judges:\n  - {name: j1, family: fam-a, model: m, base_url: "+url+"}\n")
+	samples := writeFile(t, "s.jsonl", `{"output":"Paris","label":"pass"}
+{"output":"Lyon","label":"fail"}
+{"output":"Nice","label":"pass"}
+`)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"calibrate", "--grader", `{"type":"llm_judge","rubric":"names Paris"}`, "--config", cfg, "--json", samples}, nil, &out, &errb)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got struct {
+		Samples   int      `json:"samples"`
+		Agree     int      `json:"agree"`
+		Agreement *float64 `json:"agreement"`
+		Kappa     *float64 `json:"kappa"`
+		Confusion struct {
+			FailPassed int `json:"fail_passed"`
+		} `json:"confusion"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// The judge passes everything: 2 of 3 agree, kappa 0 (no better than chance).
+	if got.Samples != 3 || got.Agree != 2 || got.Confusion.FailPassed != 1 || got.Kappa == nil || *got.Kappa != 0 {
+		t.Errorf("got %+v, want 3 samples, 2 agreeing, kappa 0", got)
+	}
+	for _, args := range [][]string{
+		{"calibrate", samples},
+		{"calibrate", "--grader", `{"type":"contains","value":"x"}`, "--config", cfg, samples},
+		{"calibrate", "--grader", `{"type":"llm_judge","rubric":"r"}`, samples},
+	} {
+		if code := run(context.Background(), args, nil, &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}

@@ -1,0 +1,390 @@
+package proctor
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
+)
+
+// JudgePool holds a run's judges and what asking them costs: bounded
+// concurrency per judge, retries of transient errors, identical (judge,
+// prompt) calls coalesced and cached in memory (and on disk with
+// [WithJudgeCache]), the budget spent, and the counts in [JudgeStats].
+//
+// A JudgePool is an [Option]: pass it to the [Compiler] (or a grader's
+// constructor) and to the [Runner], whose reports then list the judges'
+// stats. It is safe for concurrent use. Its cache lives as long as the
+// pool: build one per run.
+type JudgePool struct {
+	judges []JudgeModel
+	sems   []*semaphore.Weighted
+	flight singleflight.Group
+
+	mu       sync.Mutex
+	mem      map[string]JudgeReply
+	stats    []JudgeStats
+	reported []JudgeStats // stats at the last report, so each report shows its run
+	calls    int
+	tokens   int
+	cost     float64
+	cacheErr error
+}
+
+// NewJudgePool returns a pool whose first judge is primary and whose others
+// form the panel, in the order given. It panics when a judge has neither
+// Call nor CallWithUsage, or two judges share a name.
+func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
+	all := append([]JudgeModel{primary}, panel...)
+	p := &JudgePool{judges: all, mem: map[string]JudgeReply{}}
+	seen := map[string]bool{}
+	for i, j := range all {
+		if j.Call == nil && j.CallWithUsage == nil {
+			panic(fmt.Sprintf("proctor: NewJudgePool: judge %d (%q) has no Call", i, j.Name))
+		}
+		if j.Name == "" {
+			all[i].Name = fmt.Sprintf("judge%d", i+1)
+		}
+		if seen[all[i].Name] {
+			panic(fmt.Sprintf("proctor: NewJudgePool: two judges named %q", all[i].Name))
+		}
+		seen[all[i].Name] = true
+		p.sems = append(p.sems, semaphore.NewWeighted(int64(cmp.Or(max(j.Concurrency, 0), 4))))
+		p.stats = append(p.stats, JudgeStats{Name: all[i].Name, Family: j.Family, Model: j.Model, PromptVersion: PromptVersion})
+	}
+	p.reported = make([]JudgeStats, len(p.stats))
+	return p
+}
+
+func (p *JudgePool) apply(c *config) {
+	c.pool = p
+	c.finishers = append(c.finishers, p.finish)
+}
+
+// Judges returns the pool's judges, primary first.
+func (p *JudgePool) Judges() []JudgeModel { return slices.Clone(p.judges) }
+
+// Stats returns what each judge has cost since the pool was built: calls
+// made (retries included), retries, cache hits (replies served from the
+// memory or disk cache, or shared with an identical call in flight),
+// errors, and reported tokens and cost.
+func (p *JudgePool) Stats() []JudgeStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.stats)
+}
+
+// finish adds to r what the judges cost since the last report, and a caveat
+// when the disk cache could not be written.
+func (p *JudgePool) finish(r *Report) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, s := range p.stats {
+		last := p.reported[i]
+		d := s
+		d.Calls -= last.Calls
+		d.Retries -= last.Retries
+		d.CacheHits -= last.CacheHits
+		d.Errors -= last.Errors
+		d.Tokens -= last.Tokens
+		d.CostUSD -= last.CostUSD
+		r.Judges = append(r.Judges, d)
+	}
+	copy(p.reported, p.stats)
+	if p.cacheErr != nil {
+		r.AddCaveat("judge cache not written: " + p.cacheErr.Error())
+	}
+}
+
+// eligible returns the indices of the judges that may grade a model of
+// family subject, in pool order, and the names of those skipped for sharing
+// it.
+func (p *JudgePool) eligible(subject string, allowSame bool) (ok []int, skipped []JudgeModel) {
+	sf := familyFold(subject)
+	for i, j := range p.judges {
+		if !allowSame && sf != "" && j.family() == sf {
+			skipped = append(skipped, j)
+			continue
+		}
+		ok = append(ok, i)
+	}
+	return ok, skipped
+}
+
+// panel picks up to n judges from order (after the primary) whose families
+// differ from the primary's and from each other's.
+func (p *JudgePool) panel(order []int, n int) []int {
+	fams := map[string]bool{p.judges[order[0]].family(): true}
+	var out []int
+	for _, i := range order[1:] {
+		if len(out) == n {
+			break
+		}
+		f := p.judges[i].family()
+		if fams[f] {
+			continue
+		}
+		fams[f] = true
+		out = append(out, i)
+	}
+	return out
+}
+
+// cacheKey is the sha256 of the judge's name and model, the prompt version
+// and the prompt.
+func (p *JudgePool) cacheKey(i int, prompt string) string {
+	j := p.judges[i]
+	h := sha256.New()
+	for _, s := range []string{j.Name, j.Model, PromptVersion, prompt} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ask returns judge i's reply to prompt: from the memory cache, from an
+// identical call in flight, from the disk cache, or by calling the judge
+// (with retries). cached reports that no call was made for this ask.
+func (p *JudgePool) ask(ctx context.Context, jc *judgeConfig, i int, prompt string) (reply JudgeReply, cached bool, err error) {
+	key := p.cacheKey(i, prompt)
+	if r, ok := p.fromMemory(i, key); ok {
+		return r, true, nil
+	}
+	for try := 0; ; try++ {
+		leader := false
+		v, err, _ := p.flight.Do(key, func() (any, error) {
+			leader = true
+			if r, ok := p.memory(key); ok {
+				return r, nil
+			}
+			if r, ok := p.fromDisk(jc, key); ok {
+				p.remember(key, r)
+				return r, errDiskHit
+			}
+			r, err := p.call(ctx, jc, i, prompt)
+			if err == nil {
+				p.remember(key, r)
+				p.toDisk(jc, i, key, r)
+			}
+			return r, err
+		})
+		r, _ := v.(JudgeReply)
+		if errors.Is(err, errDiskHit) {
+			p.count(i, func(s *JudgeStats) { s.CacheHits++ })
+			return r, true, nil
+		}
+		if !leader {
+			// Coalesced with a call in flight. When the leader's context
+			// ended and ours did not, ask again ourselves.
+			if err != nil && isContextErr(err) && ctx.Err() == nil && try == 0 {
+				continue
+			}
+			if err == nil {
+				p.count(i, func(s *JudgeStats) { s.CacheHits++ })
+			}
+			return r, err == nil, err
+		}
+		return r, false, err
+	}
+}
+
+// errDiskHit tells the flight's waiters apart from a call: never returned.
+var errDiskHit = errors.New("disk cache hit")
+
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+func (p *JudgePool) memory(key string) (JudgeReply, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.mem[key]
+	return r, ok
+}
+
+func (p *JudgePool) fromMemory(i int, key string) (JudgeReply, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.mem[key]
+	if ok {
+		p.stats[i].CacheHits++
+	}
+	return r, ok
+}
+
+func (p *JudgePool) remember(key string, r JudgeReply) {
+	p.mu.Lock()
+	p.mem[key] = r
+	p.mu.Unlock()
+}
+
+func (p *JudgePool) count(i int, f func(*JudgeStats)) {
+	p.mu.Lock()
+	f(&p.stats[i])
+	p.mu.Unlock()
+}
+
+// call calls judge i, retrying transient errors with exponential backoff
+// and full jitter, each call bounded by the judge's semaphore and the
+// per-call timeout, and checked against the budget first.
+func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt string) (JudgeReply, error) {
+	j := p.judges[i]
+	n := jc.retry.attempts()
+	var last error
+	for a := range n {
+		if a > 0 {
+			wait := time.Duration(rand.Int64N(int64(jc.retry.backoff(a-1)) + 1))
+			var te *TransientError
+			if errors.As(last, &te) && te.RetryAfter > 0 {
+				wait = min(te.RetryAfter, 30*time.Second)
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return JudgeReply{}, ctx.Err()
+			case <-t.C:
+			}
+			p.count(i, func(s *JudgeStats) { s.Retries++ })
+		}
+		if err := p.spend(jc); err != nil {
+			return JudgeReply{}, err
+		}
+		if err := p.sems[i].Acquire(ctx, 1); err != nil {
+			return JudgeReply{}, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, jc.callTimeout())
+		r, err := safeCall(cctx, j, prompt)
+		cancel()
+		p.sems[i].Release(1)
+		p.mu.Lock()
+		p.stats[i].Calls++
+		p.stats[i].Tokens += r.Tokens
+		p.stats[i].CostUSD += r.CostUSD
+		p.tokens += r.Tokens
+		p.cost += r.CostUSD
+		if err != nil {
+			p.stats[i].Errors++
+		}
+		p.mu.Unlock()
+		if err == nil {
+			return r, nil
+		}
+		if ctx.Err() != nil {
+			return JudgeReply{}, ctx.Err()
+		}
+		last = err
+		if !IsTransient(err) && !errors.Is(err, context.DeadlineExceeded) {
+			return JudgeReply{}, err
+		}
+	}
+	return JudgeReply{}, fmt.Errorf("after %d attempts: %w", n, last)
+}
+
+// spend checks the budget and counts one call against it.
+func (p *JudgePool) spend(jc *judgeConfig) error {
+	b := jc.budget
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case b.Calls > 0 && p.calls >= b.Calls:
+		return fmt.Errorf("%w: %d calls", ErrJudgeBudget, b.Calls)
+	case b.Tokens > 0 && p.tokens >= b.Tokens:
+		return fmt.Errorf("%w: %d tokens", ErrJudgeBudget, b.Tokens)
+	case b.CostUSD > 0 && p.cost >= b.CostUSD:
+		return fmt.Errorf("%w: $%g", ErrJudgeBudget, b.CostUSD)
+	}
+	p.calls++
+	return nil
+}
+
+// safeCall calls the judge, turning a panic into an error.
+func safeCall(ctx context.Context, j JudgeModel, prompt string) (r JudgeReply, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("judge %s panicked: %v", j.Name, v)
+		}
+	}()
+	return j.call(ctx, prompt)
+}
+
+// diskEntry is one cached reply on disk.
+type diskEntry struct {
+	Judge         string  `json:"judge"`
+	Model         string  `json:"model,omitempty"`
+	PromptVersion string  `json:"prompt_version"`
+	Text          string  `json:"text"`
+	Tokens        int     `json:"tokens,omitempty"`
+	CostUSD       float64 `json:"cost_usd,omitempty"`
+}
+
+func (p *JudgePool) fromDisk(jc *judgeConfig, key string) (JudgeReply, bool) {
+	if jc.cacheDir == "" {
+		return JudgeReply{}, false
+	}
+	b, err := os.ReadFile(filepath.Join(jc.cacheDir, key+".json"))
+	if err != nil {
+		return JudgeReply{}, false
+	}
+	var e diskEntry
+	if json.Unmarshal(b, &e) != nil || e.PromptVersion != PromptVersion {
+		return JudgeReply{}, false
+	}
+	return JudgeReply{Text: e.Text, Tokens: e.Tokens, CostUSD: e.CostUSD}, true
+}
+
+// toDisk writes the reply atomically (temporary file, then rename). A
+// failure is remembered and reported as a caveat; the grade stands.
+func (p *JudgePool) toDisk(jc *judgeConfig, i int, key string, r JudgeReply) {
+	if jc.cacheDir == "" {
+		return
+	}
+	err := writeCacheFile(jc.cacheDir, key, diskEntry{
+		Judge: p.judges[i].Name, Model: p.judges[i].Model, PromptVersion: PromptVersion,
+		Text: r.Text, Tokens: r.Tokens, CostUSD: r.CostUSD,
+	})
+	if err != nil {
+		p.mu.Lock()
+		if p.cacheErr == nil {
+			p.cacheErr = err
+		}
+		p.mu.Unlock()
+	}
+}
+
+func writeCacheFile(dir, key string, e diskEntry) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, key+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), filepath.Join(dir, key+".json")); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}

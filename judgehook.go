@@ -1,0 +1,59 @@
+package proctor
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"github.com/proctorhq/proctor/internal/judgereply"
+)
+
+// CustomRead is what a grader that writes its own judge prompt makes of
+// the judge's reply (see gradeCustom).
+type CustomRead struct {
+	Verdict    Verdict
+	Confidence Confidence
+	// Score, when HasScore, is the judge's score scaled to [0, 1].
+	Score    float64
+	HasScore bool
+	// Reasoning is whatever reasoning the reply gave.
+	Reasoning string
+}
+
+// gradeCustom lets graders of this package that write their own judge
+// prompt (OpenAI-evals score_model and label_model) ask the configured
+// judges under the same policy as the llm_* graders: same-family refusal,
+// panel on doubt, retries, coalescing and caching, budget, stats and
+// evidence. prompt writes the prompt for s, passing every text it quotes
+// from the sample through redact (the configured redactor), or returns a
+// reason the sample cannot be graded. read turns a reply into a verdict,
+// or returns an error when the reply is unreadable (the judge then
+// abstains). Such prompts carry no nonce tags, so they have none of the
+// llm_* prompts' defence against judged text that imitates a verdict.
+func (jc *judgeConfig) gradeCustom(ctx context.Context, s *Sample, severity Severity,
+	prompt func(s *Sample, redact func(string) string) (string, string),
+	read func(reply string) (CustomRead, error)) Grade {
+	t := judgeTask{kind: taskCustom, customPrompt: prompt, customRead: read}
+	return jc.decide(ctx, s, &t, severity)
+}
+
+// readCustom adapts a custom reader to the panel's reading.
+func readCustom(t *judgeTask, text string) (judgereply.Reply, readVerdict, error) {
+	if t.customRead == nil {
+		return judgereply.Reply{}, readVerdict{}, errors.New("no reader")
+	}
+	r, err := t.customRead(text)
+	if err != nil {
+		return judgereply.Reply{}, readVerdict{}, err
+	}
+	rep := judgereply.Reply{Reasoning: r.Reasoning}
+	if r.Confidence == ConfidenceHigh {
+		rep.Confidence = "high"
+	}
+	rv := readVerdict{verdict: r.Verdict}
+	if r.HasScore && !math.IsNaN(r.Score) {
+		sc := min(max(r.Score, 0), 1)
+		rv.score, rv.norm, rv.hasScore = sc, sc, true
+	}
+	return rep, rv, nil
+}

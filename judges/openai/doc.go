@@ -1,0 +1,21 @@
+// Package openai adapts OpenAI-compatible HTTP endpoints to proctor: a
+// chat-completions judge ([NewChat]) and an embeddings provider. It uses
+// only net/http and talks to the base URL it is given and nothing else;
+// proctor itself never opens a connection, so importing this package is
+// how a caller chooses to send judged text to a model.
+//
+// A Chat judge asks at temperature 0 with a fixed seed, bounds each call
+// with a timeout, reads the reply's token usage (and its cost, when prices
+// are given), and marks rate limits (429), server errors (5xx) and network
+// errors as transient so that proctor's judge pool retries them with
+// backoff. Other failures (400, 401, 404, a reply with no choices) are not
+// retried.
+//
+//	chat, err := openai.NewChat(openai.ChatOptions{
+//		BaseURL:   "https://api.openai.com/v1",
+//		Model:     "gpt-4.1",
+//		APIKeyEnv: "OPENAI_API_KEY",
+//	})
+//	if err != nil { ... }
+//	judges := proctor.WithJudges(chat.JudgeModel("j1", "openai"))
+package openai

@@ -1,0 +1,552 @@
+package proctor
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/proctorhq/proctor/internal/judgereply"
+)
+
+// taskKind is how a judge is asked and its reply read.
+type taskKind uint8
+
+const (
+	taskBinary taskKind = iota
+	taskScore
+	taskCategory
+	taskPairwise
+	taskCustom // a prompt and reader from another grader (judgehook.go)
+)
+
+// judgeTask is what a model-graded grader asks: its criterion, the
+// material it shows and how a reply becomes a verdict. Immutable.
+type judgeTask struct {
+	kind   taskKind
+	rubric string
+	// needInput, needContext, needExpected: the grader is not graded
+	// without them. showExpected, showContext: shown when present.
+	needInput, needContext, needExpected bool
+	showExpected, showContext            bool
+	expected                             *string // overrides the sample's
+
+	lo, hi, passAt float64 // taskScore
+	ranged         bool
+
+	categories, pass []string // taskCategory
+
+	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
+
+	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
+	customRead   func(reply string) (CustomRead, error)                       // taskCustom
+}
+
+// build writes the prompts for s, or returns why it cannot be graded.
+func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
+	red := jc.redacted
+	if t.kind == taskCustom {
+		p, why := t.customPrompt(s, red)
+		if why != "" {
+			return nil, why
+		}
+		return []builtPrompt{{text: p}}, ""
+	}
+	input := s.Input
+	expected, hasExp := s.ExpectedText()
+	if t.expected != nil {
+		expected, hasExp = *t.expected, true
+	}
+	switch {
+	case t.needInput && strings.TrimSpace(input) == "":
+		return nil, "no input: this check judges the answer against the input"
+	case t.needContext && len(s.Context) == 0:
+		return nil, "no context: this check judges the answer against the sample's context"
+	case t.needExpected && !hasExp:
+		return nil, "no expected value: set expected on the case or the spec"
+	}
+	crit := promptField{"criterion", "Criterion", red(t.rubric)}
+	in := promptField{"input", "Input given to the AI system", red(input)}
+	var ctxText string
+	if len(s.Context) > 0 {
+		parts := make([]string, len(s.Context))
+		for i, c := range s.Context {
+			parts[i] = fmt.Sprintf("[%d] %s", i+1, red(c))
+		}
+		ctxText = strings.Join(parts, "\n\n")
+	}
+	fields := []promptField{crit}
+	if input != "" {
+		fields = append(fields, in)
+	}
+	if ctxText != "" && (t.showContext || t.needContext) {
+		fields = append(fields, promptField{"context", "Context the AI system was given", ctxText})
+	}
+	if hasExp && (t.showExpected || t.needExpected) {
+		fields = append(fields, promptField{"reference", "Reference answer", red(expected)})
+	}
+	out := red(s.Output)
+	switch t.kind {
+	case taskPairwise:
+		base := expandBaseline(t.baseline, s, expected)
+		if strings.TrimSpace(base) == "" {
+			return nil, "baseline is empty for this sample: nothing to compare with"
+		}
+		base = red(base)
+		task := "Compare two answers to the same input against the criterion and say which satisfies it better."
+		a := func(x, y string) builtPrompt {
+			f := append(slices.Clip(fields), promptField{"answer_a", "Answer A", x}, promptField{"answer_b", "Answer B", y})
+			return buildPrompt(task, f, answerPairwise())
+		}
+		return []builtPrompt{a(out, base), a(base, out)}, ""
+	case taskScore:
+		fields = append(fields, promptField{"output", "Answer to grade", out})
+		return []builtPrompt{buildPrompt("Score the answer against the criterion.", fields, answerScore(t.lo, t.hi, t.passAt, t.ranged))}, ""
+	case taskCategory:
+		fields = append(fields, promptField{"output", "Answer to grade", out})
+		return []builtPrompt{buildPrompt("Put the answer in one of the categories, reading it against the criterion.", fields, answerCategory(t.categories))}, ""
+	}
+	fields = append(fields, promptField{"output", "Answer to grade", out})
+	return []builtPrompt{buildPrompt("Decide whether the answer satisfies the criterion.", fields, answerBinary())}, ""
+}
+
+// expandBaseline substitutes {{expected}}, {{input}} and {{item.KEY}} in the
+// baseline. It is a small literal substitution: no other template syntax.
+func expandBaseline(tmpl string, s *Sample, expected string) string {
+	if !strings.Contains(tmpl, "{{") {
+		return tmpl
+	}
+	pairs := []string{"{{expected}}", expected, "{{input}}", s.Input, "{{ expected }}", expected, "{{ input }}", s.Input}
+	for k, v := range s.Item {
+		val := fmt.Sprint(v)
+		if str, ok := v.(string); ok {
+			val = str
+		}
+		pairs = append(pairs, "{{item."+k+"}}", val)
+	}
+	return strings.NewReplacer(pairs...).Replace(tmpl)
+}
+
+// readVerdict is a reply turned into a verdict.
+type readVerdict struct {
+	verdict  Verdict
+	score    float64 // on the grader's scale
+	norm     float64 // in [0, 1]
+	hasScore bool
+}
+
+// read turns a parsed reply into a verdict. A reply whose verdict word
+// contradicts its score or category is unreadable.
+func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
+	said, hasSaid := verdictWord(r.Verdict)
+	switch t.kind {
+	case taskScore:
+		if said == VerdictAbstain && hasSaid {
+			return readVerdict{verdict: VerdictAbstain}, nil
+		}
+		if !r.HasScore {
+			return readVerdict{}, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
+		}
+		if r.Score < t.lo || r.Score > t.hi || math.IsNaN(r.Score) || (!t.ranged && r.Score != math.Trunc(r.Score)) {
+			return readVerdict{}, fmt.Errorf("%w: score %v is not on the scale %g to %g", judgereply.ErrNoVerdict, r.Score, t.lo, t.hi)
+		}
+		v := VerdictFail
+		if r.Score >= t.passAt {
+			v = VerdictPass
+		}
+		if hasSaid && said != v {
+			return readVerdict{}, fmt.Errorf("%w: score %v gives %s but the verdict says %s", judgereply.ErrContradictory, r.Score, v, said)
+		}
+		return readVerdict{verdict: v, score: r.Score, norm: (r.Score - t.lo) / (t.hi - t.lo), hasScore: true}, nil
+	case taskCategory:
+		c := strings.TrimSpace(r.Category)
+		if strings.EqualFold(c, "abstain") || (c == "" && hasSaid && said == VerdictAbstain) {
+			return readVerdict{verdict: VerdictAbstain}, nil
+		}
+		k := slices.IndexFunc(t.categories, func(x string) bool { return strings.EqualFold(x, c) })
+		if k < 0 {
+			return readVerdict{}, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(c, 60), len(t.categories))
+		}
+		v := VerdictFail
+		if slices.Contains(t.pass, t.categories[k]) {
+			v = VerdictPass
+		}
+		if hasSaid && said != v {
+			return readVerdict{}, fmt.Errorf("%w: category %q gives %s but the verdict says %s", judgereply.ErrContradictory, c, v, said)
+		}
+		return readVerdict{verdict: v}, nil
+	}
+	if !hasSaid {
+		return readVerdict{}, judgereply.ErrNoVerdict
+	}
+	return readVerdict{verdict: said}, nil
+}
+
+func verdictWord(w string) (Verdict, bool) {
+	switch w {
+	case judgereply.Pass:
+		return VerdictPass, true
+	case judgereply.Fail:
+		return VerdictFail, true
+	case judgereply.Abstain:
+		return VerdictAbstain, true
+	}
+	return VerdictAbstain, false
+}
+
+// judgeGrader is the body every model-graded grader shares.
+type judgeGrader struct {
+	name     string
+	severity Severity
+	jc       judgeConfig
+	task     judgeTask
+}
+
+// Name returns the grader's name.
+func (g *judgeGrader) Name() string { return g.name }
+
+// GraderKind returns [KindModel]: a judge model grades.
+func (g *judgeGrader) GraderKind() Kind { return KindModel }
+
+// Grade asks the judges about s; see the grader type's doc.
+func (g *judgeGrader) Grade(ctx context.Context, s *Sample) Grade {
+	return g.jc.decide(ctx, s, &g.task, g.severity)
+}
+
+// JudgeOptions are what every model-graded grader takes. The zero value
+// names the grader after its type and takes the severity from the check.
+type JudgeOptions struct {
+	// Name is shown in results; default the spec type ("llm_judge").
+	Name string
+	// Severity, when high or critical, always convenes a panel. A
+	// [Runner] passes the check's or case's severity too; the higher wins.
+	Severity Severity
+}
+
+func newJudgeGrader(typ string, opts JudgeOptions, t judgeTask, with []Option) judgeGrader {
+	return judgeGrader{name: nameOr(opts.Name, typ), severity: opts.Severity, jc: judgeConfigOf(with), task: t}
+}
+
+// LLMJudge passes when the judges find the output meets a rubric: binary
+// verdict, reasoning first, abstaining allowed. The first judge alone
+// decides when it is confident and nothing disputes it; otherwise a panel
+// decides by majority (see [JudgePool]). It is not graded without a judge,
+// when the judges abstain or split evenly, or when a reply cannot be read.
+// The judge is shown the rubric, the input, the output and, when the sample
+// has them, the expected answer and the context.
+//
+// An LLMJudge is immutable and safe for concurrent use.
+type LLMJudge struct{ judgeGrader }
+
+var (
+	_ Grader = (*LLMJudge)(nil)
+	_ Kinded = (*LLMJudge)(nil)
+)
+
+// NewLLMJudge returns a grader that asks the judges configured by with
+// ([WithJudges] or a [JudgePool], and the judge policy options) whether the
+// output meets rubric.
+func NewLLMJudge(rubric string, opts JudgeOptions, with ...Option) *LLMJudge {
+	return &LLMJudge{newJudgeGrader("llm_judge", opts, judgeTask{rubric: rubric, showExpected: true, showContext: true}, with)}
+}
+
+// NewFaithfulness returns an [LLMJudge] with the built-in faithfulness
+// rubric: every claim of the output is supported by the sample's context.
+// Not graded without context.
+func NewFaithfulness(opts JudgeOptions, with ...Option) *LLMJudge {
+	return &LLMJudge{newJudgeGrader("faithfulness", opts, judgeTask{rubric: rubricFaithfulness, needContext: true}, with)}
+}
+
+// NewRelevance returns an [LLMJudge] with the built-in relevance rubric:
+// the output addresses the input. Not graded without an input.
+func NewRelevance(opts JudgeOptions, with ...Option) *LLMJudge {
+	return &LLMJudge{newJudgeGrader("relevance", opts, judgeTask{rubric: rubricRelevance, needInput: true}, with)}
+}
+
+// NewHallucination returns an [LLMJudge] with the built-in hallucination
+// rubric: the output contradicts nothing in, and invents nothing beyond,
+// the input and context. It passes when there is no hallucination. Not
+// graded without context.
+func NewHallucination(opts JudgeOptions, with ...Option) *LLMJudge {
+	return &LLMJudge{newJudgeGrader("hallucination", opts, judgeTask{rubric: rubricHallucination, needContext: true}, with)}
+}
+
+// NewToxicity returns an [LLMJudge] with the built-in toxicity rubric. It
+// passes when the output is not toxic.
+func NewToxicity(opts JudgeOptions, with ...Option) *LLMJudge {
+	return &LLMJudge{newJudgeGrader("toxicity", opts, judgeTask{rubric: rubricToxicity}, with)}
+}
+
+// LLMScore passes when the judges' score reaches PassAt on a scale (by
+// default 3 on 1 to 4, as "3 or 4 passes"), or Threshold on the range
+// [0, 1] as OpenAI's score_model. The score decides the verdict; a reply
+// whose verdict word contradicts its score, or whose score is off the
+// scale, is unreadable. The grade's score is the mean judge score scaled to
+// [0, 1], advisory. Otherwise as [LLMJudge]. Immutable and safe for
+// concurrent use.
+type LLMScore struct{ judgeGrader }
+
+var _ Grader = (*LLMScore)(nil)
+
+// LLMScoreOptions configure [NewLLMScore]. The zero value scores 1 to 4 and
+// passes at 3.
+type LLMScoreOptions struct {
+	JudgeOptions
+	// Scale is the lowest and highest score; zero means [1, 4]. Whole
+	// numbers only.
+	Scale [2]int
+	// PassAt is the lowest passing score; 0 means 3 with the default
+	// scale, or the score two thirds of the way up the scale, rounded up.
+	PassAt int
+	// Range scores on [0, 1] instead and passes at Threshold.
+	Range     bool
+	Threshold float64
+}
+
+// NewLLMScore returns a scoring grader; it returns an error when the scale
+// is empty, PassAt is off it, or Threshold is outside [0, 1].
+func NewLLMScore(rubric string, opts LLMScoreOptions, with ...Option) (*LLMScore, error) {
+	t := judgeTask{kind: taskScore, rubric: rubric, showExpected: true, showContext: true}
+	if opts.Range {
+		if opts.Threshold < 0 || opts.Threshold > 1 || math.IsNaN(opts.Threshold) {
+			return nil, fmt.Errorf("proctor: llm_score threshold %v is outside [0, 1]", opts.Threshold)
+		}
+		t.lo, t.hi, t.passAt, t.ranged = 0, 1, opts.Threshold, true
+	} else {
+		sc := opts.Scale
+		if sc == [2]int{} {
+			sc = [2]int{1, 4}
+		}
+		if sc[0] >= sc[1] {
+			return nil, fmt.Errorf("proctor: llm_score scale [%d, %d] is empty", sc[0], sc[1])
+		}
+		pa := opts.PassAt
+		if pa == 0 {
+			pa = sc[0] + int(math.Ceil(float64(sc[1]-sc[0])*2/3))
+		}
+		if pa < sc[0] || pa > sc[1] {
+			return nil, fmt.Errorf("proctor: llm_score pass_at %d is off the scale [%d, %d]", pa, sc[0], sc[1])
+		}
+		t.lo, t.hi, t.passAt = float64(sc[0]), float64(sc[1]), float64(pa)
+	}
+	return &LLMScore{newJudgeGrader("llm_score", opts.JudgeOptions, t, with)}, nil
+}
+
+// LLMCategory passes when the judges put the output in one of the passing
+// categories. A category not in the list is an unreadable reply. Otherwise
+// as [LLMJudge]. Immutable and safe for concurrent use.
+type LLMCategory struct{ judgeGrader }
+
+var _ Grader = (*LLMCategory)(nil)
+
+// LLMCategoryOptions configure [NewLLMCategory].
+type LLMCategoryOptions struct {
+	JudgeOptions
+	// Rubric says how to read the answer; optional.
+	Rubric string
+}
+
+// NewLLMCategory returns a classifying grader. It returns an error when
+// categories is empty or repeats a category, or pass is empty or names a
+// category not in categories.
+func NewLLMCategory(categories, pass []string, opts LLMCategoryOptions, with ...Option) (*LLMCategory, error) {
+	if len(categories) == 0 {
+		return nil, fmt.Errorf("proctor: llm_category needs at least one category")
+	}
+	for i, c := range categories {
+		if strings.TrimSpace(c) == "" || slices.Contains(categories[:i], c) || strings.EqualFold(c, "abstain") {
+			return nil, fmt.Errorf("proctor: llm_category: category %q is empty, repeated or reserved", c)
+		}
+	}
+	if len(pass) == 0 {
+		return nil, fmt.Errorf("proctor: llm_category needs at least one passing category")
+	}
+	for _, p := range pass {
+		if !slices.Contains(categories, p) {
+			return nil, fmt.Errorf("proctor: llm_category: passing category %q is not one of the categories", p)
+		}
+	}
+	rubric := cmp.Or(opts.Rubric, "Choose the category that describes the answer.")
+	t := judgeTask{kind: taskCategory, rubric: rubric, categories: slices.Clone(categories), pass: slices.Clone(pass), showExpected: true, showContext: true}
+	return &LLMCategory{newJudgeGrader("llm_category", opts.JudgeOptions, t, with)}, nil
+}
+
+// LLMPairwise passes when the judges prefer the output to a baseline
+// answer. Each judge compares them in both orders; a verdict that flips
+// with the order is an abstention. It is not graded when the baseline is
+// empty for the sample. Otherwise as [LLMJudge]. Immutable and safe for
+// concurrent use.
+type LLMPairwise struct{ judgeGrader }
+
+var _ Grader = (*LLMPairwise)(nil)
+
+// LLMPairwiseOptions configure [NewLLMPairwise].
+type LLMPairwiseOptions struct {
+	JudgeOptions
+	// Rubric is what "better" means; default: more correct, complete and
+	// helpful.
+	Rubric string
+}
+
+// NewLLMPairwise returns a grader comparing the output with baseline, in
+// which {{expected}}, {{input}} and {{item.KEY}} are replaced by the
+// sample's values (a literal substitution, no other template syntax).
+func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...Option) *LLMPairwise {
+	t := judgeTask{kind: taskPairwise, rubric: cmp.Or(opts.Rubric, rubricPairwise), baseline: baseline}
+	return &LLMPairwise{newJudgeGrader("llm_pairwise", opts.JudgeOptions, t, with)}
+}
+
+// LLMAnswerMatch passes when the judges find the output means the same as
+// the expected answer. Not graded without one. Otherwise as [LLMJudge].
+// Immutable and safe for concurrent use.
+type LLMAnswerMatch struct{ judgeGrader }
+
+var _ Grader = (*LLMAnswerMatch)(nil)
+
+// LLMAnswerMatchOptions configure [NewLLMAnswerMatch].
+type LLMAnswerMatchOptions struct {
+	JudgeOptions
+	// Expected replaces the sample's expected answer when set.
+	Expected *string
+}
+
+// NewLLMAnswerMatch returns a grader comparing the output's meaning with
+// the expected answer.
+func NewLLMAnswerMatch(opts LLMAnswerMatchOptions, with ...Option) *LLMAnswerMatch {
+	t := judgeTask{rubric: rubricAnswerMatch, needExpected: true, expected: opts.Expected}
+	return &LLMAnswerMatch{newJudgeGrader("llm_answer_match", opts.JudgeOptions, t, with)}
+}
+
+// judgeSpecs registers the spec types llm_judge, llm_score, llm_category,
+// llm_pairwise, llm_answer_match, faithfulness, relevance, hallucination
+// and toxicity.
+func judgeSpecs(m map[string]Builder) {
+	common := func(o *SpecOptions) (JudgeOptions, []Option) {
+		return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{configOption(o.config())}
+	}
+	m["llm_judge"] = func(o *SpecOptions) (Grader, error) {
+		rubric := o.RequireString("rubric")
+		jo, with := common(o)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		return NewLLMJudge(rubric, jo, with...), nil
+	}
+	m["llm_score"] = func(o *SpecOptions) (Grader, error) {
+		rubric := o.RequireString("rubric")
+		jo, with := common(o)
+		opts := LLMScoreOptions{JudgeOptions: jo}
+		var scale []float64
+		hasScale := o.Decode("scale", &scale)
+		pa, hasPA := o.OptInt("pass_at")
+		var rng []float64
+		hasRange := o.Decode("range", &rng)
+		th, hasTh := o.OptFloat("threshold")
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		switch {
+		case hasRange:
+			if hasScale || hasPA {
+				o.Errorf("range", "give range with threshold, or scale with pass_at, not both")
+			}
+			if len(rng) != 2 || rng[0] != 0 || rng[1] != 1 {
+				o.Errorf("range", "want [0, 1], got %v", rng)
+			}
+			if !hasTh {
+				o.Errorf("threshold", "missing: range needs a threshold in [0, 1]")
+			}
+			opts.Range, opts.Threshold = true, th
+		case hasTh:
+			o.Errorf("threshold", "threshold goes with range [0, 1]; with a scale use pass_at")
+		default:
+			if hasScale {
+				if len(scale) != 2 || scale[0] != math.Trunc(scale[0]) || scale[1] != math.Trunc(scale[1]) || math.Abs(scale[0]) > 1e6 || math.Abs(scale[1]) > 1e6 {
+					o.Errorf("scale", "want two whole numbers [low, high], got %v", scale)
+				} else {
+					opts.Scale = [2]int{int(scale[0]), int(scale[1])}
+				}
+			}
+			if hasPA {
+				opts.PassAt = pa
+			}
+		}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		g, err := NewLLMScore(rubric, opts, with...)
+		if err != nil {
+			key := "scale"
+			if hasPA {
+				key = "pass_at"
+			}
+			if opts.Range {
+				key = "threshold"
+			}
+			o.Wrap(key, "invalid", err)
+			return nil, o.Err()
+		}
+		return g, nil
+	}
+	m["llm_category"] = func(o *SpecOptions) (Grader, error) {
+		cats, okC := o.OptStrings("categories")
+		pass, okP := o.OptStrings("pass")
+		rubric := o.String("rubric", "")
+		jo, with := common(o)
+		if !okC && o.Err() == nil {
+			o.Errorf("categories", "missing: llm_category needs an array of categories")
+		}
+		if !okP && o.Err() == nil {
+			o.Errorf("pass", "missing: llm_category needs the passing categories")
+		}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		g, err := NewLLMCategory(cats, pass, LLMCategoryOptions{JudgeOptions: jo, Rubric: rubric}, with...)
+		if err != nil {
+			o.Wrap("categories", "invalid", err)
+			return nil, o.Err()
+		}
+		return g, nil
+	}
+	m["llm_pairwise"] = func(o *SpecOptions) (Grader, error) {
+		base := o.RequireString("baseline")
+		rubric := o.String("rubric", "")
+		jo, with := common(o)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric}, with...), nil
+	}
+	m["llm_answer_match"] = func(o *SpecOptions) (Grader, error) {
+		jo, with := common(o)
+		opts := LLMAnswerMatchOptions{JudgeOptions: jo}
+		if e, ok := o.OptString("expected"); ok {
+			opts.Expected = &e
+		}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		return NewLLMAnswerMatch(opts, with...), nil
+	}
+	builtins := map[string]func(JudgeOptions, ...Option) *LLMJudge{
+		"faithfulness":  NewFaithfulness,
+		"relevance":     NewRelevance,
+		"hallucination": NewHallucination,
+		"toxicity":      NewToxicity,
+	}
+	for typ, mk := range builtins {
+		m[typ] = func(o *SpecOptions) (Grader, error) {
+			jo, with := common(o)
+			return mk(jo, with...), nil
+		}
+	}
+}
+
+// configOption copies the judge part of a built config into another.
+func configOption(c *config) Option {
+	jc := c.judgeConfig
+	return optionFunc(func(d *config) { d.judgeConfig = jc })
+}

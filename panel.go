@@ -1,0 +1,469 @@
+package proctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/proctorhq/proctor/internal/judgereply"
+)
+
+// Verdict is one judge's verdict. The zero value is [VerdictAbstain]: a
+// judge that said nothing readable took no side.
+type Verdict uint8
+
+const (
+	// VerdictAbstain: the judge could not decide, its reply was unreadable,
+	// or its call failed.
+	VerdictAbstain Verdict = iota
+	// VerdictPass: the answer meets the criterion.
+	VerdictPass
+	// VerdictFail: the answer does not.
+	VerdictFail
+)
+
+var verdictNames = [...]string{"abstain", "pass", "fail"}
+
+// String returns "pass", "fail" or "abstain" ("verdict_N" out of range).
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "verdict_" + strconv.Itoa(int(v))
+}
+
+// MarshalText encodes v as its [Verdict.String] word.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText decodes "pass", "fail" or "abstain".
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, n := range verdictNames {
+		if n == string(b) {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("proctor: unknown verdict %q (want pass, fail or abstain)", b)
+}
+
+// Confidence is how sure a judge said it was. The zero value is
+// [ConfidenceLow]: a reply that states no confidence counts as low.
+type Confidence uint8
+
+const (
+	ConfidenceLow Confidence = iota
+	ConfidenceHigh
+)
+
+// String returns "low" or "high".
+func (c Confidence) String() string {
+	if c == ConfidenceHigh {
+		return "high"
+	}
+	return "low"
+}
+
+// MarshalText encodes c as "low" or "high".
+func (c Confidence) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText decodes "low" or "high".
+func (c *Confidence) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "low":
+		*c = ConfidenceLow
+	case "high":
+		*c = ConfidenceHigh
+	default:
+		return fmt.Errorf("proctor: unknown confidence %q (want low or high)", b)
+	}
+	return nil
+}
+
+// JudgeVote is one judge's part in a grade, as the grade's evidence lists
+// it.
+type JudgeVote struct {
+	Name       string     `json:"name"`
+	Family     string     `json:"family"`
+	Model      string     `json:"model,omitempty"`
+	Verdict    Verdict    `json:"verdict"`
+	Confidence Confidence `json:"confidence"`
+	// Reasoning is what the judge wrote before its verdict: what would
+	// satisfy the criterion and what violates it.
+	Reasoning string `json:"reasoning"`
+	// Basis is "answer" or "outside" (knowledge), as the judge said.
+	Basis string `json:"basis,omitempty"`
+	// Score is the judge's score on the grader's scale (llm_score).
+	Score *float64 `json:"score,omitempty"`
+	// Category is the judge's category (llm_category).
+	Category string `json:"category,omitempty"`
+	// Cached is true when no call was made: the reply came from the cache
+	// or an identical call in flight.
+	Cached bool `json:"cached,omitempty"`
+	// Error says why the judge abstained without choosing to: its call
+	// failed or its reply was unreadable.
+	Error string `json:"error,omitempty"`
+
+	err        error
+	score      float64 // normalised to [0, 1] when Score is set
+	violations string
+}
+
+// JudgeEvidence is the [Grade.Evidence] of a model-graded check: every
+// judge asked, whether a panel was convened and why, and the tally.
+type JudgeEvidence struct {
+	Judges []JudgeVote `json:"judges"`
+	Panel  bool        `json:"panel"`
+	// PanelReasons say why the panel was convened: low confidence, a
+	// deterministic check that disagreed, high or critical severity, an
+	// abstention.
+	PanelReasons []string `json:"panel_reasons,omitempty"`
+	// PanelTally counts the verdicts when a panel was convened.
+	PanelTally *PanelTally `json:"tally,omitempty"`
+	// Skipped names the judges not asked because they share the subject
+	// model's family.
+	Skipped       []string `json:"skipped,omitempty"`
+	PromptVersion string   `json:"prompt_version"`
+}
+
+// PanelTally counts a panel's verdicts.
+type PanelTally struct {
+	Pass    int `json:"pass"`
+	Fail    int `json:"fail"`
+	Abstain int `json:"abstain"`
+}
+
+// panelSize is how many judges a panel adds to the first.
+const panelSize = 2
+
+// judgeRun is one model-graded check being decided.
+type judgeRun struct {
+	jc      *judgeConfig
+	task    *judgeTask
+	prompts []builtPrompt
+}
+
+// decide asks the first eligible judge, convenes a panel where its verdict
+// is in doubt, and turns the votes into a Grade with evidence.
+func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, severity Severity) Grade {
+	if jc.pool == nil {
+		return Grade{Status: StatusNotGraded, Err: ErrNoJudge,
+			Reason: "no judge configured: model-graded checks need a judge (WithJudges, or judges in --config)"}
+	}
+	prompts, why := t.build(s, jc)
+	if why != "" {
+		return NotGraded(why)
+	}
+	run := judgeRun{jc: jc, task: t, prompts: prompts}
+	p := jc.pool
+	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
+	ev := &JudgeEvidence{PromptVersion: PromptVersion}
+	var caveats []string
+	for _, j := range skipped {
+		ev.Skipped = append(ev.Skipped, j.Name)
+	}
+	if len(skipped) > 0 && len(order) > 0 {
+		caveats = append(caveats, fmt.Sprintf("judge %s skipped: same family (%s) as the model under test; %s judged instead",
+			strings.Join(ev.Skipped, ", "), s.Model.Family, p.judges[order[0]].Name))
+	}
+	if len(order) == 0 {
+		return Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
+			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}
+	}
+	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
+		caveats = append(caveats, caveatSameFamilyAllowed)
+	}
+
+	first := run.vote(ctx, p, order[0])
+	ev.Judges = append(ev.Judges, first)
+	if g, stop := stopped(ctx, first, ev, caveats); stop {
+		return g
+	}
+	reasons := panelReasons(ctx, first, max(severity, severityFrom(ctx)))
+	if len(reasons) == 0 {
+		// Confident, undisputed, not critical: the first verdict stands.
+		g := verdictGrade(first.Verdict, fmt.Sprintf("judge %s: %s, %s confidence%s", first.Name, first.Verdict, first.Confidence, because(first)))
+		return finish(g, []JudgeVote{first}, ev, caveats)
+	}
+	ev.Panel, ev.PanelReasons = true, reasons
+	more := p.panel(order, panelSize)
+	if len(more) < panelSize {
+		caveats = append(caveats, fmt.Sprintf("panel convened short: %d of %d further judges from distinct model families were available", len(more), panelSize))
+	}
+	votes := make([]JudgeVote, len(more))
+	var wg sync.WaitGroup
+	for k, i := range more {
+		wg.Go(func() { votes[k] = run.vote(ctx, p, i) })
+	}
+	wg.Wait()
+	ev.Judges = append(ev.Judges, votes...)
+	for _, v := range votes {
+		if g, stop := stopped(ctx, v, ev, caveats); stop {
+			return g
+		}
+	}
+	all := ev.Judges
+	var n PanelTally
+	for _, v := range all {
+		switch v.Verdict {
+		case VerdictPass:
+			n.Pass++
+		case VerdictFail:
+			n.Fail++
+		default:
+			n.Abstain++
+		}
+	}
+	ev.PanelTally = &n
+	tally := fmt.Sprintf("%d pass, %d fail, %d abstain", n.Pass, n.Fail, n.Abstain)
+	why = strings.Join(reasons, "; ")
+	var g Grade
+	switch {
+	case n.Pass > n.Fail:
+		g = Pass(fmt.Sprintf("panel of %d (%s): %s", len(all), why, tally))
+	case n.Fail > n.Pass:
+		g = Fail(fmt.Sprintf("panel of %d (%s): %s", len(all), why, tally))
+	case n.Pass == 0:
+		g = NotGraded(fmt.Sprintf("no judge took a side: panel of %d (%s): %s", len(all), why, tally))
+	default:
+		g = NotGraded(fmt.Sprintf("panel split evenly, which the rubric does not decide: panel of %d (%s): %s", len(all), why, tally))
+	}
+	return finish(g, all, ev, caveats)
+}
+
+// stopped ends the decision when the context ended or the budget is spent:
+// no verdict can be trusted to stand for the panel that was not asked.
+func stopped(ctx context.Context, v JudgeVote, ev *JudgeEvidence, caveats []string) (Grade, bool) {
+	var err error
+	switch {
+	case ctx.Err() != nil:
+		err = ctx.Err()
+	case errors.Is(v.err, ErrJudgeBudget):
+		err = v.err
+	default:
+		return Grade{}, false
+	}
+	g := ErrorGrade("judge not asked", err)
+	g.Evidence, g.Caveats = ev, caveats
+	return g, true
+}
+
+func finish(g Grade, votes []JudgeVote, ev *JudgeEvidence, caveats []string) Grade {
+	var sum float64
+	var n int
+	for _, v := range votes {
+		if v.Score != nil {
+			sum += v.score
+			n++
+		}
+	}
+	if n > 0 {
+		g = g.WithScore(sum / float64(n))
+	}
+	g.Evidence, g.Caveats = ev, caveats
+	return g
+}
+
+func verdictGrade(v Verdict, reason string) Grade {
+	switch v {
+	case VerdictPass:
+		return Pass(reason)
+	case VerdictFail:
+		return Fail(reason)
+	}
+	return NotGraded(reason)
+}
+
+func because(v JudgeVote) string {
+	if v.Verdict == VerdictFail && v.violations != "" {
+		return ": " + judgeClip(v.violations, 200)
+	}
+	return ""
+}
+
+func judgeClip(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+func sameFamily(p *JudgePool, order []int, m Model) bool {
+	f := familyFold(m.Family)
+	if f == "" {
+		return false
+	}
+	for _, i := range order {
+		if p.judges[i].family() == f {
+			return true
+		}
+	}
+	return false
+}
+
+func severityFrom(ctx context.Context) Severity {
+	if info := CheckInfoFrom(ctx); info != nil {
+		return info.Severity
+	}
+	return SeverityUnset
+}
+
+// panelReasons says why the first verdict is in doubt, if it is: it
+// abstained (or its reply was unreadable, or its call failed), its
+// confidence was low, the check is high or critical severity, or a
+// deterministic check disagrees.
+func panelReasons(ctx context.Context, first JudgeVote, sev Severity) []string {
+	var out []string
+	switch {
+	case first.Verdict == VerdictAbstain && first.Error != "":
+		out = append(out, "the first judge abstained: "+first.Error)
+	case first.Verdict == VerdictAbstain:
+		out = append(out, "the first judge abstained")
+	case first.Confidence == ConfidenceLow:
+		out = append(out, "the first judge's confidence was low")
+	}
+	if sev >= SeverityHigh {
+		out = append(out, "the check is "+sev.String()+" severity")
+	}
+	if d := disagreement(CheckInfoFrom(ctx), first.Verdict); d != "" {
+		out = append(out, d)
+	}
+	return out
+}
+
+// disagreement reports a deterministic check that disagrees with verdict:
+// with a criterion, any deterministic check on the same criterion whose
+// pass or fail is the opposite; without one, the deterministic checks taken
+// together (any failed against a pass, all passed against a fail).
+func disagreement(info *CheckInfo, v Verdict) string {
+	if info == nil || v == VerdictAbstain {
+		return ""
+	}
+	var passed, failed []string
+	for _, pg := range info.Prior {
+		if pg.Kind != KindDeterministic || (info.Criterion != "" && pg.Criterion != info.Criterion) {
+			continue
+		}
+		switch pg.Grade.Status {
+		case StatusPassed:
+			passed = append(passed, pg.Grade.Grader)
+		case StatusFailed:
+			failed = append(failed, pg.Grade.Grader)
+		}
+	}
+	on := ""
+	if info.Criterion != "" {
+		on = fmt.Sprintf(" on criterion %q", info.Criterion)
+	}
+	switch {
+	case v == VerdictPass && len(failed) > 0:
+		return fmt.Sprintf("deterministic check %s%s failed where the judge passed", strings.Join(failed, ", "), on)
+	case v == VerdictFail && info.Criterion != "" && len(passed) > 0:
+		return fmt.Sprintf("deterministic check %s%s passed where the judge failed", strings.Join(passed, ", "), on)
+	case v == VerdictFail && info.Criterion == "" && len(passed) > 0 && len(failed) == 0:
+		return fmt.Sprintf("all %d deterministic checks passed where the judge failed", len(passed))
+	}
+	return ""
+}
+
+// vote asks judge i every prompt of the run and reads its verdict. A call
+// that fails or a reply that cannot be read is an abstention with the
+// error; a pairwise verdict that flips with the order is an abstention.
+func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
+	j := p.judges[i]
+	v := JudgeVote{Name: j.Name, Family: j.Family, Model: j.Model, Confidence: ConfidenceHigh, Cached: true}
+	verdicts := make([]Verdict, 0, len(r.prompts))
+	var reasoning, violations []string
+	for k, pr := range r.prompts {
+		reply, cached, err := p.ask(ctx, r.jc, i, pr.text)
+		v.Cached = v.Cached && cached
+		if err != nil {
+			v.err = err
+			v.Error = "judge call failed: " + err.Error()
+			return abstained(v)
+		}
+		rep, read, err := parseAndRead(r.task, reply.Text, pr.nonce)
+		if err != nil {
+			v.err = err
+			v.Error = "unreadable reply: " + err.Error()
+			return abstained(v)
+		}
+		if read.hasScore {
+			sc := read.score
+			v.Score, v.score = &sc, read.norm
+		}
+		if rep.Category != "" {
+			v.Category = rep.Category
+		}
+		vd := read.verdict
+		if k == 1 { // pairwise, answers swapped
+			vd = swap(vd)
+		}
+		verdicts = append(verdicts, vd)
+		if rep.Confidence != "high" {
+			v.Confidence = ConfidenceLow
+		}
+		if rep.Basis != "" {
+			v.Basis = rep.Basis
+		}
+		reasoning = append(reasoning, reasoningOf(rep))
+		if rep.Violations != "" {
+			violations = append(violations, rep.Violations)
+		}
+	}
+	v.Reasoning = strings.Join(reasoning, " | ")
+	v.violations = strings.Join(violations, " | ")
+	v.Verdict = verdicts[0]
+	for _, x := range verdicts[1:] {
+		if x != v.Verdict {
+			v.Verdict, v.Confidence = VerdictAbstain, ConfidenceLow
+			v.Error = "verdict flipped when the answers were swapped"
+		}
+	}
+	return v
+}
+
+// parseAndRead parses a reply and turns it into the task's verdict.
+func parseAndRead(t *judgeTask, text, nonce string) (judgereply.Reply, readVerdict, error) {
+	if t.kind == taskCustom {
+		return readCustom(t, text)
+	}
+	rep, err := judgereply.Parse(text, nonce)
+	if err != nil {
+		return rep, readVerdict{}, err
+	}
+	read, err := t.read(rep)
+	return rep, read, err
+}
+
+func abstained(v JudgeVote) JudgeVote {
+	v.Verdict, v.Confidence = VerdictAbstain, ConfidenceLow
+	return v
+}
+
+func swap(v Verdict) Verdict {
+	switch v {
+	case VerdictPass:
+		return VerdictFail
+	case VerdictFail:
+		return VerdictPass
+	}
+	return v
+}
+
+func reasoningOf(r judgereply.Reply) string {
+	var parts []string
+	if r.Criterion != "" {
+		parts = append(parts, "Criterion: "+r.Criterion)
+	}
+	if r.Violations != "" {
+		parts = append(parts, "Violations: "+r.Violations)
+	}
+	if r.Reasoning != "" {
+		parts = append(parts, r.Reasoning)
+	}
+	return strings.Join(parts, " ")
+}
