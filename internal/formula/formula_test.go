@@ -180,4 +180,3 @@ func BenchmarkEvalBare(b *testing.B) {
 	}
 	_ = sink
 }
-
