@@ -49,6 +49,7 @@ type serveConfig struct {
 	queueWait    time.Duration // how long a request waits for a slot before 503
 	gradeTimeout time.Duration // per-request grading deadline
 	cacheSize    int           // compiled specs kept
+	headerWait   time.Duration // ReadHeaderTimeout: slow clients are cut off
 	allowNetwork bool
 	allowPython  bool
 	loopbackOnly bool // the listener is on loopback: refuse other Host headers
@@ -67,6 +68,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	concurrency := fs.Int("concurrency", 64, "requests grading at once; others wait up to --queue-wait, then get 503")
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
+	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -74,8 +76,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 {
-		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency and --grade-timeout must be positive")
+	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 {
+		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout and --read-header-timeout must be positive")
 		return exitUsage
 	}
 	opts, err := loadConfig(*configFile)
@@ -84,7 +86,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	cfg := serveConfig{maxBody: *maxBody, maxSamples: 1000, concurrency: *concurrency, queueWait: *queueWait,
-		gradeTimeout: *gradeTimeout, cacheSize: 256, allowNetwork: *allowNetwork, allowPython: *allowPython}
+		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython}
 	var named map[string]json.RawMessage
 	if *gradersFile != "" {
 		b, err := os.ReadFile(*gradersFile)
@@ -470,8 +472,8 @@ func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
 func (s *server) serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
+		ReadHeaderTimeout: s.cfg.headerWait,
+		ReadTimeout:       s.cfg.headerWait + 30*time.Second,
 		WriteTimeout:      s.cfg.gradeTimeout + s.cfg.queueWait + 30*time.Second,
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    64 << 10,
