@@ -78,8 +78,9 @@ type Python struct {
 type PythonOptions struct {
 	// PassThreshold is the least passing score; nil means 0.5.
 	PassThreshold *float64
-	// Timeout bounds one call of grade (and the worker's start); 0 means
-	// 10 s.
+	// Timeout bounds one call of grade; 0 means 10 s. Starting a worker
+	// (the interpreter, then loading the source) may take the larger of
+	// Timeout and 30 s.
 	Timeout time.Duration
 	// MemoryMB is the worker's address-space limit in MiB; 0 means 512,
 	// negative means none.
@@ -324,7 +325,12 @@ func pyRequestFor(s *Sample) pyRequest {
 	return pyRequest{Sample: sample, Item: item}
 }
 
-// start starts a worker and loads the source into it.
+// pyStartBudget is the least time a worker is given to start the
+// interpreter and load the source (imports included).
+const pyStartBudget = 30 * time.Second
+
+// start starts a worker and loads the source into it, within the larger
+// of the timeout and pyStartBudget.
 func (st *pyState) start(ctx context.Context) (*pyWorker, error) {
 	path, err := exec.LookPath(st.interp)
 	if err != nil {
@@ -348,10 +354,11 @@ func (st *pyState) start(ctx context.Context) (*pyWorker, error) {
 		mem = 0
 	}
 	init, _ := json.Marshal(map[string]any{"source": st.source, "memory_mb": mem})
-	reply, err := w.roundTrip(ctx, init, time.Now().Add(st.timeout))
+	budget := max(st.timeout, pyStartBudget)
+	reply, err := w.roundTrip(ctx, init, time.Now().Add(budget))
 	if err != nil {
 		st.discard(w)
-		return nil, w.explain(err, st.timeout)
+		return nil, w.explain(err, budget)
 	}
 	if !reply.OK {
 		st.discard(w)
