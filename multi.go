@@ -171,11 +171,15 @@ func (g *Multi) Grade(ctx context.Context, s *Sample) Grade {
 // Close closes every sub-grader that implements io.Closer (python
 // graders hold a worker process) and returns their errors joined.
 func (g *Multi) Close() error {
-	return closeChecks(g.checks)
+	return CloseChecks(g.checks)
 }
 
-// closeChecks closes the graders of checks that implement io.Closer.
-func closeChecks(checks []Check) error {
+// CloseChecks closes the graders of checks that implement io.Closer
+// ([Python] holds worker processes, [Multi] closes its sub-graders) and
+// returns their errors joined. Callers of [Compiler.Compile] should call it
+// on the checks they compiled once they are done grading; graders without
+// resources are left alone.
+func CloseChecks(checks []Check) error {
 	var errs []error
 	for _, c := range checks {
 		if cl, ok := c.Grader.(io.Closer); ok {
@@ -190,12 +194,12 @@ func multiSpec(o *SpecOptions) (Grader, error) {
 	calc := o.RequireString("calculate_output")
 	opts := MultiOptions{Name: o.Name(), PassThreshold: Ptr(passThreshold(o, 0.5))}
 	if err := o.Err(); err != nil || !ok {
-		_ = closeChecks(checks)
+		_ = CloseChecks(checks)
 		return nil, err
 	}
 	g, err := newMulti(calc, checks, keys, opts)
 	if err != nil {
-		_ = closeChecks(checks)
+		_ = CloseChecks(checks)
 		var me *multiError
 		if errors.As(err, &me) {
 			o.Wrap(me.option, "cannot compile", me.err)

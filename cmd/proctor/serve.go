@@ -540,11 +540,7 @@ func (c *cachedCheck) release() {
 }
 
 // closeGrader closes ch's grader when it holds resources (io.Closer).
-func closeGrader(ch proctor.Check) {
-	if cl, ok := ch.Grader.(io.Closer); ok {
-		_ = cl.Close()
-	}
-}
+func closeGrader(ch proctor.Check) { _ = proctor.CloseChecks([]proctor.Check{ch}) }
 
 // maxCachedSpec is the largest spec (compact JSON bytes) the cache keeps.
 const maxCachedSpec = 64 << 10
