@@ -224,3 +224,33 @@ func BenchmarkPython(b *testing.B) {
 		g.Grade(ctx, s)
 	}
 }
+
+// A Python dropped without Close has its worker killed when it is
+// garbage collected.
+func TestPythonCleanupBackstop(t *testing.T) {
+	needPython(t)
+	pid := func() int {
+		g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
+		if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {
+			t.Fatalf("got %v %q", got.Status, got.Reason)
+		}
+		g.st.mu.Lock()
+		defer g.st.mu.Unlock()
+		for w := range g.st.live {
+			return w.cmd.Process.Pid
+		}
+		return 0
+	}()
+	if pid == 0 {
+		t.Fatal("no worker started")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		runtime.GC()
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("worker %d still alive 5s after its grader became unreachable", pid)
+}

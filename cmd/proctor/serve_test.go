@@ -474,3 +474,40 @@ func TestServePromptfooExample(t *testing.T) {
 		}
 	}
 }
+
+func FuzzServe(f *testing.F) {
+	for _, s := range []string{
+		`{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`,
+		`{"grader":"n","samples":[{"output":"x"},{"output":1}]}`,
+		`{"output":{"a":1},"context":{"prompt":["p"],"vars":{"expected":[1],"context":7}}}`,
+		`{`, `null`, `[]`, `{"grader":{"type":"multi","graders":{"a":{"type":"contains","value":"x"}},"calculate_output":"1/(a-a)"},"sample":{"output":"x"}}`,
+	} {
+		f.Add(s, "/v1/grade")
+		f.Add(s, "/v1/promptfoo/n")
+	}
+	s, err := newServer(testServeConfig(), nil, map[string]json.RawMessage{"n": json.RawMessage(`{"type":"contains","value":"x"}`)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.close()
+	h := s.handler()
+	f.Fuzz(func(t *testing.T, body, path string) {
+		if !strings.HasPrefix(path, "/") {
+			return
+		}
+		r := httptest.NewRequest("POST", "http://127.0.0.1/", strings.NewReader(body))
+		r.URL.Path = path
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code/100 == 3 {
+			return // the mux redirects unclean paths ("/.") to their clean form
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("%s %q: reply is not JSON: %q", path, body, w.Body.String())
+		}
+		if w.Code >= 500 {
+			t.Fatalf("%s %q: status %d: %s", path, body, w.Code, w.Body.String())
+		}
+	})
+}
