@@ -198,7 +198,7 @@ func (s *server) handler() http.Handler {
 // guard checks what every request must satisfy: a loopback Host when the
 // server listens on loopback (DNS rebinding), a JSON body on POST (a web
 // page cannot send one cross-origin without a preflight, which is never
-// answered), the body limit, and a grading slot.
+// answered) and the body limit.
 func (s *server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.loopbackOnly && !loopbackHost(r.Host) {
@@ -216,23 +216,30 @@ func (s *server) guard(next http.Handler) http.Handler {
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
-			t := time.NewTimer(s.cfg.queueWait)
-			select {
-			case s.slots <- struct{}{}:
-				t.Stop()
-				defer func() { <-s.slots }()
-			case <-t.C:
-				w.Header().Set("Retry-After", "1")
-				writeError(w, http.StatusServiceUnavailable, "server busy: every grading slot is taken")
-				return
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// acquire takes a grading slot, waiting up to the queue wait; it answers
+// 503 and returns false when none frees up. Bodies are read before, so a
+// slow client never holds a slot. The caller must call release.
+func (s *server) acquire(w http.ResponseWriter, r *http.Request) bool {
+	t := time.NewTimer(s.cfg.queueWait)
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-t.C:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "server busy: every grading slot is taken")
+	case <-r.Context().Done():
+		writeError(w, http.StatusServiceUnavailable, "request ended while waiting for a grading slot")
+	}
+	return false
+}
+
+func (s *server) release() { <-s.slots }
 
 func loopbackHost(host string) bool {
 	h, _, err := net.SplitHostPort(host)
@@ -286,6 +293,10 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer cc.release()
+	if !s.acquire(w, r) {
+		return
+	}
+	defer s.release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
 	defer cancel()
 	out := make([]json.RawMessage, len(samples))
@@ -342,6 +353,10 @@ func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer cc.release()
+	if !s.acquire(w, r) {
+		return
+	}
+	defer s.release()
 	sample := promptfooSample(req)
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
 	defer cancel()

@@ -511,3 +511,45 @@ func FuzzServe(f *testing.F) {
 		}
 	})
 }
+
+// With every grading slot taken, a request waits up to the queue wait and
+// then gets 503 with Retry-After; the slot frees when grading ends.
+func TestServeSaturated(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.concurrency, cfg.queueWait = 1, 50*time.Millisecond
+	s, ts := newTestServer(t, cfg, nil)
+	started, unblock := make(chan struct{}), make(chan struct{})
+	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
+			close(started)
+			<-unblock
+			return proctor.Pass("")
+		}), nil
+	})
+	done := make(chan int)
+	go func() {
+		resp, err := http.Post(ts.URL+"/v1/grade", "application/json", strings.NewReader(`{"grader":{"type":"slow"},"sample":{"output":"x"}}`))
+		if err != nil {
+			done <- 0
+			return
+		}
+		resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	<-started
+	resp, err := http.Post(ts.URL+"/v1/grade", "application/json", strings.NewReader(`{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("saturated: status %d, Retry-After %q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	close(unblock)
+	if code := <-done; code != 200 {
+		t.Errorf("slow request: %d, want 200", code)
+	}
+	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`); code != 200 {
+		t.Errorf("after the slot freed: %d %v, want 200", code, out)
+	}
+}

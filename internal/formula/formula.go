@@ -225,8 +225,11 @@ func (e *Expr) print(b *strings.Builder, n *node) {
 	case opVar:
 		b.WriteString(e.vars[n.idx])
 	case opNeg, opPos:
-		b.WriteString("(")
-		b.WriteString(map[op]string{opNeg: "-", opPos: "+"}[n.op])
+		if n.op == opNeg {
+			b.WriteString("(-")
+		} else {
+			b.WriteString("(+")
+		}
 		e.print(b, n.args[0])
 		b.WriteString(")")
 	case opCall:
