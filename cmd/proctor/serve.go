@@ -1,12 +1,664 @@
 package main
 
 import (
+	"bytes"
+	"container/list"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/proctorhq/proctor"
 )
 
-func cmdServe(_ context.Context, _ []string, _ io.Reader, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "proctor serve: not built yet")
-	return exitUsage
+// serveUsage documents `proctor serve`.
+const serveUsage = `usage: proctor serve [flags]
+
+Serves grading over HTTP (JSON in, JSON out):
+
+  POST /v1/grade             {"grader": SPEC | "NAME", "sample": SAMPLE}
+                             or {"grader": ..., "samples": [SAMPLE, ...]}
+                             -> {"results": [RESULT, ...]}, each RESULT as
+                             proctor grade writes it
+  POST /v1/promptfoo/NAME    promptfoo's webhook assertion protocol, with the
+  POST /v1/promptfoo?grader=SPEC_JSON   grader named in --graders or given inline
+  GET  /healthz
+
+POST bodies must be Content-Type: application/json. Specs that run code
+(python) need --allow-python; specs that reach the network on their own
+(custom_webhook, embedders) need --allow-network. Model-graded specs use the
+judges of --config and are not graded without one.
+
+flags:
+`
+
+// serveConfig holds what `proctor serve` was started with.
+type serveConfig struct {
+	maxBody      int64         // request body limit in bytes
+	maxSamples   int           // samples per /v1/grade request
+	concurrency  int           // requests grading at once
+	queueWait    time.Duration // how long a request waits for a slot before 503
+	gradeTimeout time.Duration // per-request grading deadline
+	cacheSize    int           // compiled specs kept
+	headerWait   time.Duration // ReadHeaderTimeout: slow clients are cut off
+	allowNetwork bool
+	allowPython  bool
+	loopbackOnly bool // the listener is on loopback: refuse other Host headers
+}
+
+func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, serveUsage); fs.PrintDefaults() }
+	addr := fs.String("addr", "127.0.0.1:8787", "address to listen on")
+	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
+	gradersFile := fs.String("graders", "", "JSON object of named grader specs, for /v1/promptfoo/NAME and \"grader\": \"NAME\"")
+	allowNetwork := fs.Bool("allow-network", false, "allow specs that call the network on their own (custom_webhook, embedders)")
+	allowPython := fs.Bool("allow-python", false, "allow python specs in requests (they run code with this server's privileges)")
+	maxBody := fs.Int64("max-body", 4<<20, "request body limit in bytes")
+	concurrency := fs.Int("concurrency", 64, "requests grading at once; others wait up to --queue-wait, then get 503")
+	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
+	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
+	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 {
+		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout and --read-header-timeout must be positive")
+		return exitUsage
+	}
+	opts, err := loadConfig(*configFile)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	cfg := serveConfig{maxBody: *maxBody, maxSamples: 1000, concurrency: *concurrency, queueWait: *queueWait,
+		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython}
+	var named map[string]json.RawMessage
+	if *gradersFile != "" {
+		b, err := os.ReadFile(*gradersFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor serve: %v\n", err)
+			return exitUsage
+		}
+		if err := json.Unmarshal(b, &named); err != nil {
+			fmt.Fprintf(stderr, "proctor serve: --graders %s: want a JSON object of name -> spec: %v\n", *gradersFile, err)
+			return exitUsage
+		}
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor serve: %v\n", err)
+		return exitUsage
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		cfg.loopbackOnly = true
+	}
+	srv, err := newServer(cfg, opts, named)
+	if err != nil {
+		ln.Close()
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "proctor serve: listening on http://%s\n", ln.Addr())
+	if err := srv.serve(ctx, ln); err != nil {
+		fmt.Fprintf(stderr, "proctor serve: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// server answers grading requests. Specs are compiled once and cached by
+// their compact JSON text.
+type server struct {
+	cfg   serveConfig
+	comp  *proctor.Compiler // for specs in requests
+	named map[string]*cachedCheck
+	cache *specCache
+	slots chan struct{}
+}
+
+func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.RawMessage) (*server, error) {
+	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency)}
+	// Operator-written specs (--graders) may use every type: the operator
+	// chose them, network and code included.
+	own := proctor.NewCompiler(opts...)
+	for name, spec := range named {
+		ch, err := own.Compile(spec)
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("proctor serve: --graders %q: %w", name, err)
+		}
+		s.named[name] = &cachedCheck{check: ch, refs: 1}
+	}
+	s.comp = proctor.NewCompiler(opts...)
+	if !cfg.allowPython {
+		s.comp.Register("python", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+			return nil, errPython
+		})
+	}
+	s.cache = newSpecCache(cfg.cacheSize, s.comp, s.allowed)
+	return s, nil
+}
+
+var errPython = errors.New("python graders run code with this server's privileges: start proctor serve with --allow-python to accept them in requests, or name an operator's spec from --graders")
+
+// errForbidden marks a spec the server refuses to run.
+type forbiddenError struct{ msg string }
+
+func (e *forbiddenError) Error() string { return e.msg }
+
+// allowed refuses graders that reach the network on their own unless the
+// server allows it. Model-graded specs call only the judges the operator
+// configured with --config, so they are allowed.
+func (s *server) allowed(ch proctor.Check) error {
+	if proctor.KindOf(ch.Grader) == proctor.KindNetwork && !s.cfg.allowNetwork {
+		return &forbiddenError{fmt.Sprintf("grader %q calls the network: start proctor serve with --allow-network to accept it", ch.Name())}
+	}
+	return nil
+}
+
+// close closes every grader the server holds.
+func (s *server) close() {
+	for _, c := range s.named {
+		c.release()
+	}
+	if s.cache != nil {
+		s.cache.closeAll()
+	}
+}
+
+func (s *server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("POST /v1/grade", s.handleGrade)
+	mux.HandleFunc("POST /v1/promptfoo", s.handlePromptfoo)
+	mux.HandleFunc("POST /v1/promptfoo/{name}", s.handlePromptfoo)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path+" (see POST /v1/grade, POST /v1/promptfoo/NAME, GET /healthz)")
+	})
+	return s.guard(mux)
+}
+
+// guard checks what every request must satisfy: a loopback Host when the
+// server listens on loopback (DNS rebinding), a JSON body on POST (a web
+// page cannot send one cross-origin without a preflight, which is never
+// answered) and the body limit.
+func (s *server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.loopbackOnly && !loopbackHost(r.Host) {
+			writeError(w, http.StatusForbidden, "Host "+r.Host+" is not a loopback address this server answers to")
+			return
+		}
+		if r.Method == http.MethodPost {
+			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			if err != nil || mt != "application/json" {
+				writeError(w, http.StatusUnsupportedMediaType, "POST bodies must be Content-Type: application/json")
+				return
+			}
+			if r.ContentLength > s.cfg.maxBody {
+				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", s.cfg.maxBody))
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// acquire takes a grading slot, waiting up to the queue wait; it answers
+// 503 and returns false when none frees up. Bodies are read before, so a
+// slow client never holds a slot. The caller must call release.
+func (s *server) acquire(w http.ResponseWriter, r *http.Request) bool {
+	t := time.NewTimer(s.cfg.queueWait)
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-t.C:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "server busy: every grading slot is taken")
+	case <-r.Context().Done():
+		writeError(w, http.StatusServiceUnavailable, "request ended while waiting for a grading slot")
+	}
+	return false
+}
+
+func (s *server) release() { <-s.slots }
+
+func loopbackHost(host string) bool {
+	h, _, err := net.SplitHostPort(host)
+	if err != nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// gradeRequest is the body of POST /v1/grade.
+type gradeRequest struct {
+	Grader  json.RawMessage   `json:"grader"`
+	Sample  json.RawMessage   `json:"sample"`
+	Samples []json.RawMessage `json:"samples"`
+}
+
+func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
+	var req gradeRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	raws := req.Samples
+	switch {
+	case len(req.Sample) > 0 && req.Samples != nil:
+		writeError(w, http.StatusBadRequest, `give "sample" or "samples", not both`)
+		return
+	case len(req.Sample) > 0:
+		raws = []json.RawMessage{req.Sample}
+	case len(raws) == 0:
+		writeError(w, http.StatusBadRequest, `no "sample" or "samples" to grade`)
+		return
+	case len(raws) > s.cfg.maxSamples:
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d samples, over the limit of %d per request", len(raws), s.cfg.maxSamples))
+		return
+	}
+	samples := make([]proctor.Sample, len(raws))
+	for i, raw := range raws {
+		if err := json.Unmarshal(raw, &samples[i]); err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("sample %d: %v", i, err))
+			return
+		}
+	}
+	cc, status, err := s.checkFor(req.Grader)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	defer cc.release()
+	if !s.acquire(w, r) {
+		return
+	}
+	defer s.release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
+	defer cancel()
+	out := make([]json.RawMessage, len(samples))
+	for i := range samples {
+		b, err := json.Marshal(resultLine{ID: samples[i].ID, Grade: cc.check.Grade(ctx, &samples[i])})
+		if err != nil {
+			b, _ = json.Marshal(resultLine{ID: samples[i].ID, Grade: proctor.NotGraded("result does not encode: " + err.Error())})
+		}
+		out[i] = b
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"results": out})
+}
+
+// promptfooRequest is what promptfoo's webhook assertion POSTs: the output
+// (a string, or JSON when the provider returned an object) and the test's
+// prompt and vars.
+type promptfooRequest struct {
+	Output  json.RawMessage `json:"output"`
+	Context struct {
+		Prompt json.RawMessage `json:"prompt"`
+		Vars   map[string]any  `json:"vars"`
+	} `json:"context"`
+}
+
+// promptfooReply is the GradingResult promptfoo reads: pass, score and
+// reason. status carries proctor's own verdict, so that a not-graded
+// result (pass false) can be told from a failure.
+type promptfooReply struct {
+	Pass   bool    `json:"pass"`
+	Score  float64 `json:"score"`
+	Reason string  `json:"reason"`
+	Status string  `json:"status"`
+}
+
+func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
+	spec := json.RawMessage(nil)
+	if name := r.PathValue("name"); name != "" {
+		b, _ := json.Marshal(name)
+		spec = b
+	} else if q := r.URL.Query().Get("grader"); q != "" {
+		spec = json.RawMessage(q)
+	}
+	var req promptfooRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	if len(req.Output) == 0 {
+		writeError(w, http.StatusBadRequest, `no "output" to grade`)
+		return
+	}
+	cc, status, err := s.checkFor(spec)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	defer cc.release()
+	if !s.acquire(w, r) {
+		return
+	}
+	defer s.release()
+	sample := promptfooSample(req)
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
+	defer cancel()
+	g := cc.check.Grade(ctx, &sample)
+	rep := promptfooReply{Pass: g.Status == proctor.StatusPassed, Status: g.Status.String(), Reason: g.Reason}
+	switch {
+	case g.HasScore:
+		rep.Score = g.Score
+	case rep.Pass:
+		rep.Score = 1
+	}
+	if g.Status == proctor.StatusNotGraded {
+		rep.Reason = "not graded: " + g.Reason
+	}
+	if rep.Reason == "" {
+		rep.Reason = g.Grader + " " + g.Status.String()
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+// promptfooSample maps a promptfoo webhook request onto a Sample: the
+// output (JSON output as its compact text), the prompt as input, the vars
+// as item, and the vars expected, references and context (string or list
+// of strings) as the sample's own fields.
+func promptfooSample(req promptfooRequest) proctor.Sample {
+	s := proctor.Sample{Output: jsonText(req.Output), Input: jsonText(req.Context.Prompt), Item: req.Context.Vars}
+	vars := req.Context.Vars
+	switch v := vars["expected"].(type) {
+	case nil:
+	case string:
+		s.Expected = &v
+	default:
+		if b, err := json.Marshal(v); err == nil {
+			s.Expected = proctor.Ptr(string(b))
+		}
+	}
+	s.References = stringList(vars["references"])
+	s.Context = stringList(vars["context"])
+	return s
+}
+
+// jsonText returns a JSON string's value, or other JSON as compact text.
+func jsonText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) == nil {
+		return b.String()
+	}
+	return string(raw)
+}
+
+func stringList(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// decode reads a JSON body into v, answering 413 or 400 on failure.
+func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit))
+			return false
+		}
+		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
+		return false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		writeError(w, http.StatusBadRequest, "malformed JSON body: trailing data after the object")
+		return false
+	}
+	return true
+}
+
+// checkFor resolves a request's grader: a JSON string names a --graders
+// spec, an object is a spec compiled (once) and cached. The caller must
+// release the result.
+func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
+	spec = bytes.TrimSpace(spec)
+	if len(spec) == 0 || string(spec) == "null" {
+		return nil, http.StatusBadRequest, errors.New(`no "grader": give a spec object, or the name of one from --graders`)
+	}
+	if spec[0] == '"' {
+		var name string
+		if err := json.Unmarshal(spec, &name); err != nil {
+			return nil, http.StatusBadRequest, err
+		}
+		cc, ok := s.named[name]
+		if !ok {
+			return nil, http.StatusNotFound, fmt.Errorf("no grader named %q (start proctor serve with --graders FILE to name graders)", name)
+		}
+		cc.acquire()
+		return cc, 0, nil
+	}
+	cc, err := s.cache.get(spec)
+	if err != nil {
+		var fe *forbiddenError
+		if errors.As(err, &fe) || errors.Is(err, errPython) {
+			return nil, http.StatusForbidden, err
+		}
+		return nil, http.StatusBadRequest, err
+	}
+	return cc, 0, nil
+}
+
+// serve answers on ln until ctx ends, then shuts down gracefully: it stops
+// accepting, lets requests in flight finish (up to 10 s), and closes the
+// graders it holds.
+func (s *server) serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: s.cfg.headerWait,
+		ReadTimeout:       s.cfg.headerWait + 30*time.Second,
+		WriteTimeout:      s.cfg.gradeTimeout + s.cfg.queueWait + 30*time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          nil,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = hs.Shutdown(sctx)
+		cancel()
+		if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+			err = serr
+		}
+	}
+	s.close()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"response does not encode"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// cachedCheck is a compiled spec shared by requests. Graders that hold
+// resources (python workers) are closed when the last user releases an
+// entry the cache has dropped.
+type cachedCheck struct {
+	check proctor.Check
+	mu    sync.Mutex
+	refs  int // users, plus one while the cache holds it
+}
+
+func (c *cachedCheck) acquire() {
+	c.mu.Lock()
+	c.refs++
+	c.mu.Unlock()
+}
+
+func (c *cachedCheck) release() {
+	c.mu.Lock()
+	c.refs--
+	last := c.refs == 0
+	c.mu.Unlock()
+	if last {
+		closeGrader(c.check)
+	}
+}
+
+// closeGrader closes ch's grader when it holds resources (io.Closer).
+func closeGrader(ch proctor.Check) { _ = proctor.CloseChecks([]proctor.Check{ch}) }
+
+// maxCachedSpec is the largest spec (compact JSON bytes) the cache keeps.
+const maxCachedSpec = 64 << 10
+
+// specCache is a bounded LRU of compiled specs keyed by compact JSON.
+type specCache struct {
+	mu      sync.Mutex
+	max     int
+	ll      *list.List // of *cacheEntry, most recent first
+	m       map[string]*list.Element
+	comp    *proctor.Compiler
+	allowed func(proctor.Check) error
+}
+
+type cacheEntry struct {
+	key string
+	cc  *cachedCheck
+	err error
+}
+
+func newSpecCache(max int, comp *proctor.Compiler, allowed func(proctor.Check) error) *specCache {
+	return &specCache{max: max, ll: list.New(), m: map[string]*list.Element{}, comp: comp, allowed: allowed}
+}
+
+// get returns the compiled spec, acquired for the caller, or the error it
+// compiled to (errors are cached too, so a bad spec is not recompiled).
+func (c *specCache) get(spec json.RawMessage) (*cachedCheck, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, spec); err != nil {
+		return nil, fmt.Errorf("grader spec is not JSON: %w", err)
+	}
+	key := b.String()
+	if len(key) > maxCachedSpec {
+		// Too big to keep: compiled for this request alone.
+		ch, err := c.comp.Compile([]byte(key))
+		if err == nil {
+			err = c.allowed(ch)
+		}
+		if err != nil {
+			closeGrader(ch)
+			return nil, err
+		}
+		return &cachedCheck{check: ch, refs: 1}, nil
+	}
+	c.mu.Lock()
+	if el, ok := c.m[key]; ok {
+		c.ll.MoveToFront(el)
+		e := el.Value.(*cacheEntry)
+		if e.cc != nil {
+			e.cc.acquire()
+		}
+		c.mu.Unlock()
+		return e.cc, e.err
+	}
+	c.mu.Unlock()
+	// Compile outside the lock; two requests may compile the same spec,
+	// and the second result is then dropped.
+	e := &cacheEntry{key: key}
+	ch, err := c.comp.Compile([]byte(key))
+	if err == nil {
+		err = c.allowed(ch)
+		if err != nil {
+			closeGrader(ch)
+		}
+	}
+	if err != nil {
+		e.err = err
+	} else {
+		e.cc = &cachedCheck{check: ch, refs: 1}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.m[key]; ok {
+		if e.cc != nil {
+			e.cc.release()
+		}
+		e = el.Value.(*cacheEntry)
+		c.ll.MoveToFront(el)
+	} else {
+		c.m[key] = c.ll.PushFront(e)
+		for c.ll.Len() > c.max {
+			old := c.ll.Remove(c.ll.Back()).(*cacheEntry)
+			delete(c.m, old.key)
+			if old.cc != nil {
+				old.cc.release()
+			}
+		}
+	}
+	if e.cc != nil {
+		e.cc.acquire()
+	}
+	return e.cc, e.err
+}
+
+// closeAll drops every entry, closing graders nobody is using.
+func (c *specCache) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for el := c.ll.Front(); el != nil; el = el.Next() {
+		if e := el.Value.(*cacheEntry); e.cc != nil {
+			e.cc.release()
+		}
+	}
+	c.ll.Init()
+	c.m = map[string]*list.Element{}
 }
