@@ -159,10 +159,25 @@ func xmlAttr(s string) string {
 	return b.String()
 }
 
-// xmlText escapes s as XML character data. Characters XML cannot carry
-// are replaced by U+FFFD by xml.EscapeText.
+// xmlText escapes s as XML character data, keeping line breaks and
+// replacing characters XML 1.0 cannot carry with U+FFFD.
 func xmlText(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '\n' || r == '\t' || r == '\r':
+			b.WriteRune(r)
+		case r < 0x20 || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteRune(r)
+		}
+	}
 	return b.String()
 }
