@@ -21,7 +21,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	p("suite %s: %d cases\n\n", s.Suite, s.Totals.Cases())
 	cases := s.Cases()
 	if len(cases) > 0 {
-		idw, reasonw := len("CASE"), 72
+		idw, reasonw := len("CASE"), 90
 		for _, c := range cases {
 			idw = max(idw, min(len(c.ID), 40))
 		}
