@@ -116,6 +116,9 @@ type Options struct {
 	Split string
 	// Shard selects a slice of the cases; see [Shard].
 	Shard Shard
+	// Types are custom spec types the suite's specs may name, registered
+	// on the suite's compiler with [proctor.Compiler.Register].
+	Types map[string]proctor.Builder
 }
 
 // Suite is a loaded suite. Its cases are read with [Suite.Cases]; for a
@@ -159,13 +162,23 @@ func Load(path string, opts Options) (*Suite, error) {
 		return nil, &Error{File: path, Msg: "cannot open the suite's folder", Err: err}
 	}
 	s := &Suite{Path: path, opts: opts, root: root}
-	s.comp = proctor.NewCompiler(append(slices.Clip(opts.Compiler), proctor.WithFiles(root.FS()))...)
+	s.comp = s.compiler(root)
 	s.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if err := s.load(); err != nil {
 		root.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// compiler returns a spec compiler with the configured options and custom
+// types that reads files from root only.
+func (s *Suite) compiler(root *os.Root) *proctor.Compiler {
+	c := proctor.NewCompiler(append(slices.Clip(s.opts.Compiler), proctor.WithFiles(root.FS()))...)
+	for typ, b := range s.opts.Types {
+		c.Register(typ, b)
+	}
+	return c
 }
 
 // Close releases the suite's folder.
@@ -680,7 +693,7 @@ func (s *Suite) loadGraderFile(path string) ([]proctor.Check, error) {
 		return nil, &Error{File: path, Msg: "cannot open the grader file's folder", Err: err}
 	}
 	defer groot.Close()
-	gs := &Suite{Path: path, comp: proctor.NewCompiler(append(slices.Clip(s.opts.Compiler), proctor.WithFiles(groot.FS()))...)}
+	gs := &Suite{Path: path, comp: s.compiler(groot)}
 	return gs.specs(doc, "graders")
 }
 

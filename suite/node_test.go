@@ -1,0 +1,69 @@
+package suite
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzParse feeds outside text to both parsers: no panic, and a parsed
+// value re-encodes as JSON meaning what the input meant.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"cases": [{"id": "a", "outputs": ["x"]}]}`,
+		"name: x\ncases:\n  - {id: a, outputs: [x]}\n",
+		`[1, 2.5e3, true, null, "\u00e9", {"k": {}}]`,
+		"a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n  e: 2\n",
+		"{\"a\": 1,\n \"a\": 2}",
+		"- !!binary aGVsbG8=\n- 2001-12-14\n- 0x1F\n- .inf\n",
+		"\xff\xfe{",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if n, err := parseJSON(data, 1); err == nil {
+			var want, got any
+			if json.Unmarshal(data, &want) != nil {
+				// encoding/json rejects what the decoder accepted: only
+				// invalid UTF-8 inside strings may differ.
+				return
+			}
+			if err := json.Unmarshal(n.JSON(), &got); err != nil {
+				t.Fatalf("re-encoded JSON does not parse: %v: %s", err, n.JSON())
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("JSON round trip changed the value:\n%v\n%v", want, got)
+			}
+		}
+		if n, err := parseYAML(data); err == nil {
+			if !json.Valid(n.JSON()) {
+				t.Fatalf("YAML re-encoded as invalid JSON: %s", n.JSON())
+			}
+		}
+	})
+}
+
+func TestJSONLines(t *testing.T) {
+	n, err := parseJSON([]byte("{\n  \"a\": [\n    1,\n    {\"b\": 2}\n  ]\n}"), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := n.get("a")
+	tests := []struct {
+		name string
+		got  int
+		want int
+	}{
+		{"object", n.line, 10},
+		{"key a", n.keyLines[0], 11},
+		{"array", a.line, 11},
+		{"item 1", a.items[0].line, 12},
+		{"item {b}", a.items[1].line, 13},
+		{"key b", a.items[1].keyLines[0], 13},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s on line %d, want %d (offset 0 is line 10)", tt.name, tt.got, tt.want)
+		}
+	}
+}
