@@ -150,7 +150,9 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		sum.AddCaveat(c)
 	}
 	if shard.N > 1 {
-		sum.AddCaveat(fmt.Sprintf("shard %d/%d: %d of the suite's %d cases; merge the shards' reports with proctor report merge", shard.I, shard.N, s.Count, s.Total))
+		// Said on standard error, not as a caveat: the merged report of
+		// all shards must equal the report of the whole run.
+		fmt.Fprintf(stderr, "proctor run: shard %d/%d: %d of the suite's %d cases; join the shards' reports with proctor report merge\n", shard.I, shard.N, s.Count, s.Total)
 	}
 	if *split != "" {
 		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %d cases", *split, s.Count, s.Total))
