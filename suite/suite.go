@@ -604,8 +604,8 @@ func (s *Suite) loadJSONL() error {
 		s.Checks = checks
 	}
 	s.attempts = 0
-	seen := map[string]int{}
-	err := s.scanJSONL(func(c proctor.Case, err error) bool {
+	ids := &idSet{path: s.Path, seen: map[uint64]idAt{}}
+	return s.scanJSONL(func(c proctor.Case, err error) bool {
 		if err != nil {
 			return false
 		}
@@ -614,14 +614,75 @@ func (s *Suite) loadJSONL() error {
 			s.Count++
 		}
 		return true
-	}, seen)
-	return err
+	}, ids)
+}
+
+// idAt is where a case id was first seen in a .jsonl suite.
+type idAt struct {
+	line int
+	off  int64
+}
+
+// idSet detects duplicate case ids in a .jsonl suite in little memory: it
+// keeps a 64-bit hash of each id and where it was, and on a hash match
+// reads the earlier line back to compare the ids themselves, so a hash
+// collision is never reported as a duplicate.
+type idSet struct {
+	path string
+	seen map[uint64]idAt
+}
+
+// add records id at line and offset and returns the line of an earlier
+// case with the same id, or 0.
+func (ids *idSet) add(id string, line int, off int64) (int, error) {
+	h := fnv.New64a()
+	io.WriteString(h, id)
+	k := h.Sum64()
+	prev, ok := ids.seen[k]
+	if !ok {
+		ids.seen[k] = idAt{line, off}
+		return 0, nil
+	}
+	other, err := ids.idAt(prev.off)
+	if err != nil {
+		return 0, err
+	}
+	if other == id {
+		return prev.line, nil
+	}
+	// A genuine collision: keep the first, the second is checked on the
+	// next collision only against the first (rare enough at 64 bits).
+	return 0, nil
+}
+
+// idAt reads the id of the case on the line starting at off.
+func (ids *idSet) idAt(off int64) (string, error) {
+	f, err := os.Open(ids.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return "", err
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	if !sc.Scan() {
+		return "", fmt.Errorf("re-reading the line at byte %d: %v", off, sc.Err())
+	}
+	var c struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+		return "", err
+	}
+	return c.ID, nil
 }
 
 // scanJSONL decodes the .jsonl suite one line at a time and calls f with
-// each case, stopping when f returns false. With seen it also refuses
+// each case, stopping when f returns false. With ids it also refuses
 // duplicate ids. Blank lines and lines starting with // are skipped.
-func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, seen ...map[string]int) error {
+func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, ids ...*idSet) error {
 	file, err := os.Open(s.Path)
 	if err != nil {
 		err = &Error{File: s.Path, Msg: "cannot read the suite", Err: err}
@@ -631,6 +692,15 @@ func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, seen ...map[string]i
 	defer file.Close()
 	sc := bufio.NewScanner(file)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var consumed, start int64
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		adv, tok, err := bufio.ScanLines(data, atEOF)
+		if tok != nil {
+			start = consumed
+		}
+		consumed += int64(adv)
+		return adv, tok, err
+	})
 	line := 0
 	for sc.Scan() {
 		line++
@@ -647,11 +717,13 @@ func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, seen ...map[string]i
 		} else {
 			c, err = s.decodeCase(n, "case")
 		}
-		if err == nil && len(seen) > 0 {
-			if prev, dup := seen[0][c.ID]; dup {
+		if err == nil && len(ids) > 0 {
+			prev, ierr := ids[0].add(c.ID, line, start)
+			switch {
+			case ierr != nil:
+				err = &Error{File: s.Path, Line: line, Field: "id", Msg: "cannot check the id for duplicates", Err: ierr}
+			case prev > 0:
 				err = &Error{File: s.Path, Line: line, Field: "id", Msg: fmt.Sprintf("case id %q is also used on line %d: ids must be unique", c.ID, prev)}
-			} else {
-				seen[0][c.ID] = line
 			}
 		}
 		if !f(c, err) || err != nil {
