@@ -238,7 +238,11 @@ func CaseReason(c proctor.CaseResult) string {
 		for i, g := range a.Grades {
 			if g.Status == want {
 				r := g.Grader
-				if g.Reason != "" {
+				switch {
+				case strings.HasPrefix(g.Reason, g.Grader+" "):
+					// "subject failed: ..." names its grader already.
+					r = g.Reason
+				case g.Reason != "":
 					r += ": " + g.Reason
 				}
 				if len(a.Skipped) > 0 && i == len(a.Grades)-1 {

@@ -235,3 +235,22 @@ func TestReportShow(t *testing.T) {
 		t.Errorf("report show differs from the table proctor run printed:\n%s", cmp.Diff(live, shown))
 	}
 }
+
+func TestProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, true, 10)
+	p.every = 0
+	p.update(proctor.Totals{Passed: 3, Failed: 1, Flaky: 1, NotGraded: 2})
+	want := "proctor run: 7/10 cases: passed 3, failed 1, flaky 1, not graded 2\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q (a plain line when stderr is not a terminal)", b.String(), want)
+	}
+	b.Reset()
+	p = newProgress(&b, false, 10)
+	p.every = 0
+	p.update(proctor.Totals{Passed: 1})
+	p.done(proctor.Totals{Passed: 1})
+	if b.Len() != 0 {
+		t.Errorf("--progress off wrote %q", b.String())
+	}
+}
