@@ -211,6 +211,7 @@ func (s *Suite) load() error {
 	if err != nil {
 		return &Error{File: s.Path, Msg: "cannot read the suite", Err: err}
 	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	var doc *node
 	if strings.EqualFold(filepath.Ext(s.Path), ".json") {
 		doc, err = parseJSON(data, 1)

@@ -471,3 +471,12 @@ func TestRunStops(t *testing.T) {
 		t.Errorf("%d goroutines after Run, %d before", g, before)
 	}
 }
+
+func TestLoadJSONWithBOM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(path, []byte("\xef\xbb\xbf{\"name\": \"bom\", \"cases\": [{\"id\": \"a\", \"outputs\": [\"x\"]}]}"), 0o644)
+	s := load(t, path, suite.Options{})
+	if s.Name != "bom" || s.Count != 1 {
+		t.Errorf("got %q with %d cases, want bom with 1: a byte order mark is not an error", s.Name, s.Count)
+	}
+}
