@@ -130,3 +130,28 @@ func BenchmarkRunCase(b *testing.B) {
 		r.RunCase(ctx, &c)
 	}
 }
+
+// BenchmarkRun is suite.Run over 1000 in-memory cases per op, beside
+// BenchmarkRunCase: what the in-order emitter adds per case.
+func BenchmarkRun(b *testing.B) {
+	g, _ := proctor.NewContains([]string{"Paris"}, proctor.ContainsOptions{})
+	r := proctor.NewRunner()
+	cases := make([]proctor.Case, 1000)
+	for i := range cases {
+		cases[i] = proctor.Case{ID: fmt.Sprint(i), Outputs: []proctor.Sample{{Output: "Paris is the capital of France."}}, Checks: []proctor.Check{{Grader: g}}}
+	}
+	seq := func(yield func(proctor.Case, error) bool) {
+		for _, c := range cases {
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := suite.Run(ctx, r, seq, 4, func(proctor.CaseResult) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/case")
+}
