@@ -2,6 +2,9 @@ package suite
 
 import (
 	"encoding/json"
+	"hash/fnv"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -65,5 +68,27 @@ func TestJSONLines(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("%s on line %d, want %d (offset 0 is line 10)", tt.name, tt.got, tt.want)
 		}
+	}
+}
+
+// TestIDSetCollision plants a hash collision: the id hashed the same as an
+// earlier line whose id differs, which must not read as a duplicate.
+func TestIDSetCollision(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte("{\"id\": \"y\"}\n{\"id\": \"x\"}\n"), 0o644)
+	h := fnv.New64a()
+	h.Write([]byte("x"))
+	ids := &idSet{path: path, seen: map[uint64]idAt{h.Sum64(): {line: 1, off: 0}}}
+	if prev, err := ids.add("x", 2, 12); prev != 0 || err != nil {
+		t.Errorf("add after a planted collision = %d, %v; want 0, nil (ids differ)", prev, err)
+	}
+	if prev, err := ids.add("y", 3, 24); err != nil || prev != 0 {
+		t.Errorf("a fresh id = %d, %v", prev, err)
+	}
+	h.Reset()
+	h.Write([]byte("y"))
+	ids.seen[h.Sum64()] = idAt{line: 1, off: 0}
+	if prev, _ := ids.add("y", 4, 36); prev != 1 {
+		t.Errorf("a real duplicate = line %d, want 1", prev)
 	}
 }
