@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -149,6 +150,9 @@ type Suite struct {
 	model    proctor.Model
 	cases    []proctor.Case // YAML and JSON suites
 	jsonl    bool
+
+	mu    sync.Mutex
+	cache map[string]proctor.Check // compiled specs by their JSON text
 }
 
 // Load reads and checks a suite file. Every spec is compiled and every case
@@ -528,13 +532,39 @@ func (s *Suite) specs(n *node, at string) ([]proctor.Check, error) {
 		if sp.kind != kindMap {
 			return nil, s.errAt(sp, sat, "want a grader spec object with a type, got %s", sp.what())
 		}
-		ch, err := s.comp.Compile(sp.JSON())
+		ch, err := s.compile(sp.JSON())
 		if err != nil {
 			return nil, &Error{File: s.Path, Line: specLine(sp, err), Field: sat, Err: err}
 		}
 		out = append(out, ch)
 	}
 	return out, nil
+}
+
+// maxCached bounds the compiled specs a Suite keeps for reuse.
+const maxCached = 1024
+
+// compile compiles a spec, reusing the check compiled for the same spec
+// text: generated suites repeat the same checks on every case, and a built
+// grader is immutable and safe to share. At most maxCached specs are kept.
+func (s *Suite) compile(spec []byte) (proctor.Check, error) {
+	s.mu.Lock()
+	ch, ok := s.cache[string(spec)]
+	s.mu.Unlock()
+	if ok {
+		return ch, nil
+	}
+	ch, err := s.comp.Compile(spec)
+	if err != nil {
+		return ch, err
+	}
+	s.mu.Lock()
+	if s.cache == nil || len(s.cache) >= maxCached {
+		s.cache = make(map[string]proctor.Check)
+	}
+	s.cache[string(spec)] = ch
+	s.mu.Unlock()
+	return ch, nil
 }
 
 // specLine returns the line of the option a spec error names, or the
