@@ -1,12 +1,136 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+
+	"github.com/proctorhq/proctor"
 )
 
-func cmdCompare(_ context.Context, _ []string, _ io.Reader, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "proctor compare: not built yet")
-	return exitUsage
+const compareUsage = `usage: proctor compare [--json] BASE.json HEAD.json
+
+Pairs the cases of two JSON reports by id and prints the regressions
+(passed -> failed or flaky), the fixes, the other verdict changes, and the
+exact McNemar test on the cases that passed or failed in both runs. Warns
+when the runs used different judges or judge prompt versions.
+Exit status: 0 when no case regressed, 1 when one did, 2 for a usage error.
+
+flags:
+`
+
+func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, compareUsage); fs.PrintDefaults() }
+	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(files) != 2 {
+		fmt.Fprintln(stderr, "proctor compare: want BASE.json and HEAD.json")
+		fs.Usage()
+		return exitUsage
+	}
+	base, err := readReport(files[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+		return exitUsage
+	}
+	head, err := readReport(files[1])
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+		return exitUsage
+	}
+	c := proctor.CompareReports(base, head)
+	if *asJSON {
+		if err := json.NewEncoder(stdout).Encode(c); err != nil {
+			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+			return exitUsage
+		}
+	} else {
+		writeComparison(stdout, base, head, c)
+	}
+	if len(c.Regressions) > 0 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Comparison) {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	for _, warn := range c.Warnings {
+		p("warning: %s\n", warn)
+	}
+	if len(c.Warnings) > 0 {
+		p("\n")
+	}
+	rate := func(r *proctor.Report) string {
+		if v, d, ok := r.PassRate(); ok {
+			return fmt.Sprintf("%.1f%% of %d", 100*v, d)
+		}
+		return "n/a"
+	}
+	p("base %s: pass rate %s (passed %d, failed %d, flaky %d, not graded %d)\n", base.Suite, rate(base),
+		base.Totals.Passed, base.Totals.Failed, base.Totals.Flaky, base.Totals.NotGraded)
+	p("head %s: pass rate %s (passed %d, failed %d, flaky %d, not graded %d)\n\n", head.Suite, rate(head),
+		head.Totals.Passed, head.Totals.Failed, head.Totals.Flaky, head.Totals.NotGraded)
+	list := func(title string, ch []proctor.CaseChange) {
+		if len(ch) == 0 {
+			return
+		}
+		p("%s (%d):\n", title, len(ch))
+		for _, x := range ch {
+			p("  %-40s %s -> %s\n", x.ID, word(x.Base), word(x.Head))
+		}
+	}
+	list("regressions", c.Regressions)
+	list("fixes", c.Fixes)
+	list("other changes", c.Changed)
+	if len(c.OnlyBase) > 0 {
+		p("only in base (%d): %s\n", len(c.OnlyBase), joinMax(c.OnlyBase, 20))
+	}
+	if len(c.OnlyHead) > 0 {
+		p("only in head (%d): %s\n", len(c.OnlyHead), joinMax(c.OnlyHead, 20))
+	}
+	if len(c.Regressions)+len(c.Fixes)+len(c.Changed) == 0 {
+		p("no case changed its verdict\n")
+	}
+	p("\nMcNemar exact test over %d cases passed or failed in both runs: %d passed -> failed, %d failed -> passed, two-sided p = %.4g",
+		c.Paired, c.PassToFail, c.FailToPass, c.PValue)
+	switch {
+	case c.PassToFail+c.FailToPass == 0:
+		p(" (no discordant pairs)\n")
+	case c.PValue < 0.05:
+		p(" (significant at 0.05)\n")
+	default:
+		p(" (not significant at 0.05)\n")
+	}
+}
+
+func word(s proctor.Status) string {
+	if s == proctor.StatusNotGraded {
+		return "not graded"
+	}
+	return s.String()
+}
+
+func joinMax(ids []string, n int) string {
+	out := ""
+	for i, id := range ids {
+		if i == n {
+			return out + fmt.Sprintf(", ... (%d more)", len(ids)-n)
+		}
+		if i > 0 {
+			out += ", "
+		}
+		out += id
+	}
+	return out
 }

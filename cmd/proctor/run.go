@@ -2,11 +2,252 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"time"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/suite"
 )
 
-func cmdRun(_ context.Context, _ []string, _ io.Reader, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "proctor run: not built yet")
-	return exitUsage
+const runUsage = `usage: proctor run SUITE [flags]
+
+Runs a suite file (YAML, JSON, or JSONL streamed one case per line), prints
+the report table to standard output and writes the reports asked for.
+Exit status: 0 when nothing failed, 1 when a case failed (or was flaky,
+unless --allow-flaky), 2 for a usage, spec or suite error.
+
+flags:
+`
+
+func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, runUsage); fs.PrintDefaults() }
+	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
+	concurrency := fs.Int("concurrency", 4, "cases graded at once")
+	attempts := fs.Int("attempts", 0, "attempts per case, replacing the suite's default (a case's own attempts win)")
+	shardFlag := fs.String("shard", "", "run shard `I/N` only: the cases whose id hashes to I (1-based) of N")
+	out := fs.String("out", "", "write the JSON report (the input of report merge and compare) to `FILE`")
+	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
+	markdown := fs.String("markdown", "", "write a Markdown report to `FILE`")
+	allowFlaky := fs.Bool("allow-flaky", false, "do not count flaky cases as failures for the exit status")
+	split := fs.String("split", "", "run only the cases of split `NAME`")
+	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
+	progress := fs.String("progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "proctor run: want exactly one suite file")
+		fs.Usage()
+		return exitUsage
+	}
+	if *concurrency < 1 || *attempts < 0 || (*progress != "auto" && *progress != "off") {
+		fmt.Fprintln(stderr, "proctor run: --concurrency must be >= 1, --attempts >= 0, --progress auto or off")
+		return exitUsage
+	}
+	var shard suite.Shard
+	if *shardFlag != "" {
+		if shard, err = suite.ParseShard(*shardFlag); err != nil {
+			fmt.Fprintf(stderr, "proctor run: --%v\n", err)
+			return exitUsage
+		}
+	}
+	opts, err := loadConfig(*configFile)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	s, err := suite.Load(pos[0], suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard})
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+		return exitUsage
+	}
+	defer s.Close()
+
+	ropts := append(append([]proctor.Option{}, opts...), s.RunnerOptions()...)
+	ropts = append(ropts, proctor.WithConcurrency(*concurrency))
+	runner := proctor.NewRunner(ropts...)
+
+	sum := reportfmt.NewSummary(s.Name)
+	var sinks []func(proctor.CaseResult) error
+	var finish []func() error
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor run: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		j := reportfmt.NewJSON(f, s.Name)
+		sinks = append(sinks, j.Add)
+		finish = append(finish, func() error {
+			if err := j.Finish(sum); err != nil {
+				return err
+			}
+			return f.Close()
+		})
+	}
+	if *junit != "" {
+		f, err := os.Create(*junit)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor run: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		scratch, err := os.CreateTemp("", "proctor-junit-*.xml")
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor run: %v\n", err)
+			return exitUsage
+		}
+		defer os.Remove(scratch.Name())
+		defer scratch.Close()
+		j := reportfmt.NewJUnit(s.Name, scratch)
+		sinks = append(sinks, j.Add)
+		finish = append(finish, func() error {
+			if err := j.Finish(f, sum); err != nil {
+				return err
+			}
+			return f.Close()
+		})
+	}
+	if *markdown != "" {
+		path := *markdown
+		finish = append(finish, func() error {
+			f, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			if err := reportfmt.WriteMarkdown(f, sum); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		})
+	}
+	prog := newProgress(stderr, *progress == "auto", s.Count)
+	graded, runErr := suite.Run(ctx, runner, s.Cases(), *concurrency, func(c proctor.CaseResult) error {
+		sum.Add(c)
+		for _, sink := range sinks {
+			if err := sink(c); err != nil {
+				return err
+			}
+		}
+		prog.update(sum.Totals)
+		return nil
+	})
+	prog.done(sum.Totals)
+	// A Run over no cases gives the run-wide judge statistics and caveats.
+	tail, _ := runner.Run(context.WithoutCancel(ctx), nil)
+	sum.Judges = append(sum.Judges, tail.Judges...)
+	for _, c := range tail.Caveats {
+		sum.AddCaveat(c)
+	}
+	if shard.N > 1 {
+		// Said on standard error, not as a caveat: the merged report of
+		// all shards must equal the report of the whole run.
+		fmt.Fprintf(stderr, "proctor run: shard %d/%d: %d of the suite's %d cases; join the shards' reports with proctor report merge\n", shard.I, shard.N, s.Count, s.Total)
+	}
+	if *split != "" {
+		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %d cases", *split, s.Count, s.Total))
+	}
+	code := exitOK
+	if runErr != nil {
+		var se *suite.Error
+		if errors.As(runErr, &se) {
+			fmt.Fprintf(stderr, "proctor run: %v\n", runErr)
+			code = exitUsage
+		} else {
+			fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
+		}
+		sum.AddCaveat(fmt.Sprintf("run stopped after %d of %d cases: %v", graded, s.Count, runErr))
+	}
+	for _, f := range finish {
+		if err := f(); err != nil {
+			fmt.Fprintf(stderr, "proctor run: writing a report: %v\n", err)
+			code = exitUsage
+		}
+	}
+	if err := reportfmt.WriteText(stdout, sum); err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+	}
+	if code != exitOK {
+		return code
+	}
+	if runErr != nil || sum.Totals.Failed > 0 || (sum.Totals.Flaky > 0 && !*allowFlaky) {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments (proctor run SUITE --out r.json) and returns the
+// positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// progress reports counts as the run goes: a line redrawn in place on a
+// terminal, a plain line every ten seconds otherwise.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	on    bool
+	total int
+	last  time.Time
+	every time.Duration
+	drawn bool
+}
+
+func newProgress(w io.Writer, on bool, total int) *progress {
+	p := &progress{w: w, on: on, total: total, last: time.Now(), every: 10 * time.Second}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty, p.every = true, 100*time.Millisecond
+		}
+	}
+	return p
+}
+
+func (p *progress) line(t proctor.Totals) string {
+	return fmt.Sprintf("%d/%d cases: passed %d, failed %d, flaky %d, not graded %d", t.Cases(), p.total, t.Passed, t.Failed, t.Flaky, t.NotGraded)
+}
+
+func (p *progress) update(t proctor.Totals) {
+	if !p.on || time.Since(p.last) < p.every {
+		return
+	}
+	p.last = time.Now()
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K%s", p.line(t))
+		p.drawn = true
+		return
+	}
+	fmt.Fprintf(p.w, "proctor run: %s\n", p.line(t))
+}
+
+func (p *progress) done(t proctor.Totals) {
+	if p.on && p.drawn {
+		fmt.Fprintf(p.w, "\r\033[K")
+	}
 }

@@ -1,0 +1,160 @@
+package proctor
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// CaseChange is a case whose verdict differs between two runs.
+type CaseChange struct {
+	ID   string `json:"id"`
+	Base Status `json:"base"`
+	Head Status `json:"head"`
+}
+
+// Comparison is what changed between a base run and a head run of the same
+// suite, case by case, and whether the change in pass/fail is more than
+// chance would give.
+type Comparison struct {
+	// Regressions are cases that passed in base and failed or were flaky
+	// in head.
+	Regressions []CaseChange `json:"regressions"`
+	// Fixes are cases that failed or were flaky in base and passed in head.
+	Fixes []CaseChange `json:"fixes"`
+	// Changed are the other verdict changes (to or from not graded, failed
+	// to flaky and back).
+	Changed []CaseChange `json:"changed"`
+	// OnlyBase and OnlyHead are case ids present in one run only.
+	OnlyBase []string `json:"only_base"`
+	OnlyHead []string `json:"only_head"`
+	// Paired is the number of cases measured (passed or failed) in both
+	// runs: the pairs McNemar's test reads.
+	Paired int `json:"paired"`
+	// PassToFail and FailToPass are the discordant pairs among them.
+	PassToFail int `json:"pass_to_fail"`
+	FailToPass int `json:"fail_to_pass"`
+	// PValue is the exact two-sided McNemar p-value over the discordant
+	// pairs; 1 when there are none.
+	PValue float64 `json:"p_value"`
+	// Warnings say why the two runs may not be comparable: different
+	// suites, judges, judge models or prompt versions.
+	Warnings []string `json:"warnings"`
+}
+
+// CompareReports pairs the cases of base and head by id and returns the
+// regressions, fixes and other changes, in base's case order (then head's
+// for new cases), with the exact McNemar test on the cases that passed or
+// failed in both runs. Flaky and not graded verdicts are listed as changes
+// but left out of the test: they are not a pass or a fail.
+func CompareReports(base, head *Report) *Comparison {
+	c := &Comparison{Regressions: []CaseChange{}, Fixes: []CaseChange{}, Changed: []CaseChange{},
+		OnlyBase: []string{}, OnlyHead: []string{}, Warnings: []string{}}
+	if base.Suite != head.Suite {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the reports are of different suites (%q and %q)", base.Suite, head.Suite))
+	}
+	c.Warnings = append(c.Warnings, judgeWarnings(base.Judges, head.Judges)...)
+	headBy := make(map[string]Status, len(head.Cases))
+	for _, hc := range head.Cases {
+		headBy[hc.ID] = hc.Verdict
+	}
+	inBase := make(map[string]bool, len(base.Cases))
+	for _, bc := range base.Cases {
+		inBase[bc.ID] = true
+		hv, ok := headBy[bc.ID]
+		if !ok {
+			c.OnlyBase = append(c.OnlyBase, bc.ID)
+			continue
+		}
+		bv := bc.Verdict
+		if measured(bv) && measured(hv) {
+			c.Paired++
+			switch {
+			case bv == StatusPassed && hv == StatusFailed:
+				c.PassToFail++
+			case bv == StatusFailed && hv == StatusPassed:
+				c.FailToPass++
+			}
+		}
+		if bv == hv {
+			continue
+		}
+		ch := CaseChange{ID: bc.ID, Base: bv, Head: hv}
+		switch {
+		case bv == StatusPassed && (hv == StatusFailed || hv == StatusFlaky):
+			c.Regressions = append(c.Regressions, ch)
+		case hv == StatusPassed && (bv == StatusFailed || bv == StatusFlaky):
+			c.Fixes = append(c.Fixes, ch)
+		default:
+			c.Changed = append(c.Changed, ch)
+		}
+	}
+	for _, hc := range head.Cases {
+		if !inBase[hc.ID] {
+			c.OnlyHead = append(c.OnlyHead, hc.ID)
+		}
+	}
+	c.PValue = McNemarExact(c.PassToFail, c.FailToPass)
+	return c
+}
+
+func measured(s Status) bool { return s == StatusPassed || s == StatusFailed }
+
+// judgeWarnings names the judges whose identity differs between two runs:
+// scores are comparable only with the judge and its prompts fixed.
+func judgeWarnings(base, head []JudgeStats) []string {
+	key := func(j JudgeStats) string {
+		return fmt.Sprintf("%s (model %q, family %q, prompts %q)", j.Name, j.Model, j.Family, j.PromptVersion)
+	}
+	var bk, hk []string
+	for _, j := range base {
+		bk = append(bk, key(j))
+	}
+	for _, j := range head {
+		hk = append(hk, key(j))
+	}
+	slices.Sort(bk)
+	slices.Sort(hk)
+	if slices.Equal(bk, hk) {
+		return nil
+	}
+	var w []string
+	for _, k := range bk {
+		if !slices.Contains(hk, k) {
+			w = append(w, "judge only in base: "+k)
+		}
+	}
+	for _, k := range hk {
+		if !slices.Contains(bk, k) {
+			w = append(w, "judge only in head: "+k)
+		}
+	}
+	return append([]string{"the runs used different judges or judge prompt versions: verdicts of model-graded checks are not comparable"}, w...)
+}
+
+// McNemarExact returns the exact two-sided McNemar p-value for b and c
+// discordant pairs: twice the binomial(b+c, 1/2) probability of a count at
+// most min(b, c), capped at 1. With no discordant pairs it is 1.
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n <= 0 || b < 0 || c < 0 {
+		return 1
+	}
+	k := min(b, c)
+	// Sum C(n, i) / 2^n for i <= k in log space, so large n neither
+	// overflows nor underflows term by term.
+	var p float64
+	lg2 := float64(n) * math.Ln2
+	for i := 0; i <= k; i++ {
+		p += math.Exp(logChoose(n, i) - lg2)
+	}
+	return min(1, 2*p)
+}
+
+// logChoose returns ln C(n, k).
+func logChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}

@@ -1,0 +1,125 @@
+package proctor_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/proctorhq/proctor"
+)
+
+func TestMcNemarExact(t *testing.T) {
+	// Want values are exact binomial sums, 2 * sum_{i<=min(b,c)} C(n,i) / 2^n,
+	// computed with Python's fractions.Fraction and math.comb.
+	tests := []struct {
+		name string
+		b, c int
+		want float64
+		why  string
+	}{
+		{"10 vs 2", 10, 2, 0.03857421875, "2*79/4096"},
+		{"2 vs 10", 2, 10, 0.03857421875, "symmetric in b and c"},
+		{"6 vs 0", 6, 0, 0.03125, "2/64: six one-way changes"},
+		{"5 vs 5", 5, 5, 1, "balanced: capped at 1"},
+		{"1 vs 0", 1, 0, 1, "one change tells nothing"},
+		{"none", 0, 0, 1, "no discordant pairs"},
+		{"20 vs 7", 20, 7, 0.0191572904586792, "moderate n"},
+		{"100 vs 80", 100, 80, 0.1565314695781511, "large n stays exact in log space"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := proctor.McNemarExact(tt.b, tt.c)
+			if math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("McNemarExact(%d, %d) = %.15g, want %.15g (%s)", tt.b, tt.c, got, tt.want, tt.why)
+			}
+		})
+	}
+}
+
+func verdicts(suite string, vs map[string]proctor.Status, order ...string) *proctor.Report {
+	r := proctor.NewReport(suite)
+	for _, id := range order {
+		r.Add(proctor.CaseResult{ID: id, Verdict: vs[id]})
+	}
+	return r
+}
+
+func TestCompareReports(t *testing.T) {
+	const (
+		P = proctor.StatusPassed
+		F = proctor.StatusFailed
+		K = proctor.StatusFlaky
+		N = proctor.StatusNotGraded
+	)
+	base := verdicts("s", map[string]proctor.Status{"a": P, "b": P, "c": F, "d": K, "e": N, "f": P, "gone": P},
+		"a", "b", "c", "d", "e", "f", "gone")
+	head := verdicts("s", map[string]proctor.Status{"a": P, "b": F, "c": P, "d": P, "e": P, "f": K, "new": F},
+		"a", "b", "c", "d", "e", "f", "new")
+	got := proctor.CompareReports(base, head)
+	want := &proctor.Comparison{
+		Regressions: []proctor.CaseChange{{ID: "b", Base: P, Head: F}, {ID: "f", Base: P, Head: K}},
+		Fixes:       []proctor.CaseChange{{ID: "c", Base: F, Head: P}, {ID: "d", Base: K, Head: P}},
+		Changed:     []proctor.CaseChange{{ID: "e", Base: N, Head: P}},
+		OnlyBase:    []string{"gone"},
+		OnlyHead:    []string{"new"},
+		Paired:      3, // a, b, c: measured in both runs
+		PassToFail:  1,
+		FailToPass:  1,
+		PValue:      1,
+		Warnings:    []string{},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("CompareReports mismatch (-want +got):\n%s", d)
+	}
+}
+
+func TestCompareReportsJudgeWarning(t *testing.T) {
+	tests := []struct {
+		name       string
+		base, head []proctor.JudgeStats
+		warn       bool
+		why        string
+	}{
+		{"same", []proctor.JudgeStats{{Name: "j", Model: "m", PromptVersion: "v1", Calls: 3}},
+			[]proctor.JudgeStats{{Name: "j", Model: "m", PromptVersion: "v1", Calls: 9}}, false, "call counts may differ"},
+		{"prompt version", []proctor.JudgeStats{{Name: "j", Model: "m", PromptVersion: "v1"}},
+			[]proctor.JudgeStats{{Name: "j", Model: "m", PromptVersion: "v2"}}, true, "prompts changed"},
+		{"model", []proctor.JudgeStats{{Name: "j", Model: "m1"}},
+			[]proctor.JudgeStats{{Name: "j", Model: "m2"}}, true, "judge model changed"},
+		{"added judge", nil, []proctor.JudgeStats{{Name: "j"}}, true, "a judge appeared"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, h := proctor.NewReport("s"), proctor.NewReport("s")
+			b.Judges, h.Judges = tt.base, tt.head
+			got := len(proctor.CompareReports(b, h).Warnings) > 0
+			if got != tt.warn {
+				t.Errorf("warning = %v, want %v (%s)", got, tt.warn, tt.why)
+			}
+		})
+	}
+}
+
+func TestCompareReportsSignificant(t *testing.T) {
+	// 10 cases regress and 2 are fixed: McNemar exact p = 0.0386.
+	base, head := proctor.NewReport("s"), proctor.NewReport("s")
+	for i := range 30 {
+		bv, hv := proctor.StatusPassed, proctor.StatusPassed
+		switch {
+		case i < 10:
+			hv = proctor.StatusFailed
+		case i < 12:
+			bv = proctor.StatusFailed
+		}
+		id := string(rune('A'+i/26)) + string(rune('a'+i%26))
+		base.Add(proctor.CaseResult{ID: id, Verdict: bv})
+		head.Add(proctor.CaseResult{ID: id, Verdict: hv})
+	}
+	c := proctor.CompareReports(base, head)
+	if c.PassToFail != 10 || c.FailToPass != 2 || c.Paired != 30 {
+		t.Fatalf("discordant = %d/%d of %d, want 10/2 of 30", c.PassToFail, c.FailToPass, c.Paired)
+	}
+	if math.Abs(c.PValue-0.03857421875) > 1e-12 {
+		t.Errorf("p = %v, want 0.03857421875", c.PValue)
+	}
+}

@@ -1,0 +1,140 @@
+package proctortest_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/proctortest"
+)
+
+type badGrader struct {
+	name  string
+	grade func(ctx context.Context, s *proctor.Sample) proctor.Grade
+}
+
+func (b badGrader) Name() string { return b.name }
+func (b badGrader) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
+	return b.grade(ctx, s)
+}
+
+func TestTestGraderFindsViolations(t *testing.T) {
+	var n atomic.Int64
+	tests := []struct {
+		name  string
+		g     proctor.Grader
+		rules []string // rule names the error must name
+		why   string
+	}{
+		{"panics on empty", badGrader{"p", func(_ context.Context, s *proctor.Sample) proctor.Grade {
+			_ = s.Output[0]
+			return proctor.Pass("")
+		}}, []string{"EmptyOutput"}, "indexing an empty output panics"},
+		{"ignores cancellation", badGrader{"slow", func(ctx context.Context, s *proctor.Sample) proctor.Grade {
+			if ctx.Err() != nil {
+				time.Sleep(1500 * time.Millisecond)
+			}
+			return proctor.Pass("")
+		}}, []string{"CancelledContext"}, "sleeps past the deadline with a cancelled ctx"},
+		{"not deterministic", badGrader{"coin", func(context.Context, *proctor.Sample) proctor.Grade {
+			if n.Add(1)%2 == 0 {
+				return proctor.Fail("tails")
+			}
+			return proctor.Pass("heads")
+		}}, []string{"Deterministic"}, "alternates between pass and fail"},
+		{"flaky is not a grade", badGrader{"flaky", func(context.Context, *proctor.Sample) proctor.Grade {
+			return proctor.Grade{Status: proctor.StatusFlaky}
+		}}, []string{"EmptyOutput", "HugeOutput", "InvalidUTF8", "Deterministic"}, "flaky is a case verdict only"},
+		{"nil deref on zero sample", badGrader{"nilexp", func(_ context.Context, s *proctor.Sample) proctor.Grade {
+			return proctor.Pass(*s.Expected)
+		}}, []string{"ZeroSample"}, "Expected is nil on a zero Sample"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := proctortest.TestGrader(tt.g)
+			if err == nil {
+				t.Fatalf("TestGrader = nil, want violations of %v (%s)", tt.rules, tt.why)
+			}
+			for _, r := range tt.rules {
+				if !strings.Contains(err.Error(), r+":") {
+					t.Errorf("error does not name rule %s (%s):\n%v", r, tt.why, err)
+				}
+			}
+		})
+	}
+}
+
+func TestTestGraderAcceptsGoodGrader(t *testing.T) {
+	g := proctor.NewExactMatch(proctor.ExactMatchOptions{})
+	if err := proctortest.TestGrader(g); err != nil {
+		t.Errorf("TestGrader(exact_match) = %v, want nil", err)
+	}
+}
+
+// TestRunSubtests runs helperRun (below) in a child process and reads how
+// go test reported each case.
+func TestRunSubtests(t *testing.T) {
+	tests := []struct {
+		name   string
+		env    string
+		want   []string
+		reject []string
+	}{
+		{"strict", "strict", []string{
+			"--- PASS: TestHelperRun/ok",
+			"--- FAIL: TestHelperRun/wrong",
+			`output "Lyon" does not equal expected "Paris"`,
+			"--- FAIL: TestHelperRun/wobbly",
+			"is flaky",
+			"--- SKIP: TestHelperRun/unknowable",
+			"no expected value",
+		}, nil},
+		{"allow flaky", "allow", []string{
+			"--- PASS: TestHelperRun/wobbly",
+			"is flaky (allowed)",
+		}, []string{"--- FAIL: TestHelperRun/wobbly"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRun$", "-test.v")
+			cmd.Env = append(os.Environ(), "PROCTORTEST_HELPER="+tt.env)
+			out, _ := cmd.CombinedOutput()
+			for _, w := range tt.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("child output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, r := range tt.reject {
+				if strings.Contains(string(out), r) {
+					t.Errorf("child output has %q:\n%s", r, out)
+				}
+			}
+		})
+	}
+}
+
+// TestHelperRun is run by TestRunSubtests in a child process; on its own it
+// does nothing.
+func TestHelperRun(t *testing.T) {
+	mode := os.Getenv("PROCTORTEST_HELPER")
+	if mode == "" {
+		t.Skip("run by TestRunSubtests")
+	}
+	exact := proctor.Check{Grader: proctor.NewExactMatch(proctor.ExactMatchOptions{})}
+	cases := []proctor.Case{
+		{ID: "ok", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Paris"}}},
+		{ID: "wrong", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Lyon"}}},
+		{ID: "wobbly", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Paris"}, {Output: "Rome"}}},
+		{ID: "unknowable", Outputs: []proctor.Sample{{Output: "Paris"}}},
+	}
+	var opts []proctortest.Option
+	if mode == "allow" {
+		opts = append(opts, proctortest.AllowFlaky())
+	}
+	proctortest.Run(t, proctor.NewRunner(proctor.WithChecks(exact)), cases, opts...)
+}

@@ -1,0 +1,44 @@
+package reportfmt_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reportfmt"
+)
+
+func ExampleWilson() {
+	lo, hi := reportfmt.Wilson(8, 10)
+	fmt.Printf("8 of 10 passed: 95%% CI [%.4f, %.4f]\n", lo, hi)
+	// Output: 8 of 10 passed: 95% CI [0.4902, 0.9433]
+}
+
+func ExamplePassAtK() {
+	// Five attempts, two passed: the chance that at least one of two
+	// attempts drawn passes, and that both do.
+	fmt.Printf("pass@2 %.2f, pass^2 %.2f\n", reportfmt.PassAtK(5, 2, 2), reportfmt.PassHatK(5, 2, 2))
+	// Output: pass@2 0.70, pass^2 0.10
+}
+
+func ExampleWriteText() {
+	r := proctor.NewReport("demo")
+	r.Add(proctor.CaseResult{ID: "ok", Verdict: proctor.StatusPassed, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusPassed}}})
+	r.Add(proctor.CaseResult{ID: "unsure", Verdict: proctor.StatusNotGraded, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusNotGraded,
+		Grades: []proctor.Grade{{Grader: "exact_match", Status: proctor.StatusNotGraded, Reason: "no expected value"}}}}})
+	reportfmt.WriteText(os.Stdout, reportfmt.Summarize(r))
+	// Output:
+	// suite demo: 2 cases
+	//
+	//   CASE    VERDICT     ATTEMPTS  REASON
+	//   ok      passed      1/1
+	//   unsure  not graded  0/1       exact_match: no expected value
+	//
+	// passed 1 | failed 0 | flaky 0 | not graded 1   (2 cases)
+	// pass rate   100.0%  = 1 of 1 passed or failed; 95% CI 20.7%-100.0% (Wilson)
+	// flaky rate  0.0%  = 0 of 1 measured cases
+	// not graded  1 case, left out of the pass rate:
+	//       1  exact_match: no expected value
+	// judges      none
+	// caveats     none
+}

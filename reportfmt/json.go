@@ -1,0 +1,100 @@
+package reportfmt
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/proctorhq/proctor"
+)
+
+// JSON writes a report in the JSON form [proctor.Report.MarshalJSON]
+// writes (SPEC.md's report, which proctor report merge and compare read),
+// case by case, so that a run of any size is written in constant memory.
+// The cases come first and the totals, pass rate, judges and caveats after
+// them; JSON readers do not depend on the order of an object's keys.
+// A JSON is not safe for concurrent use.
+type JSON struct {
+	bw    *bufio.Writer
+	first bool
+	err   error
+}
+
+// NewJSON starts a report of the named suite on w.
+func NewJSON(w io.Writer, suite string) *JSON {
+	j := &JSON{bw: bufio.NewWriterSize(w, 64<<10), first: true}
+	name, _ := json.Marshal(suite)
+	j.write([]byte(`{"suite":`))
+	j.write(name)
+	j.write([]byte(`,"cases":[`))
+	return j
+}
+
+func (j *JSON) write(b []byte) {
+	if j.err == nil {
+		_, j.err = j.bw.Write(b)
+	}
+}
+
+// Add writes one case result.
+func (j *JSON) Add(c proctor.CaseResult) error {
+	b, err := json.Marshal(c)
+	if err != nil {
+		if j.err == nil {
+			j.err = err
+		}
+		return err
+	}
+	if !j.first {
+		j.write([]byte(","))
+	}
+	j.first = false
+	j.write([]byte("\n"))
+	j.write(b)
+	return j.err
+}
+
+// Finish writes the totals, pass rate, judges and caveats from s and closes
+// the report. It flushes but does not close the writer.
+func (j *JSON) Finish(s *Summary) error {
+	tail := proctor.NewReport(s.Suite)
+	tail.Totals = s.Totals
+	tail.Judges = append(tail.Judges, s.Judges...)
+	tail.Caveats = append(tail.Caveats, s.Caveats...)
+	b, err := tail.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	// Splice in every field of the tail but its own "suite" and empty
+	// "cases", in the order MarshalJSON writes them, so fields a newer
+	// Report adds are kept.
+	j.write([]byte("\n]"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		if k == "suite" || k == "cases" {
+			continue
+		}
+		name, _ := json.Marshal(k)
+		j.write([]byte(","))
+		j.write(name)
+		j.write([]byte(":"))
+		j.write(v)
+	}
+	j.write([]byte("}\n"))
+	if j.err != nil {
+		return j.err
+	}
+	return j.bw.Flush()
+}

@@ -1,0 +1,106 @@
+package reportfmt
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/proctorhq/proctor"
+)
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown, meant for a
+// pull-request comment: a table of the four verdict counts with the pass
+// rate and its 95% Wilson interval, the flaky rate and attempt statistics,
+// the cases that did not pass with each attempt's checks in a collapsed
+// section, the not-graded reasons grouped, the judges and the caveats.
+func WriteMarkdown(w io.Writer, s *Summary) error {
+	bw := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	t := s.Totals
+	p("### proctor: %s\n\n", mdText(s.Suite))
+	p("| passed | failed | flaky | not graded | cases | pass rate (95%% CI) |\n")
+	p("|---:|---:|---:|---:|---:|---|\n")
+	rate := "n/a (no case passed or failed)"
+	if r, d, ok := s.PassRate(); ok {
+		lo, hi := Wilson(t.Passed, d)
+		rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
+	}
+	p("| %d | %d | %d | %d | %d | %s |\n\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), rate)
+	p("The pass rate is passed / (passed + failed); flaky and not graded cases are counted on their own.")
+	if r, d, ok := s.FlakyRate(); ok {
+		p(" Flaky rate %s (%d of %d measured cases).", pct(r), t.Flaky, d)
+	}
+	p("\n")
+	if line := attemptLine(s); line != "" {
+		p("Attempts: %s.\n", line)
+	}
+	var notPassed []proctor.CaseResult
+	for _, c := range s.Cases() {
+		if c.Verdict != proctor.StatusPassed {
+			notPassed = append(notPassed, c)
+		}
+	}
+	if len(notPassed) > 0 {
+		p("\n#### Cases that did not pass\n\n")
+		p("| case | verdict | attempts passed | reason |\n|---|---|---:|---|\n")
+		for _, c := range notPassed {
+			pass, total := attemptCounts(c)
+			p("| `%s` | %s | %d/%d | %s |\n", mdCode(c.ID), verdictWord(c.Verdict), pass, total, mdText(clip(CaseReason(c), 120)))
+		}
+		if _, oo := s.Omitted(); oo > 0 {
+			p("\n%d more %s not listed.\n", oo, plural(oo, "case", "cases"))
+		}
+		p("\n<details><summary>Attempts and checks</summary>\n\n")
+		for _, c := range notPassed {
+			p("**`%s`**: %s\n\n", mdCode(c.ID), verdictWord(c.Verdict))
+			for i, a := range c.Attempts {
+				p("- attempt %d: %s", i+1, verdictWord(a.Verdict))
+				if a.Error != "" {
+					p(" (subject: %s)", mdText(clip(a.Error, 200)))
+				}
+				p("\n")
+				for _, g := range a.Grades {
+					p("  - %s: %s", mdText(g.Grader), verdictWord(g.Status))
+					if g.Reason != "" {
+						p(": %s", mdText(clip(g.Reason, 200)))
+					}
+					p("\n")
+				}
+				if len(a.Skipped) > 0 {
+					p("  - skipped after a required check: %s\n", mdText(strings.Join(a.Skipped, ", ")))
+				}
+			}
+			p("\n")
+		}
+		p("</details>\n")
+	}
+	if t.NotGraded > 0 {
+		p("\n#### Not graded (%d)\n\n", t.NotGraded)
+		for _, r := range s.NotGradedReasons() {
+			p("- %d × %s\n", r.Cases, mdText(clip(r.Reason, 200)))
+		}
+	}
+	if len(s.Judges) > 0 {
+		p("\n#### Judges\n\n| judge | model | family | prompts | calls | cache hits | tokens | cost (USD) |\n|---|---|---|---|---:|---:|---:|---:|\n")
+		for _, j := range s.Judges {
+			p("| %s | %s | %s | %s | %d | %d | %d | %.4f |\n", mdText(j.Name), mdText(j.Model), mdText(j.Family),
+				mdText(j.PromptVersion), j.Calls, j.CacheHits, j.Tokens, j.CostUSD)
+		}
+	}
+	if len(s.Caveats) > 0 {
+		p("\n#### Caveats\n\n")
+		for _, c := range s.Caveats {
+			p("- %s\n", mdText(c))
+		}
+	}
+	return bw.Flush()
+}
+
+// mdText escapes text for a Markdown table cell or list item.
+var mdReplacer = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "`", "'", "*", `\*`, "_", `\_`)
+
+func mdText(s string) string { return mdReplacer.Replace(s) }
+
+// mdCode makes s safe inside a code span.
+func mdCode(s string) string { return strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s) }

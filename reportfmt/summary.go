@@ -1,0 +1,301 @@
+// Package reportfmt renders a [proctor.Report] for people and CI systems:
+// a terminal table, Markdown for a pull-request comment, JUnit XML, and the
+// report's JSON written case by case. It also computes what a reader needs
+// beside the four verdict counts: the pass rate with its 95% Wilson
+// interval, the flaky rate, pass@k and pass^k over attempts, and the
+// reasons cases were not graded, grouped.
+//
+// A [Summary] accumulates case results one at a time and keeps only a
+// bounded number of them, so a run of any size can be rendered in constant
+// memory; [Summarize] builds one from a whole report.
+package reportfmt
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/proctorhq/proctor"
+)
+
+// DefaultRows is how many cases a [Summary] keeps for listing when
+// [Summary.Rows] is zero.
+const DefaultRows = 50
+
+// Summary is what the report formats print: the verdict counts, rates and
+// attempt statistics of a run, its judges and caveats, and a bounded list of
+// cases worth reading. Build one with [NewSummary] and [Summary.Add], or
+// with [Summarize]. A Summary is not safe for concurrent use.
+type Summary struct {
+	// Suite names the suite.
+	Suite string
+	// Totals counts case verdicts.
+	Totals proctor.Totals
+	// Judges are the judges' identities and costs; set by the caller
+	// ([Summarize] copies the report's).
+	Judges []proctor.JudgeStats
+	// Caveats are the things a reader must know; [Summary.Add] adds the
+	// caveats of the grades it sees, once each.
+	Caveats []string
+	// Rows is how many cases to keep for listing (default [DefaultRows]).
+	// While the run has no more cases than that, every case is kept; after,
+	// passed cases are dropped first and counted in OmittedPassed.
+	Rows int
+
+	cases         []proctor.CaseResult
+	omittedPassed int
+	omittedOther  int
+	reasons       map[string]int
+	attempts      map[[2]int]int // (measured attempts, passed attempts) -> cases
+}
+
+// NewSummary returns an empty Summary for the named suite.
+func NewSummary(suite string) *Summary {
+	return &Summary{Suite: suite, Judges: []proctor.JudgeStats{}, Caveats: []string{}}
+}
+
+// Summarize returns the Summary of a whole report, with its judges and
+// caveats.
+func Summarize(r *proctor.Report) *Summary {
+	s := NewSummary(r.Suite)
+	for _, c := range r.Cases {
+		s.Add(c)
+	}
+	// A report whose cases were dropped still carries its counts.
+	s.Totals = r.Totals
+	s.Judges = append(s.Judges, r.Judges...)
+	for _, c := range r.Caveats {
+		s.AddCaveat(c)
+	}
+	return s
+}
+
+// maxReasons bounds the distinct not-graded reasons a Summary keeps; the
+// rest are counted under one line.
+const maxReasons = 200
+
+const otherReasons = "(other reasons)"
+
+// Add counts one case result and keeps it for listing if there is room.
+func (s *Summary) Add(c proctor.CaseResult) {
+	switch c.Verdict {
+	case proctor.StatusPassed:
+		s.Totals.Passed++
+	case proctor.StatusFailed:
+		s.Totals.Failed++
+	case proctor.StatusFlaky:
+		s.Totals.Flaky++
+	default:
+		s.Totals.NotGraded++
+	}
+	var n, pass int
+	for _, a := range c.Attempts {
+		switch a.Verdict {
+		case proctor.StatusPassed:
+			n++
+			pass++
+		case proctor.StatusFailed:
+			n++
+		}
+		for _, g := range a.Grades {
+			for _, cv := range g.Caveats {
+				s.AddCaveat(cv)
+			}
+		}
+	}
+	if n > 0 {
+		if s.attempts == nil {
+			s.attempts = map[[2]int]int{}
+		}
+		s.attempts[[2]int{n, pass}]++
+	}
+	if c.Verdict == proctor.StatusNotGraded {
+		if s.reasons == nil {
+			s.reasons = map[string]int{}
+		}
+		r := firstLine(CaseReason(c))
+		if _, ok := s.reasons[r]; !ok && len(s.reasons) >= maxReasons {
+			r = otherReasons
+		}
+		s.reasons[r]++
+	}
+	s.keep(c)
+}
+
+func (s *Summary) keep(c proctor.CaseResult) {
+	limit := cmp.Or(s.Rows, DefaultRows)
+	if len(s.cases) < limit {
+		s.cases = append(s.cases, c)
+		return
+	}
+	if c.Verdict == proctor.StatusPassed {
+		s.omittedPassed++
+		return
+	}
+	// Make room by dropping the earliest passed case kept.
+	if i := slices.IndexFunc(s.cases, func(k proctor.CaseResult) bool { return k.Verdict == proctor.StatusPassed }); i >= 0 {
+		s.cases = slices.Delete(s.cases, i, i+1)
+		s.omittedPassed++
+		s.cases = append(s.cases, c)
+		return
+	}
+	s.omittedOther++
+}
+
+// AddCaveat adds a caveat unless the summary already has it.
+func (s *Summary) AddCaveat(c string) {
+	if c != "" && !slices.Contains(s.Caveats, c) {
+		s.Caveats = append(s.Caveats, c)
+	}
+}
+
+// Cases returns the cases kept for listing, in the order they were added.
+func (s *Summary) Cases() []proctor.CaseResult { return s.cases }
+
+// Omitted returns how many passed and how many other cases were not kept
+// for listing.
+func (s *Summary) Omitted() (passed, other int) { return s.omittedPassed, s.omittedOther }
+
+// PassRate returns passed / (passed + failed) and that denominator; ok is
+// false when the denominator is zero.
+func (s *Summary) PassRate() (rate float64, denominator int, ok bool) {
+	return s.Totals.PassRate()
+}
+
+// FlakyRate returns flaky / (passed + failed + flaky), the share of
+// measured cases whose attempts disagreed, and that denominator; ok is false
+// when no case was measured.
+func (s *Summary) FlakyRate() (rate float64, denominator int, ok bool) {
+	d := s.Totals.Passed + s.Totals.Failed + s.Totals.Flaky
+	if d == 0 {
+		return 0, 0, false
+	}
+	return float64(s.Totals.Flaky) / float64(d), d, true
+}
+
+// MaxAttempts returns the largest number of measured (passed or failed)
+// attempts any case had.
+func (s *Summary) MaxAttempts() int {
+	m := 0
+	for k := range s.attempts {
+		m = max(m, k[0])
+	}
+	return m
+}
+
+// PassAtK returns the mean of [PassAtK] and of [PassHatK] over the cases
+// with at least k measured attempts, and how many cases that is. Attempts
+// that were not graded are left out, never counted as failures.
+func (s *Summary) PassAtK(k int) (passAt, passHat float64, cases int) {
+	var sumAt, sumHat float64
+	for key, cnt := range s.attempts {
+		n, c := key[0], key[1]
+		if n < k {
+			continue
+		}
+		sumAt += float64(cnt) * PassAtK(n, c, k)
+		sumHat += float64(cnt) * PassHatK(n, c, k)
+		cases += cnt
+	}
+	if cases == 0 {
+		return math.NaN(), math.NaN(), 0
+	}
+	return sumAt / float64(cases), sumHat / float64(cases), cases
+}
+
+// ReasonCount is a reason cases were not graded and how many were.
+type ReasonCount struct {
+	Reason string
+	Cases  int
+}
+
+// NotGradedReasons returns the reasons cases were not graded, most common
+// first, then by reason.
+func (s *Summary) NotGradedReasons() []ReasonCount {
+	out := make([]ReasonCount, 0, len(s.reasons))
+	for r, n := range s.reasons {
+		out = append(out, ReasonCount{r, n})
+	}
+	slices.SortFunc(out, func(a, b ReasonCount) int {
+		return cmp.Or(cmp.Compare(b.Cases, a.Cases), cmp.Compare(a.Reason, b.Reason))
+	})
+	return out
+}
+
+// CaseReason returns the sentence that best says why a case got its
+// verdict: the first failed check of a failed (or flaky) case, the first
+// not-graded check or subject error of a not-graded case, "" for a passed
+// one. It reads "grader: reason".
+func CaseReason(c proctor.CaseResult) string {
+	want := proctor.StatusFailed
+	if c.Verdict == proctor.StatusNotGraded {
+		want = proctor.StatusNotGraded
+	} else if c.Verdict == proctor.StatusPassed {
+		return ""
+	}
+	for _, a := range c.Attempts {
+		for i, g := range a.Grades {
+			if g.Status == want {
+				r := g.Grader
+				switch {
+				case strings.HasPrefix(g.Reason, g.Grader+" "):
+					// "subject failed: ..." names its grader already.
+					r = g.Reason
+				case g.Reason != "":
+					r += ": " + g.Reason
+				}
+				if len(a.Skipped) > 0 && i == len(a.Grades)-1 {
+					r += " [required: skipped " + strings.Join(a.Skipped, ", ") + "]"
+				}
+				return r
+			}
+		}
+		if want == proctor.StatusNotGraded && a.Error != "" {
+			return "subject: " + a.Error
+		}
+	}
+	if want == proctor.StatusNotGraded && len(c.Attempts) == 0 {
+		return "no attempt was made"
+	}
+	if want == proctor.StatusNotGraded {
+		return "no check graded the output"
+	}
+	return ""
+}
+
+// firstLine returns s up to its first line break.
+func firstLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// clip shortens s to n runes, marking the cut.
+func clip(s string, n int) string {
+	s = firstLine(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
+}
+
+// attemptCounts returns a case's passed and total attempts.
+func attemptCounts(c proctor.CaseResult) (passed, total int) {
+	for _, a := range c.Attempts {
+		if a.Verdict == proctor.StatusPassed {
+			passed++
+		}
+	}
+	return passed, len(c.Attempts)
+}
+
+// verdictWord is a verdict as people read it: "not graded" with a space.
+func verdictWord(v proctor.Status) string {
+	if v == proctor.StatusNotGraded {
+		return "not graded"
+	}
+	return v.String()
+}

@@ -1,0 +1,430 @@
+package suite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/proctorhq/proctor"
+)
+
+// decodeSubject reads the suite's subject: a command or an
+// OpenAI-compatible chat endpoint, with a per-attempt timeout.
+func (s *Suite) decodeSubject(n *node) error {
+	if err := s.checkKeys(n, "subject", []string{"command", "timeout_ms", "openai"}); err != nil {
+		return err
+	}
+	timeout := defaultTimeout
+	if v := n.get("timeout_ms"); v != nil {
+		ms, err := s.nonNegFloat(v, "subject.timeout_ms")
+		if err != nil || ms < 1 {
+			return s.errAt(v, "subject.timeout_ms", "want a number of milliseconds >= 1")
+		}
+		timeout = time.Duration(ms * float64(time.Millisecond))
+	}
+	cmdn, oai := n.get("command"), n.get("openai")
+	switch {
+	case cmdn != nil && oai != nil:
+		return s.errAt(n, "subject", "give command or openai, not both")
+	case cmdn != nil:
+		argv, err := s.strings(cmdn, "subject.command")
+		if err != nil {
+			return err
+		}
+		if len(argv) == 0 || argv[0] == "" {
+			return s.errAt(cmdn, "subject.command", "want the program and its arguments, such as [\"./bot\", \"--flag\"]")
+		}
+		prog := argv[0]
+		if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
+			if !filepath.IsLocal(prog) {
+				return s.errAt(cmdn, "subject.command", "%q leaves the suite's folder: a relative program path must stay inside it", prog)
+			}
+		}
+		s.Subject = CommandSubject(CommandOptions{Args: argv, Dir: filepath.Dir(s.Path), Timeout: timeout})
+		return nil
+	case oai != nil:
+		o, err := s.decodeOpenAI(oai)
+		if err != nil {
+			return err
+		}
+		o.Timeout = timeout
+		s.Subject = OpenAISubject(o)
+		s.SubjectModel = proctor.Model{Name: o.Model, Family: o.Family}
+		return nil
+	}
+	return s.errAt(n, "subject", "missing: give command or openai")
+}
+
+func (s *Suite) strings(n *node, at string) ([]string, error) {
+	if n.kind != kindSeq {
+		return nil, s.errAt(n, at, "want a list of strings, got %s", n.what())
+	}
+	out := make([]string, 0, len(n.items))
+	for i, it := range n.items {
+		v, err := s.str(it, fmt.Sprintf("%s[%d]", at, i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (s *Suite) decodeOpenAI(n *node) (OpenAIOptions, error) {
+	var o OpenAIOptions
+	const at = "subject.openai"
+	if err := s.checkKeys(n, at, []string{"base_url", "model", "family", "api_key_env", "system", "temperature", "max_tokens", "prices"}); err != nil {
+		return o, err
+	}
+	req := func(k string) (string, error) {
+		v := n.get(k)
+		if v == nil {
+			return "", s.errAt(n, at+"."+k, "missing: the openai subject needs it")
+		}
+		str, err := s.str(v, at+"."+k)
+		if err == nil && str == "" {
+			err = s.errAt(v, at+"."+k, "must not be empty")
+		}
+		return str, err
+	}
+	var err error
+	if o.BaseURL, err = req("base_url"); err != nil {
+		return o, err
+	}
+	if !strings.HasPrefix(o.BaseURL, "http://") && !strings.HasPrefix(o.BaseURL, "https://") {
+		return o, s.errAt(n.get("base_url"), at+".base_url", "want an http:// or https:// URL, got %q", o.BaseURL)
+	}
+	if o.Model, err = req("model"); err != nil {
+		return o, err
+	}
+	for k, dst := range map[string]*string{"family": &o.Family, "api_key_env": &o.APIKeyEnv, "system": &o.System} {
+		if v := n.get(k); v != nil {
+			if *dst, err = s.str(v, at+"."+k); err != nil {
+				return o, err
+			}
+		}
+	}
+	if o.APIKeyEnv != "" && os.Getenv(o.APIKeyEnv) == "" {
+		return o, s.errAt(n.get("api_key_env"), at+".api_key_env", "environment variable %s is not set", o.APIKeyEnv)
+	}
+	if v := n.get("temperature"); v != nil {
+		t, err := s.nonNegFloat(v, at+".temperature")
+		if err != nil {
+			return o, err
+		}
+		o.Temperature = &t
+	}
+	if v := n.get("max_tokens"); v != nil {
+		if o.MaxTokens, err = s.positiveInt(v, at+".max_tokens"); err != nil {
+			return o, err
+		}
+	}
+	if p := n.get("prices"); p != nil {
+		if err := s.checkKeys(p, at+".prices", []string{"input_per_mtok", "output_per_mtok"}); err != nil {
+			return o, err
+		}
+		in, out := p.get("input_per_mtok"), p.get("output_per_mtok")
+		if in == nil || out == nil {
+			return o, s.errAt(p, at+".prices", "give both input_per_mtok and output_per_mtok (USD per million tokens)")
+		}
+		var pr Prices
+		if pr.InputPerMTok, err = s.nonNegFloat(in, at+".prices.input_per_mtok"); err != nil {
+			return o, err
+		}
+		if pr.OutputPerMTok, err = s.nonNegFloat(out, at+".prices.output_per_mtok"); err != nil {
+			return o, err
+		}
+		o.Prices = &pr
+	}
+	return o, nil
+}
+
+func (s *Suite) positiveInt(n *node, at string) (int, error) {
+	var v int
+	if n.what() != "a number" || json.Unmarshal(n.raw, &v) != nil || v < 1 {
+		return 0, s.errAt(n, at, "want an integer >= 1, got %s", string(n.JSON()))
+	}
+	return v, nil
+}
+
+// CommandOptions configure [CommandSubject].
+type CommandOptions struct {
+	// Args are the program and its arguments. A program name without a
+	// slash is looked up in PATH; a relative path is relative to Dir.
+	Args []string
+	// Dir is the working directory; "" means the current one.
+	Dir string
+	// Timeout bounds each attempt; 0 means 30 seconds.
+	Timeout time.Duration
+	// MaxOutput bounds the standard output kept; 0 means 16 MiB. A longer
+	// output makes the attempt not graded.
+	MaxOutput int
+}
+
+// stderrTail is how much of a failed command's standard error its reason
+// keeps.
+const stderrTail = 2048
+
+// CommandSubject returns a [proctor.Subject] that runs a program once per
+// attempt with the case's input on standard input and takes its standard
+// output as the output, measuring the latency. A program that exits with a
+// nonzero status, runs past the timeout or writes more than MaxOutput makes
+// the attempt not graded, with the exit status and the tail of its standard
+// error as the reason. It is safe for concurrent use.
+func CommandSubject(o CommandOptions) proctor.Subject {
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	maxOut := o.MaxOutput
+	if maxOut <= 0 {
+		maxOut = 16 << 20
+	}
+	args := append([]string(nil), o.Args...)
+	if len(args) == 0 {
+		args = []string{""}
+	}
+	if prog := args[0]; strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
+		// A relative program path is relative to Dir, made absolute once
+		// so it does not depend on how the child changes directory.
+		if abs, err := filepath.Abs(filepath.Join(o.Dir, prog)); err == nil {
+			args[0] = abs
+		}
+	}
+	return func(ctx context.Context, in proctor.Sample, _ int) (proctor.Sample, error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+		cmd.Dir = o.Dir
+		cmd.Stdin = strings.NewReader(in.Input)
+		stdout := &capped{max: maxOut}
+		stderr := &tail{max: stderrTail}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		cmd.WaitDelay = time.Second
+		start := time.Now()
+		err := cmd.Run()
+		ms := float64(time.Since(start).Microseconds()) / 1000
+		switch {
+		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return in, fmt.Errorf("command timed out after %v%s", timeout, stderr.suffix())
+		case ctx.Err() != nil:
+			return in, ctx.Err()
+		case err != nil:
+			return in, fmt.Errorf("command failed: %w%s", err, stderr.suffix())
+		case stdout.over:
+			return in, fmt.Errorf("command wrote more than %d bytes of output", maxOut)
+		}
+		out := in
+		out.Output = stdout.b.String()
+		out.Metrics.LatencyMS = proctor.Ptr(ms)
+		return out, nil
+	}
+}
+
+// capped keeps at most max bytes and notes whether more came.
+type capped struct {
+	b    bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.b.Len(); len(p) > room {
+		c.b.Write(p[:max(room, 0)])
+		c.over = true
+		return len(p), nil
+	}
+	return c.b.Write(p)
+}
+
+// tail keeps the last max bytes written.
+type tail struct {
+	b   []byte
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) suffix() string {
+	s := strings.TrimSpace(string(bytes.ToValidUTF8(t.b, []byte("?"))))
+	if s == "" {
+		return ""
+	}
+	return "; stderr: " + s
+}
+
+// Prices are what a model charges, in US dollars per million tokens.
+type Prices struct {
+	InputPerMTok  float64
+	OutputPerMTok float64
+}
+
+// OpenAIOptions configure [OpenAISubject].
+type OpenAIOptions struct {
+	// BaseURL is the API root, such as https://api.openai.com/v1; the
+	// subject POSTs to BaseURL + "/chat/completions".
+	BaseURL string
+	// Model is the model name sent; Family its vendor family (for judges'
+	// same-family refusal).
+	Model, Family string
+	// APIKeyEnv names the environment variable holding the API key, sent
+	// as a bearer token; "" sends none.
+	APIKeyEnv string
+	// System is an optional system message.
+	System string
+	// Temperature and MaxTokens are sent when set.
+	Temperature *float64
+	MaxTokens   int
+	// Prices, when set, turn the reply's token usage into a cost.
+	Prices *Prices
+	// Timeout bounds each attempt; 0 means 30 seconds.
+	Timeout time.Duration
+	// Client is the HTTP client; nil means a new one with no redirects.
+	Client *http.Client
+}
+
+// maxReply bounds a chat reply's body.
+const maxReply = 16 << 20
+
+// OpenAISubject returns a [proctor.Subject] that sends the case's input as
+// the user message to an OpenAI-compatible chat completions endpoint and
+// takes the first choice's message as the output, with the latency, the
+// token usage, the cost when Prices are set, the HTTP status, the tool
+// calls and the model. A transport error, a status outside 2xx or a reply
+// without a choice makes the attempt not graded with the reason. It is
+// safe for concurrent use.
+func OpenAISubject(o OpenAIOptions) proctor.Subject {
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	client := o.Client
+	if client == nil {
+		client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	url := strings.TrimRight(o.BaseURL, "/") + "/chat/completions"
+	return func(ctx context.Context, in proctor.Sample, _ int) (proctor.Sample, error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		type msg struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		}
+		body := struct {
+			Model       string   `json:"model"`
+			Messages    []msg    `json:"messages"`
+			Temperature *float64 `json:"temperature,omitempty"`
+			MaxTokens   int      `json:"max_tokens,omitempty"`
+		}{Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
+		if o.System != "" {
+			body.Messages = append(body.Messages, msg{"system", o.System})
+		}
+		body.Messages = append(body.Messages, msg{"user", in.Input})
+		b, err := json.Marshal(body)
+		if err != nil {
+			return in, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
+		if err != nil {
+			return in, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if o.APIKeyEnv != "" {
+			req.Header.Set("Authorization", "Bearer "+os.Getenv(o.APIKeyEnv))
+		}
+		start := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			return in, fmt.Errorf("chat request: %w", err)
+		}
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
+		ms := float64(time.Since(start).Microseconds()) / 1000
+		if err != nil {
+			return in, fmt.Errorf("reading the chat reply: %w", err)
+		}
+		if len(raw) > maxReply {
+			return in, fmt.Errorf("chat reply larger than %d bytes", maxReply)
+		}
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return in, fmt.Errorf("chat endpoint answered HTTP %d: %s", resp.StatusCode, clipBytes(raw, 300))
+		}
+		var reply struct {
+			Model   string `json:"model"`
+			Choices []struct {
+				Message struct {
+					Content   *string `json:"content"`
+					ToolCalls []struct {
+						Function struct {
+							Name      string `json:"name"`
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"message"`
+			} `json:"choices"`
+			Usage *struct {
+				PromptTokens     *float64 `json:"prompt_tokens"`
+				CompletionTokens *float64 `json:"completion_tokens"`
+				TotalTokens      *float64 `json:"total_tokens"`
+			} `json:"usage"`
+		}
+		if err := json.Unmarshal(raw, &reply); err != nil {
+			return in, fmt.Errorf("chat reply is not JSON: %w", err)
+		}
+		if len(reply.Choices) == 0 {
+			return in, fmt.Errorf("chat reply has no choices: %s", clipBytes(raw, 300))
+		}
+		out := in
+		m := reply.Choices[0].Message
+		if m.Content != nil {
+			out.Output = *m.Content
+		}
+		for _, tc := range m.ToolCalls {
+			call := proctor.ToolCall{Name: tc.Function.Name}
+			if json.Valid([]byte(tc.Function.Arguments)) {
+				call.Arguments = json.RawMessage(tc.Function.Arguments)
+			} else if tc.Function.Arguments != "" {
+				call.Arguments, _ = json.Marshal(tc.Function.Arguments)
+			}
+			out.ToolCalls = append(out.ToolCalls, call)
+		}
+		out.HTTPStatus = resp.StatusCode
+		out.Model = proctor.Model{Name: o.Model, Family: o.Family}
+		out.Metrics.LatencyMS = proctor.Ptr(ms)
+		if u := reply.Usage; u != nil {
+			out.Metrics.InputTokens = u.PromptTokens
+			out.Metrics.OutputTokens = u.CompletionTokens
+			out.Metrics.TotalTokens = u.TotalTokens
+			if out.Metrics.TotalTokens == nil && u.PromptTokens != nil && u.CompletionTokens != nil {
+				out.Metrics.TotalTokens = proctor.Ptr(*u.PromptTokens + *u.CompletionTokens)
+			}
+			if p := o.Prices; p != nil && u.PromptTokens != nil && u.CompletionTokens != nil {
+				out.Metrics.CostUSD = proctor.Ptr(*u.PromptTokens*p.InputPerMTok/1e6 + *u.CompletionTokens*p.OutputPerMTok/1e6)
+			}
+		}
+		return out, nil
+	}
+}
+
+func clipBytes(b []byte, n int) string {
+	s := strings.TrimSpace(string(bytes.ToValidUTF8(b, []byte("?"))))
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
