@@ -3,6 +3,7 @@ package proctor
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 )
 
 // Grader grades one attempt of a case.
@@ -65,7 +66,7 @@ func (k Kind) String() string {
 	case KindModel:
 		return "model"
 	}
-	return "kind_" + string(rune('0'+k))
+	return "kind_" + strconv.Itoa(int(k))
 }
 
 // Kinded is implemented by graders that are not deterministic. A [Runner]

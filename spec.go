@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -143,10 +144,18 @@ func (c *Compiler) CompileValue(spec any) (Check, error) {
 // compile compiles spec, naming it by where in errors until its own name is
 // known.
 func (c *Compiler) compile(where string, spec []byte) (Check, error) {
+	return c.compileAt(where, spec, 0)
+}
+
+func (c *Compiler) compileAt(where string, spec []byte, depth int) (Check, error) {
+	if depth > maxSpecDepth {
+		return Check{}, &SpecError{Spec: where, Msg: fmt.Sprintf("specs nested more than %d deep", maxSpecDepth)}
+	}
 	o, err := c.newOptions(where, spec)
 	if err != nil {
 		return Check{}, err
 	}
+	o.depth = depth
 	typ := o.String("type", "")
 	if typ == "" {
 		if err := o.Err(); err != nil {
@@ -171,7 +180,6 @@ func (c *Compiler) compile(where string, spec []byte) (Check, error) {
 		}
 		ch.Severity = s
 	}
-	ch.Severity = max(ch.Severity, SeverityUnset)
 	o.severity = ch.Severity
 	if err := o.Err(); err != nil {
 		return Check{}, err
@@ -197,21 +205,54 @@ func (c *Compiler) compile(where string, spec []byte) (Check, error) {
 	return ch, nil
 }
 
+// maxSpecDepth bounds how deeply specs nest (not inside all inside any...),
+// so that a hostile spec cannot make compiling quadratic or deep.
+const maxSpecDepth = 32
+
 func (c *Compiler) newOptions(where string, spec []byte) (*SpecOptions, error) {
 	spec = bytes.TrimSpace(spec)
 	if len(spec) == 0 || spec[0] != '{' {
-		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\""}
+		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\", got " + jsonKind(spec)}
 	}
-	var m map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(spec))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
+	m, err := decodeObject(spec)
+	if err != nil {
 		return nil, &SpecError{Spec: where, Msg: "not a JSON object", Err: err}
 	}
-	if dec.More() {
-		return nil, &SpecError{Spec: where, Msg: "trailing data after the spec object"}
-	}
 	return &SpecOptions{c: c, where: where, raw: m, used: make(map[string]bool, len(m))}, nil
+}
+
+// decodeObject decodes one JSON object into its members, refusing a key
+// given twice (JSON decoders disagree on which one wins) and anything after
+// the object.
+func decodeObject(b []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	m := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if _, dup := m[k]; dup {
+			return nil, fmt.Errorf("option %q given twice", k)
+		}
+		m[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the spec object")
+	}
+	return m, nil
 }
 
 // SpecOptions gives a [Builder] typed access to a spec's options. Each
@@ -225,6 +266,7 @@ type SpecOptions struct {
 	typ      string
 	name     string
 	severity Severity
+	depth    int // how deeply this spec is nested in others
 	raw      map[string]json.RawMessage
 	used     map[string]bool
 	errs     []error
@@ -520,7 +562,7 @@ func (o *SpecOptions) Check(key string) (Check, bool) {
 		o.Errorf(key, "missing: type %s needs a nested spec", o.typ)
 		return Check{}, false
 	}
-	ch, err := o.c.compile(o.where+"."+key, r)
+	ch, err := o.c.compileAt(o.where+"."+key, r, o.depth+1)
 	if err != nil {
 		o.errs = append(o.errs, err)
 		return Check{}, false
@@ -547,7 +589,7 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 			return nil, nil, false
 		}
 		for i, sub := range raws {
-			ch, err := o.c.compile(fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub)
+			ch, err := o.c.compileAt(fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub, o.depth+1)
 			if err != nil {
 				o.errs = append(o.errs, err)
 				return nil, nil, false
@@ -568,12 +610,16 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 				return nil, nil, false
 			}
 			k := t.(string)
+			if slices.Contains(keys, k) {
+				o.Errorf(key, "spec %q given twice", k)
+				return nil, nil, false
+			}
 			var sub json.RawMessage
 			if err := dec.Decode(&sub); err != nil {
 				o.Wrap(key, "want an object of specs", err)
 				return nil, nil, false
 			}
-			ch, err := o.c.compile(fmt.Sprintf("%s.%s.%s", o.where, key, k), sub)
+			ch, err := o.c.compileAt(fmt.Sprintf("%s.%s.%s", o.where, key, k), sub, o.depth+1)
 			if err != nil {
 				o.errs = append(o.errs, err)
 				return nil, nil, false
