@@ -7,3 +7,5 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sync v0.25.0
 )
+
+require github.com/google/go-cmp v0.7.0 // indirect

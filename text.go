@@ -47,6 +47,16 @@ func NewContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("contains", values, opts, false)
 }
 
+// MustContains is [NewContains] for values known to be valid (package-level
+// variables); it panics, naming the call, when NewContains fails.
+func MustContains(values []string, opts ContainsOptions) *Contains {
+	g, err := NewContains(values, opts)
+	if err != nil {
+		panic("proctor.MustContains: " + err.Error())
+	}
+	return g
+}
+
 // NewNotContains returns a grader that passes when the output contains none
 // of values (with ModeAll, the default) or lacks at least one (ModeAny).
 func NewNotContains(values []string, opts ContainsOptions) (*Contains, error) {

@@ -145,11 +145,11 @@ var topFields = map[string]int{
 // sampleHandler is the oj.TokenHandler that fills a line.
 type sampleHandler struct {
 	ln     *line
-	depth  int  // object/array nesting; the line's object is depth 1
-	field  int  // the top-level field being read
+	depth  int    // object/array nesting; the line's object is depth 1
+	field  int    // the top-level field being read
 	sub    string // key inside metrics or model
-	slow   bool // leave this line to encoding/json
-	closed bool // the line's object has ended
+	slow   bool   // leave this line to encoding/json
+	closed bool   // the line's object has ended
 	// strs collects references or context; a fresh slice for each array,
 	// since the sample keeps it.
 	strs []string
