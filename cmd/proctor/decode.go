@@ -56,7 +56,10 @@ func (d *lineDecoder) decode(b []byte, ln *line) error {
 		if err := d.tok.Parse(b, h); err != nil || !h.closed {
 			slow = true
 		}
-		slow = slow || h.slow
+		// The tokenizer is lenient in two ways encoding/json is not: it
+		// takes a key with no value, and numbers such as "1." and "1.e5".
+		// The first the handler sees; a line with numbers is checked.
+		slow = slow || h.slow || h.pending || (h.numbers && !json.Valid(b))
 		if !slow {
 			return nil
 		}
@@ -144,12 +147,14 @@ var topFields = map[string]int{
 
 // sampleHandler is the oj.TokenHandler that fills a line.
 type sampleHandler struct {
-	ln     *line
-	depth  int    // object/array nesting; the line's object is depth 1
-	field  int    // the top-level field being read
-	sub    string // key inside metrics or model
-	slow   bool   // leave this line to encoding/json
-	closed bool   // the line's object has ended
+	ln      *line
+	depth   int    // object/array nesting; the line's object is depth 1
+	field   int    // the top-level field being read
+	sub     string // key inside metrics or model
+	slow    bool   // leave this line to encoding/json
+	closed  bool   // the line's object has ended
+	pending bool   // a key was read and its value not yet
+	numbers bool   // the line holds a number
 	// strs collects references or context; a fresh slice for each array,
 	// since the sample keeps it.
 	strs []string
@@ -174,6 +179,7 @@ func (h *sampleHandler) after() {
 
 func (h *sampleHandler) Null() {
 	h.after()
+	h.pending = false
 	if h.field == fGrader && !h.top() {
 		h.capValue("null")
 		return
@@ -204,6 +210,7 @@ func (h *sampleHandler) Null() {
 
 func (h *sampleHandler) Bool(v bool) {
 	h.after()
+	h.pending = false
 	if h.field == fGrader && !h.top() {
 		h.capValue(strconv.FormatBool(v))
 		return
@@ -290,6 +297,7 @@ func (h *sampleHandler) knownSub(names []string) bool {
 
 func (h *sampleHandler) Int(v int64) {
 	h.after()
+	h.pending, h.numbers = false, true
 	switch {
 	case h.field == fGrader && !h.top():
 		h.capValue(strconv.FormatInt(v, 10))
@@ -305,6 +313,7 @@ func (h *sampleHandler) Int(v int64) {
 
 func (h *sampleHandler) Float(v float64) {
 	h.after()
+	h.pending, h.numbers = false, true
 	switch {
 	case h.field == fGrader && !h.top():
 		if math.IsInf(v, 0) || math.IsNaN(v) {
@@ -325,6 +334,7 @@ func (h *sampleHandler) Float(v float64) {
 
 func (h *sampleHandler) Number(v string) {
 	h.after()
+	h.pending, h.numbers = false, true
 	if h.field == fGrader && !h.top() {
 		h.capValue(v)
 		return
@@ -357,6 +367,7 @@ func (h *sampleHandler) setMetric(v *float64) {
 
 func (h *sampleHandler) String(v string) {
 	h.after()
+	h.pending = false
 	if h.field == fGrader && !h.top() {
 		h.capString(v)
 		return
@@ -399,6 +410,7 @@ func (h *sampleHandler) String(v string) {
 
 func (h *sampleHandler) ObjectStart() {
 	h.after()
+	h.pending = false
 	h.depth++
 	switch {
 	case h.depth == 1:
@@ -410,6 +422,9 @@ func (h *sampleHandler) ObjectStart() {
 }
 
 func (h *sampleHandler) ObjectEnd() {
+	if h.pending {
+		h.slow = true // the last key had no value
+	}
 	if h.field == fGrader && h.depth > 1 {
 		h.capClose('}')
 	}
@@ -420,6 +435,10 @@ func (h *sampleHandler) ObjectEnd() {
 }
 
 func (h *sampleHandler) Key(k string) {
+	if h.pending {
+		h.slow = true // the previous key had no value
+	}
+	h.pending = true
 	if h.field == fGrader && h.depth > 1 {
 		h.capKey(k)
 		return
@@ -461,6 +480,7 @@ func foldsToTopField(k string) bool {
 
 func (h *sampleHandler) ArrayStart() {
 	h.after()
+	h.pending = false
 	h.depth++
 	switch {
 	case h.depth == 1:
