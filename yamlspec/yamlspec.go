@@ -19,7 +19,9 @@
 package yamlspec
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -36,7 +38,10 @@ const (
 	MaxDepth = 256
 	// MaxNodes bounds the nodes written, counting each alias expansion in
 	// full.
-	MaxNodes = 1 << 22
+	MaxNodes = 1 << 20
+	// MaxOutputBytes bounds the JSON written, which aliases can make larger
+	// than the input.
+	MaxOutputBytes = 2 * MaxBytes
 )
 
 // Error is a YAML document that could not be converted: Line and Column
@@ -105,9 +110,20 @@ func convert(src []byte, withLines bool) ([]byte, Lines, error) {
 	if len(src) > MaxBytes {
 		return nil, nil, &Error{Msg: fmt.Sprintf("document is %d bytes, more than the %d allowed", len(src), MaxBytes)}
 	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, nil, &Error{Msg: "empty document"}
+		}
 		return nil, nil, parseError(err)
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			return nil, nil, parseError(err)
+		}
+		return nil, nil, &Error{Line: next.Line, Column: next.Column, Msg: "want one YAML document, found another"}
 	}
 	if doc.Kind == 0 {
 		return nil, nil, &Error{Msg: "empty document"}
@@ -163,6 +179,9 @@ func (c *converter) node(n *yaml.Node, ptr string, depth int) error {
 	if depth > MaxDepth {
 		return errAt(n, "nested more than %d deep", MaxDepth)
 	}
+	if len(c.out) > MaxOutputBytes {
+		return errAt(n, "document expands to more than %d bytes of JSON (aliases are expanded in full)", MaxOutputBytes)
+	}
 	if c.lines != nil {
 		if _, ok := c.lines[ptr]; !ok {
 			c.lines[ptr] = n.Line
@@ -177,7 +196,7 @@ func (c *converter) node(n *yaml.Node, ptr string, depth int) error {
 			if i > 0 {
 				c.out = append(c.out, ',')
 			}
-			if err := c.node(item, ptr+"/"+strconv.Itoa(i), depth+1); err != nil {
+			if err := c.node(item, c.child(ptr, strconv.Itoa(i)), depth+1); err != nil {
 				return err
 			}
 		}
@@ -197,6 +216,14 @@ func (c *converter) node(n *yaml.Node, ptr string, depth int) error {
 		return err
 	}
 	return errAt(n, "unsupported YAML node")
+}
+
+// child returns the pointer of a member, or "" when lines are not kept.
+func (c *converter) child(ptr, token string) string {
+	if c.lines == nil {
+		return ""
+	}
+	return ptr + "/" + token
 }
 
 func (c *converter) mapping(n *yaml.Node, ptr string, depth int) error {
@@ -225,7 +252,7 @@ func (c *converter) mapping(n *yaml.Node, ptr string, depth int) error {
 		}
 		c.out = ojg.AppendJSONString(c.out, k.Value, false)
 		c.out = append(c.out, ':')
-		child := ptr + "/" + escapePointer(k.Value)
+		child := c.child(ptr, escapePointer(k.Value))
 		if c.lines != nil {
 			c.lines[child] = k.Line
 		}
