@@ -218,7 +218,7 @@ func (c *Compiler) newOptions(where string, spec []byte) (*SpecOptions, error) {
 	if err != nil {
 		return nil, &SpecError{Spec: where, Msg: "not a JSON object", Err: err}
 	}
-	return &SpecOptions{c: c, where: where, raw: m, used: make(map[string]bool, len(m))}, nil
+	return &SpecOptions{c: c, where: where, raw: m, used: make(map[string]bool, len(m)), asked: make(map[string]bool, len(m))}, nil
 }
 
 // decodeObject decodes one JSON object into its members, refusing a key
@@ -268,7 +268,8 @@ type SpecOptions struct {
 	severity Severity
 	depth    int // how deeply this spec is nested in others
 	raw      map[string]json.RawMessage
-	used     map[string]bool
+	used     map[string]bool // options present and read
+	asked    map[string]bool // options a getter asked for, present or not
 	errs     []error
 }
 
@@ -294,6 +295,7 @@ func (o *SpecOptions) label() string {
 // Has reports whether the option is present (even as null), and marks it
 // read.
 func (o *SpecOptions) Has(key string) bool {
+	o.asked[key] = true
 	_, ok := o.raw[key]
 	if ok {
 		o.used[key] = true
@@ -303,6 +305,7 @@ func (o *SpecOptions) Has(key string) bool {
 
 // Raw returns the option's JSON text and marks it read.
 func (o *SpecOptions) Raw(key string) (json.RawMessage, bool) {
+	o.asked[key] = true
 	r, ok := o.raw[key]
 	if ok {
 		o.used[key] = true
@@ -341,16 +344,17 @@ func (o *SpecOptions) unused() error {
 	}
 	sort.Strings(keys)
 	var known []string
-	for k := range o.used {
+	for k := range o.asked {
 		if !slices.Contains(commonOptions, k) {
 			known = append(known, k)
 		}
 	}
 	sort.Strings(known)
-	msg := fmt.Sprintf("unknown option for type %s", o.typ)
+	msg := fmt.Sprintf("unknown option for type %s (it takes %s", o.typ, strings.Join(known, ", "))
 	if len(known) > 0 {
-		msg += " (this spec used: " + strings.Join(known, ", ") + ")"
+		msg += ", "
 	}
+	msg += "and name, required, criterion, severity)"
 	return &SpecError{Spec: o.label(), Option: keys[0], Msg: msg}
 }
 
@@ -402,6 +406,7 @@ func (o *SpecOptions) String(key, def string) string {
 
 // RequireString returns a string option that must be present and non-empty.
 func (o *SpecOptions) RequireString(key string) string {
+	o.asked[key] = true
 	if _, ok := o.raw[key]; !ok {
 		o.Errorf(key, "missing: type %s needs it", o.typ)
 		return ""
