@@ -8,4 +8,4 @@ require (
 	golang.org/x/sync v0.25.0
 )
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require github.com/google/go-cmp v0.7.0

@@ -31,6 +31,10 @@ var decodeSeeds = []string{
 	`{"output":"x","grader":null}`,
 	`{"output":"x","metrics":{"LATENCY_MS":3}}`,
 	`{"output":"x","metrics":{"latency_ms":-0}}`,
+	`{"id":"s1","output":"Here:\n` + "```json\\n{\\\"id\\\": \\\"req-1\\\", \\\"a\\\\\\\\\\\": [1]}\\n```" + `","expected":"x","kind":"json"}`,
+	`{"output":"ends with a backslash \\","expected":"\"\\\""}`,
+	"{\"output\":\"raw tab\there\"}",
+	`{"output":"café \u00e9 \/ \b\f\r\t"}`,
 	`{"output":"x","http_status":99999999999999999999}`,
 }
 
@@ -91,5 +95,44 @@ func TestDecodeLine(t *testing.T) {
 	// An id read before the line breaks is kept for the result.
 	if err := d.decode([]byte(`{"id":"k9","output":"x",`), &ln); err == nil || ln.sample.ID != "k9" {
 		t.Errorf("broken line: got id %q, err %v; want id k9 and an error", ln.sample.ID, err)
+	}
+}
+
+func TestNextSpecial(t *testing.T) {
+	naive := func(b []byte) int {
+		for i, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i
+			}
+		}
+		return -1
+	}
+	rng := uint64(1)
+	for range 100000 {
+		n := int(rng>>58) + 1
+		b := make([]byte, n)
+		for i := range b {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b[i] = byte(rng >> 56)
+			if b[i] < 0x80 && b[i] >= 0x20 && rng&3 != 0 {
+				b[i] |= 0x40 // mostly plain bytes
+			}
+		}
+		var high uint64
+		got := nextSpecial(b, 0, &high)
+		if want := naive(b); got != want {
+			t.Fatalf("nextSpecial(%x) = %d, want %d", b, got, want)
+		}
+		end := got
+		if end < 0 {
+			end = len(b)
+		}
+		wantHigh := false
+		for _, c := range b[:end] {
+			wantHigh = wantHigh || c >= 0x80
+		}
+		if wantHigh && high&0x8080808080808080 == 0 {
+			t.Fatalf("nextSpecial(%x) missed a byte above 0x7f before %d", b, end)
+		}
 	}
 }

@@ -100,6 +100,17 @@ func BenchmarkDecodeLine(b *testing.B) {
 			i++
 		}
 	})
+	// json.Valid is the calibration point: ../shared/bench/README.md gives
+	// 3,087 ns for it on the workload on a quiet machine.
+	b.Run("json.Valid", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			if !json.Valid(lines[i%len(lines)]) {
+				b.Fatal("invalid")
+			}
+			i++
+		}
+	})
 	b.Run("encoding-json", func(b *testing.B) {
 		i := 0
 		for b.Loop() {
