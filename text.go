@@ -63,6 +63,16 @@ func NewNotContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("not_contains", values, opts, true)
 }
 
+// MustNotContains is [NewNotContains] for values known to be valid; it
+// panics, naming the call, when NewNotContains fails.
+func MustNotContains(values []string, opts ContainsOptions) *Contains {
+	g, err := NewNotContains(values, opts)
+	if err != nil {
+		panic("proctor.MustNotContains: " + err.Error())
+	}
+	return g
+}
+
 func newContains(typ string, values []string, opts ContainsOptions, negate bool) (*Contains, error) {
 	if len(values) == 0 {
 		return nil, fmt.Errorf("proctor: %s needs at least one value", typ)

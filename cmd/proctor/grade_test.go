@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -235,4 +236,54 @@ func TestSpecCache(t *testing.T) {
 	if err == nil || err2 == nil {
 		t.Errorf("a bad spec must stay an error when cached: %v, %v", err, err2)
 	}
+}
+
+// lineSource generates n input lines of about size bytes on the fly,
+// checking the heap as it goes, so the test can tell whether grading keeps
+// memory flat while the input is far larger than any buffer.
+type lineSource struct {
+	n, size, i int
+	pending    []byte
+	peak       uint64
+}
+
+func (r *lineSource) Read(p []byte) (int, error) {
+	if len(r.pending) == 0 {
+		if r.i == r.n {
+			return 0, io.EOF
+		}
+		if r.i%2000 == 0 {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			r.peak = max(r.peak, ms.HeapInuse)
+		}
+		r.pending = fmt.Appendf(nil, `{"id":"%d","output":"%s Paris"}`+"\n", r.i, strings.Repeat("word ", r.size/5))
+		r.i++
+	}
+	n := copy(p, r.pending)
+	r.pending = r.pending[n:]
+	return n, nil
+}
+
+func TestGradeMemoryFlat(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("streams 100 MB")
+	}
+	src := &lineSource{n: 50000, size: 2000}
+	var out countWriter
+	code := run(context.Background(), []string{"grade", "--grader", `{"type":"contains","value":"Paris"}`}, src, &out, io.Discard)
+	if code != exitOK || out.lines != src.n {
+		t.Fatalf("exit %d, %d results; want 0 and %d", code, out.lines, src.n)
+	}
+	t.Logf("heap in use peaked at %.1f MiB", float64(src.peak)/(1<<20))
+	if src.peak > 48<<20 {
+		t.Errorf("heap in use peaked at %d MiB while streaming 100 MB: want it flat (under 48 MiB)", src.peak>>20)
+	}
+}
+
+type countWriter struct{ lines int }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.lines += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
 }
