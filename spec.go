@@ -108,9 +108,19 @@ func (c *Compiler) builder(typ string) (Builder, bool) {
 	return b, ok
 }
 
-// Compile compiles one spec given as JSON text.
+// Compile compiles one spec given as JSON text (for YAML, convert it first
+// with the yamlspec subpackage). Any error is a *[SpecError]; in its text
+// the spec is named "#0", or by its name option once that is read.
 func (c *Compiler) Compile(spec []byte) (Check, error) {
 	return c.compile("#0", spec)
+}
+
+// CompileAs is [Compiler.Compile] with the label errors name the spec by
+// (a file and index, a case id and check number), so a message can point
+// at where the spec came from. Nested specs are named from it
+// ("label.graders[1]").
+func (c *Compiler) CompileAs(label string, spec []byte) (Check, error) {
+	return c.compile(label, spec)
 }
 
 // CompileList compiles a JSON array of specs (a suite's graders, an

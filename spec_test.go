@@ -67,6 +67,13 @@ func TestCompileCommonOptions(t *testing.T) {
 	}
 }
 
+func TestCompileAs(t *testing.T) {
+	_, err := NewCompiler().CompileAs("suite.yaml cases[3].checks[0]", []byte(`{"type":"all","graders":[{"type":"contains"}]}`))
+	if err == nil || !strings.Contains(err.Error(), "suite.yaml cases[3].checks[0].graders[0]") {
+		t.Errorf("got %v, want the error to name the spec from its label", err)
+	}
+}
+
 func TestCompileList(t *testing.T) {
 	c := NewCompiler()
 	chs, err := c.CompileList([]byte(`[{"type":"contains","value":"a"},{"type":"one_of","values":["x"]}]`))

@@ -97,7 +97,11 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cache:   newSpecCache(specCacheEntries),
 	}
 	if len(specBytes) > 0 {
-		ch, err := cfg.comp.Compile(specBytes)
+		label := "--grader"
+		if *specFile != "" {
+			label = *specFile
+		}
+		ch, err := cfg.comp.CompileAs(label, specBytes)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
@@ -342,8 +346,7 @@ func gradeOne(ctx context.Context, cfg gradeConfig, d *lineDecoder, raw []byte, 
 		}
 		var err error
 		if ch, err = cfg.cache.get(cfg.comp, ln.grader); err != nil {
-			g := proctor.ErrorGrade("line's grader", err)
-			return g, ln.sample.ID
+			return proctor.ErrorGrade("", err), ln.sample.ID
 		}
 	}
 	if !ln.hasOutput {
@@ -413,7 +416,7 @@ func (c *specCache) get(comp *proctor.Compiler, spec []byte) (*proctor.Check, er
 	if ok {
 		return e.check, e.err
 	}
-	ch, err := comp.Compile(spec)
+	ch, err := comp.CompileAs("the line's grader", spec)
 	if err == nil {
 		e = specEntry{check: &ch}
 	} else {
