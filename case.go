@@ -46,15 +46,23 @@ type Case struct {
 
 // CaseResult is the graded case: its verdict over attempts and each attempt.
 type CaseResult struct {
-	ID       string          `json:"id"`
-	Verdict  Status          `json:"verdict"`
-	Severity Severity        `json:"severity,omitempty"`
-	Split    string          `json:"split,omitempty"`
+	// ID is the case's id.
+	ID string `json:"id"`
+	// Verdict is [CaseVerdict] over the attempts: passed, failed, flaky or
+	// not graded.
+	Verdict Status `json:"verdict"`
+	// Severity is the case's severity, when it has one.
+	Severity Severity `json:"severity,omitempty"`
+	// Split is the set the case belongs to, when it has one.
+	Split string `json:"split,omitempty"`
+	// Attempts are the graded attempts, in order.
 	Attempts []AttemptResult `json:"attempts"`
 }
 
 // AttemptResult is one graded attempt.
 type AttemptResult struct {
+	// Verdict is [AttemptVerdict] over the grades: passed, failed or not
+	// graded.
 	Verdict Status `json:"verdict"`
 	// Grades holds one grade per check that ran, in the order they ran.
 	// Checks after a required check that failed or was not graded did not
@@ -88,9 +96,12 @@ type CheckInfo struct {
 // PriorGrade is a grade already given in the attempt, with its check's
 // criterion and kind.
 type PriorGrade struct {
+	// Criterion is the check's criterion ("" when it has none).
 	Criterion string
-	Kind      Kind
-	Grade     Grade
+	// Kind is the check's grader kind.
+	Kind Kind
+	// Grade is what the check gave.
+	Grade Grade
 }
 
 type checkInfoKey struct{}

@@ -169,6 +169,7 @@ type OneOf struct {
 
 // OneOfOptions configure [NewOneOf]. The zero value ignores case.
 type OneOfOptions struct {
+	// CaseSensitive compares case as well.
 	CaseSensitive bool
 	// Name is shown in results; default "one_of".
 	Name string

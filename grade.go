@@ -68,11 +68,13 @@ func (s *Status) UnmarshalText(b []byte) error {
 // Reason is for people and may change between releases; programs read
 // Status, Score and Evidence.
 type Grade struct {
+	// Status is passed, failed or not graded.
 	Status Status `json:"status"`
 	// Score is in [0, 1] when HasScore is true. Graders without a score
 	// leave both zero.
-	Score    float64 `json:"-"`
-	HasScore bool    `json:"-"`
+	Score float64 `json:"-"`
+	// HasScore says whether Score is set; JSON omits score without it.
+	HasScore bool `json:"-"`
 	// Reason says why, in a sentence: what failed, what could not be graded.
 	Reason string `json:"reason"`
 	// Grader is the name of the grader that produced the grade. [Check.Grade]

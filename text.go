@@ -292,6 +292,7 @@ func hasSuffixFold(s, suffix string) bool {
 // AffixOptions configure [NewStartsWith] and [NewEndsWith]. The zero value
 // is case-sensitive.
 type AffixOptions struct {
+	// IgnoreCase compares with Unicode simple case folding.
 	IgnoreCase bool
 	// Name is shown in results; default "starts_with" or "ends_with".
 	Name string

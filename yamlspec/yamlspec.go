@@ -47,8 +47,12 @@ const (
 // Error is a YAML document that could not be converted: Line and Column
 // (1-based; 0 when unknown) say where, Msg what was wrong.
 type Error struct {
-	Line, Column int
-	Msg          string
+	// Line is the 1-based line, 0 when unknown.
+	Line int
+	// Column is the 1-based column, 0 when unknown.
+	Column int
+	// Msg says what was wrong.
+	Msg string
 	// Err is the YAML parser's error, when it was the parser that failed.
 	Err error
 }
