@@ -36,8 +36,9 @@ type line struct {
 // by encoding/json, which then decides. A lineDecoder is reused line after
 // line by one goroutine; it is not safe for concurrent use.
 type lineDecoder struct {
-	tok oj.Tokenizer
-	h   sampleHandler
+	tok     oj.Tokenizer
+	h       sampleHandler
+	scratch []byte // unescaped strings, before they are copied out
 }
 
 // errNotObject is the reason for a line that is not a JSON object.
@@ -53,7 +54,7 @@ func (d *lineDecoder) decode(b []byte, ln *line) error {
 	if len(b) == 0 || b[0] != '{' {
 		return errNotObject
 	}
-	if decodeFlat(b, ln) {
+	if decodeFlat(b, ln, &d.scratch) {
 		return nil
 	}
 	*ln = line{}

@@ -12,7 +12,7 @@ import (
 // It does not decide anything else: on false the caller decodes the line
 // another way, so it only has to be right on lines it accepts. b is
 // trimmed and starts with '{'.
-func decodeFlat(b []byte, ln *line) bool {
+func decodeFlat(b []byte, ln *line, scratch *[]byte) bool {
 	i := skipWS(b, 1)
 	if i < len(b) && b[i] == '}' {
 		return i == len(b)-1
@@ -21,9 +21,26 @@ func decodeFlat(b []byte, ln *line) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		key, next, ok := scanString(b, i)
+		key, next, ok := scanString(b, i, scratch)
 		if !ok {
 			return false
+		}
+		// Decide on the key before the value is scanned: both may use
+		// scratch.
+		field := fNone
+		switch string(key) {
+		case "id":
+			field = fID
+		case "input":
+			field = fInput
+		case "output":
+			field = fOutput
+		case "expected":
+			field = fExpected
+		default:
+			if _, known := topFields[string(key)]; known || foldsToTopField(string(key)) {
+				return false // a string where something else belongs, or a folded key
+			}
 		}
 		i = skipWS(b, next)
 		if i >= len(b) || b[i] != ':' {
@@ -33,23 +50,20 @@ func decodeFlat(b []byte, ln *line) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false // not a string: the tokenizer decides
 		}
-		val, next, ok := scanString(b, i)
+		val, next, ok := scanString(b, i, scratch)
 		if !ok {
 			return false
 		}
-		switch key {
-		case "id":
-			ln.sample.ID = val
-		case "input":
-			ln.sample.Input = val
-		case "output":
-			ln.sample.Output, ln.hasOutput = val, true
-		case "expected":
-			ln.sample.Expected = &val
-		default:
-			if _, known := topFields[key]; known || foldsToTopField(key) {
-				return false // a string where something else belongs, or a folded key
-			}
+		switch field {
+		case fID:
+			ln.sample.ID = string(val)
+		case fInput:
+			ln.sample.Input = string(val)
+		case fOutput:
+			ln.sample.Output, ln.hasOutput = string(val), true
+		case fExpected:
+			e := string(val)
+			ln.sample.Expected = &e
 		}
 		i = skipWS(b, next)
 		if i >= len(b) {
@@ -79,11 +93,13 @@ func skipWS(b []byte, i int) int {
 }
 
 // scanString decodes the JSON string whose opening quote is at b[i] and
-// returns it with the index after its closing quote. It gives up (ok
-// false) on a \u escape, a bad escape, a control character, invalid UTF-8
-// or a missing closing quote. It reads eight bytes at a time to the next
-// quote, backslash or control character, and unescapes as it goes.
-func scanString(b []byte, i int) (s string, next int, ok bool) {
+// returns its bytes, valid until the next call (they are in b, or in
+// *scratch when the string had escapes), with the index after its closing
+// quote. It gives up (ok false) on a \u escape, a bad escape, a control
+// character, invalid UTF-8 or a missing closing quote. It reads eight
+// bytes at a time to the next quote, backslash or control character, and
+// unescapes as it goes.
+func scanString(b []byte, i int, scratch *[]byte) (s []byte, next int, ok bool) {
 	start := i + 1
 	var out []byte // nil until the first escape
 	var high uint64
@@ -91,26 +107,27 @@ func scanString(b []byte, i int) (s string, next int, ok bool) {
 	for p := start; ; {
 		k := nextSpecial(b, p, &high)
 		if k < 0 {
-			return "", 0, false
+			return nil, 0, false
 		}
 		switch c := b[k]; c {
 		case '"':
-			var raw []byte
-			if out == nil {
-				raw = b[start:k]
-			} else {
+			raw := b[start:k]
+			if out != nil {
 				raw = append(out, b[seg:k]...)
+				if cap(raw) <= maxScratch {
+					*scratch = raw
+				}
 			}
 			if high&0x8080808080808080 != 0 && !utf8.Valid(raw) {
-				return "", 0, false
+				return nil, 0, false
 			}
-			return string(raw), k + 1, true
+			return raw, k + 1, true
 		case '\\':
 			if k+1 >= len(b) {
-				return "", 0, false
+				return nil, 0, false
 			}
 			if out == nil {
-				out = make([]byte, 0, len(b)-start)
+				out = (*scratch)[:0]
 			}
 			out = append(out, b[seg:k]...)
 			switch e := b[k+1]; e {
@@ -127,14 +144,18 @@ func scanString(b []byte, i int) (s string, next int, ok bool) {
 			case 't':
 				out = append(out, '\t')
 			default:
-				return "", 0, false // \u and anything invalid
+				return nil, 0, false // \u and anything invalid
 			}
 			p, seg = k+2, k+2
 		default:
-			return "", 0, false // a control character
+			return nil, 0, false // a control character
 		}
 	}
 }
+
+// maxScratch is the largest unescaping buffer a decoder keeps between
+// lines.
+const maxScratch = 1 << 20
 
 // nextSpecial returns the index of the first quote, backslash or byte
 // below 0x20 in b at or after p, or -1, and ORs the bytes it passed into
