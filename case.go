@@ -213,7 +213,9 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 	case n <= 0:
 		n = 1
 	}
-	verdicts := make([]Status, 0, n)
+	var vbuf [8]Status
+	verdicts := vbuf[:0]
+	res.Attempts = make([]AttemptResult, 0, n)
 	complete := true
 	for a := range n {
 		if ctx.Err() != nil {
@@ -278,6 +280,8 @@ func GradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string,
 
 func gradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string, severity Severity) (ar AttemptResult, cut bool) {
 	ar.Grades = make([]Grade, 0, len(checks))
+	// Earlier grades are kept for the graders that read them (judges).
+	needPrior := slices.ContainsFunc(checks, func(c Check) bool { return kindOrNil(c.Grader) != KindDeterministic })
 	var prior []PriorGrade
 	for i, ch := range checks {
 		cut = cut || ctx.Err() != nil
@@ -293,7 +297,9 @@ func gradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string,
 		}
 		g := ch.Grade(gctx, s)
 		ar.Grades = append(ar.Grades, g)
-		prior = append(prior, PriorGrade{Criterion: ch.Criterion, Kind: kind, Grade: g})
+		if needPrior {
+			prior = append(prior, PriorGrade{Criterion: ch.Criterion, Kind: kind, Grade: g})
+		}
 		if ch.Required && g.Status != StatusPassed {
 			for _, rest := range checks[i+1:] {
 				ar.Skipped = append(ar.Skipped, rest.Name())
@@ -308,14 +314,17 @@ func gradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string,
 // orderChecks joins suite and case checks and orders them stably by kind:
 // deterministic, network, model.
 func orderChecks(suite, own []Check) []Check {
+	if len(suite) == 0 && slices.IsSortedFunc(own, byKind) {
+		return own // already in order: graded as given, never modified
+	}
 	all := make([]Check, 0, len(suite)+len(own))
 	all = append(all, suite...)
 	all = append(all, own...)
-	slices.SortStableFunc(all, func(a, b Check) int {
-		return cmp.Compare(kindOrNil(a.Grader), kindOrNil(b.Grader))
-	})
+	slices.SortStableFunc(all, byKind)
 	return all
 }
+
+func byKind(a, b Check) int { return cmp.Compare(kindOrNil(a.Grader), kindOrNil(b.Grader)) }
 
 func kindOrNil(g Grader) Kind {
 	if g == nil {

@@ -292,3 +292,23 @@ type kindFunc struct {
 func (k kindFunc) Name() string                               { return "spy" }
 func (k kindFunc) GraderKind() Kind                           { return k.k }
 func (k kindFunc) Grade(ctx context.Context, s *Sample) Grade { return k.f(ctx, s) }
+
+// BenchmarkRunCase puts the runner's cost for one case with one contains
+// check beside calling the grader directly.
+func BenchmarkRunCase(b *testing.B) {
+	ctx := context.Background()
+	g := MustContains([]string{"Paris"}, ContainsOptions{})
+	b.Run("runner", func(b *testing.B) {
+		r := NewRunner()
+		c := Case{ID: "c", Sample: Sample{Output: kbOutput}, Checks: []Check{{Grader: g}}}
+		for b.Loop() {
+			r.RunCase(ctx, &c)
+		}
+	})
+	b.Run("grader", func(b *testing.B) {
+		s := &Sample{ID: "c", Output: kbOutput}
+		for b.Loop() {
+			g.Grade(ctx, s)
+		}
+	})
+}
