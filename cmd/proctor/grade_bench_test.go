@@ -122,3 +122,19 @@ func BenchmarkDecodeLine(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGradeWorkloadPerLineGrader is BenchmarkGradeWorkload with the
+// spec on every line instead of --grader: each line's grader is decoded,
+// looked up in the compiled-spec cache (compiled once) and applied.
+func BenchmarkGradeWorkloadPerLineGrader(b *testing.B) {
+	data, n := loadWorkload(b)
+	data = bytes.ReplaceAll(data, []byte("\n{"), []byte("\n{\"grader\":{\"type\":\"contains\",\"value\":\"Paris\"},"))
+	data = append([]byte(`{"grader":{"type":"contains","value":"Paris"},`), data[1:]...)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if code := run(context.Background(), []string{"grade"}, bytes.NewReader(data), io.Discard, io.Discard); code > exitFailed {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
+}
