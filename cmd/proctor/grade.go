@@ -244,9 +244,13 @@ func readBatches(ctx context.Context, in io.Reader, maxLine int, pool *batchPool
 		for {
 			var frag []byte
 			frag, err = rd.ReadSlice('\n')
+			body := len(frag) // the fragment without its newline
+			if body > 0 && frag[body-1] == '\n' {
+				body--
+			}
 			switch {
 			case tooLong:
-			case len(b.buf)-start+len(frag) > maxLine:
+			case len(b.buf)-start+body > maxLine:
 				tooLong = true
 				keep := min(idPrefixBytes, maxLine) - (len(b.buf) - start)
 				if keep > 0 {

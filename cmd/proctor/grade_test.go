@@ -287,3 +287,11 @@ func (w *countWriter) Write(p []byte) (int, error) {
 	w.lines += bytes.Count(p, []byte{'\n'})
 	return len(p), nil
 }
+
+func TestGradeMaxLineIsExclusiveOfNewline(t *testing.T) {
+	line := `{"id":"a","output":"x"}` // 23 bytes
+	code, out, _ := runCLI(t, line+"\n"+line+"\r\n", "grade", "--max-line", fmt.Sprint(len(line)), "--grader", `{"type":"contains","value":"x"}`)
+	if code != exitOK || strings.Count(out, `"passed"`) != 1 || strings.Count(out, `"not_graded"`) != 1 {
+		t.Errorf("exit %d:\n%s\nwant the line of exactly --max-line bytes graded and the one with a CR over the limit", code, out)
+	}
+}
