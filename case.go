@@ -46,15 +46,23 @@ type Case struct {
 
 // CaseResult is the graded case: its verdict over attempts and each attempt.
 type CaseResult struct {
-	ID       string          `json:"id"`
-	Verdict  Status          `json:"verdict"`
-	Severity Severity        `json:"severity,omitempty"`
-	Split    string          `json:"split,omitempty"`
+	// ID is the case's id.
+	ID string `json:"id"`
+	// Verdict is [CaseVerdict] over the attempts: passed, failed, flaky or
+	// not graded.
+	Verdict Status `json:"verdict"`
+	// Severity is the case's severity, when it has one.
+	Severity Severity `json:"severity,omitempty"`
+	// Split is the set the case belongs to, when it has one.
+	Split string `json:"split,omitempty"`
+	// Attempts are the graded attempts, in order.
 	Attempts []AttemptResult `json:"attempts"`
 }
 
 // AttemptResult is one graded attempt.
 type AttemptResult struct {
+	// Verdict is [AttemptVerdict] over the grades: passed, failed or not
+	// graded.
 	Verdict Status `json:"verdict"`
 	// Grades holds one grade per check that ran, in the order they ran.
 	// Checks after a required check that failed or was not graded did not
@@ -88,9 +96,12 @@ type CheckInfo struct {
 // PriorGrade is a grade already given in the attempt, with its check's
 // criterion and kind.
 type PriorGrade struct {
+	// Criterion is the check's criterion ("" when it has none).
 	Criterion string
-	Kind      Kind
-	Grade     Grade
+	// Kind is the check's grader kind.
+	Kind Kind
+	// Grade is what the check gave.
+	Grade Grade
 }
 
 type checkInfoKey struct{}
@@ -120,14 +131,19 @@ func NewRunner(opts ...Option) *Runner {
 	return &Runner{cfg: newConfig(opts)}
 }
 
-// Run grades cases, at most the configured concurrency at a time, and
-// returns the report with results in the order of cases.
+// Run grades cases, at most the configured concurrency at a time (see
+// [WithConcurrency]), and returns the report with results in the order of
+// cases, whatever order they finished in. Within a case, checks run
+// deterministic first, then network, then model-graded, whatever order
+// they were given in; see [Runner.RunCase].
 //
-// When ctx is cancelled, Run stops starting cases and returns the report of
-// the cases graded to completion so far, with a caveat saying how many were
-// not, together with ctx.Err(). Callers should use the partial report, as
-// they use the n > 0 bytes an io.Reader returns with an error. No goroutine
-// is left running when Run returns.
+// When ctx is cancelled, Run stops starting cases, waits for the cases
+// already started (graders are expected to honour ctx), and returns the
+// report of the cases graded to completion, with a caveat saying how many
+// were not, together with ctx.Err(). Callers should use the partial report,
+// as they use the n > 0 bytes an io.Reader returns with an error: its
+// totals count only cases that were graded in full. No goroutine started by
+// Run is left running when it returns.
 func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	results := make([]*CaseResult, len(cases))
 	var g errgroup.Group
@@ -140,8 +156,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 			if ctx.Err() != nil {
 				return nil
 			}
-			res := r.RunCase(ctx, &cases[i])
-			if ctx.Err() == nil {
+			if res, complete := r.runCase(ctx, &cases[i]); complete {
 				results[i] = &res
 			}
 			return nil
@@ -149,7 +164,9 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	}
 	_ = g.Wait()
 	rep := NewReport("")
-	rep.Caveats = append(rep.Caveats, r.cfg.caveats...)
+	for _, c := range r.cfg.caveats {
+		rep.AddCaveat(c)
+	}
 	done := 0
 	for _, res := range results {
 		if res != nil {
@@ -160,15 +177,29 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	for _, f := range r.cfg.finishers {
 		f(rep)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil && done < len(cases) {
 		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d cases graded (%v)", done, len(cases), err))
 		return rep, err
 	}
 	return rep, nil
 }
 
-// RunCase grades one case: every attempt, then the verdict over attempts.
+// RunCase grades one case: every attempt, then the verdict over attempts
+// ([CaseVerdict]: all passed, all failed, flaky, or not graded). The
+// attempts are the case's recorded outputs (at most [Case.Attempts] of
+// them), else [Case.Attempts] calls of the subject (default 1), else the
+// case's sample as its one attempt. Each attempt runs the runner's and the
+// case's checks ordered by kind, stopping at the first required check that
+// fails or is not graded. A cancelled ctx ends the case early: the attempts
+// not made are left out and the checks not run are not graded.
 func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
+	res, _ := r.runCase(ctx, c)
+	return res
+}
+
+// runCase is RunCase that also says whether the case was graded in full:
+// every attempt made and no check cut short by the cancellation of ctx.
+func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
 	checks := orderChecks(r.cfg.checks, c.Checks)
 	n := c.Attempts
@@ -182,21 +213,27 @@ func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
 	case n <= 0:
 		n = 1
 	}
-	verdicts := make([]Status, 0, n)
+	var vbuf [8]Status
+	verdicts := vbuf[:0]
+	res.Attempts = make([]AttemptResult, 0, n)
+	complete := true
 	for a := range n {
 		if ctx.Err() != nil {
+			complete = false
 			break
 		}
-		ar := r.attempt(ctx, c, a, checks)
+		ar, cut := r.attempt(ctx, c, a, checks)
+		complete = complete && !cut
 		res.Attempts = append(res.Attempts, ar)
 		verdicts = append(verdicts, ar.Verdict)
 	}
 	res.Verdict = CaseVerdict(verdicts)
-	return res
+	return res, complete || ctx.Err() == nil
 }
 
-// attempt produces (or takes) one output and grades it.
-func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) AttemptResult {
+// attempt produces (or takes) one output and grades it. cut reports that
+// ctx was cancelled before the attempt was graded in full.
+func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) (ar AttemptResult, cut bool) {
 	var s Sample
 	switch {
 	case len(c.Outputs) > 0:
@@ -204,8 +241,9 @@ func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) At
 	case r.cfg.subject != nil:
 		out, err := callSubject(ctx, r.cfg.subject, c.Sample, a)
 		if err != nil {
-			return AttemptResult{Verdict: StatusNotGraded, Error: err.Error(),
-				Grades: []Grade{{Status: StatusNotGraded, Grader: "subject", Reason: "subject failed: " + err.Error(), Err: err}}}
+			g := ErrorGrade("subject failed", err)
+			g.Grader = "subject"
+			return AttemptResult{Verdict: StatusNotGraded, Error: err.Error(), Grades: []Grade{g}}, ctx.Err() != nil
 		}
 		s = merged(c.Sample, out)
 	default:
@@ -214,7 +252,7 @@ func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) At
 	if s.ID == "" {
 		s.ID = c.ID
 	}
-	return GradeAttempt(ctx, &s, checks, c.ID, c.Severity)
+	return gradeAttempt(ctx, &s, checks, c.ID, c.Severity)
 }
 
 // callSubject calls the subject, turning a panic into an error.
@@ -228,19 +266,27 @@ func callSubject(ctx context.Context, subj Subject, in Sample, a int) (out Sampl
 }
 
 // GradeAttempt grades one sample with checks in the order given, stopping
-// at the first required check that fails or is not graded, and returns the
-// attempt's verdict and grades. Checks are not reordered here; a [Runner]
-// orders them first. caseID and severity are passed to graders through
-// [CheckInfo].
+// at the first required check that fails or is not graded (the checks after
+// it are listed in Skipped), and returns the attempt's verdict
+// ([AttemptVerdict]) and grades. Checks are not reordered here; a [Runner]
+// orders them first. caseID and severity are passed to non-deterministic
+// graders through [CheckInfo]. A panicking grader is not graded with the
+// panic message and the attempt goes on. Once ctx is cancelled, the checks
+// not yet run are not graded with ctx.Err() as their cause.
 func GradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string, severity Severity) AttemptResult {
-	var ar AttemptResult
-	prior := make([]PriorGrade, 0, len(checks))
+	ar, _ := gradeAttempt(ctx, s, checks, caseID, severity)
+	return ar
+}
+
+func gradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string, severity Severity) (ar AttemptResult, cut bool) {
+	ar.Grades = make([]Grade, 0, len(checks))
+	// Earlier grades are kept for the graders that read them (judges).
+	needPrior := slices.ContainsFunc(checks, func(c Check) bool { return kindOrNil(c.Grader) != KindDeterministic })
+	var prior []PriorGrade
 	for i, ch := range checks {
+		cut = cut || ctx.Err() != nil
 		gctx := ctx
-		kind := KindDeterministic
-		if ch.Grader != nil {
-			kind = KindOf(ch.Grader)
-		}
+		kind := kindOrNil(ch.Grader)
 		if kind != KindDeterministic {
 			gctx = ContextWithCheckInfo(ctx, &CheckInfo{
 				CaseID:    caseID,
@@ -251,7 +297,9 @@ func GradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string,
 		}
 		g := ch.Grade(gctx, s)
 		ar.Grades = append(ar.Grades, g)
-		prior = append(prior, PriorGrade{Criterion: ch.Criterion, Kind: kind, Grade: g})
+		if needPrior {
+			prior = append(prior, PriorGrade{Criterion: ch.Criterion, Kind: kind, Grade: g})
+		}
 		if ch.Required && g.Status != StatusPassed {
 			for _, rest := range checks[i+1:] {
 				ar.Skipped = append(ar.Skipped, rest.Name())
@@ -260,20 +308,23 @@ func GradeAttempt(ctx context.Context, s *Sample, checks []Check, caseID string,
 		}
 	}
 	ar.Verdict = AttemptVerdict(ar.Grades)
-	return ar
+	return ar, cut || ctx.Err() != nil
 }
 
 // orderChecks joins suite and case checks and orders them stably by kind:
 // deterministic, network, model.
 func orderChecks(suite, own []Check) []Check {
+	if len(suite) == 0 && slices.IsSortedFunc(own, byKind) {
+		return own // already in order: graded as given, never modified
+	}
 	all := make([]Check, 0, len(suite)+len(own))
 	all = append(all, suite...)
 	all = append(all, own...)
-	slices.SortStableFunc(all, func(a, b Check) int {
-		return cmp.Compare(kindOrNil(a.Grader), kindOrNil(b.Grader))
-	})
+	slices.SortStableFunc(all, byKind)
 	return all
 }
+
+func byKind(a, b Check) int { return cmp.Compare(kindOrNil(a.Grader), kindOrNil(b.Grader)) }
 
 func kindOrNil(g Grader) Kind {
 	if g == nil {

@@ -13,10 +13,16 @@ import (
 type Severity uint8
 
 const (
+	// SeverityUnset is the zero value: a check takes its case's severity,
+	// a case counts as medium.
 	SeverityUnset Severity = iota
+	// SeverityLow marks checks whose wrong verdict costs little.
 	SeverityLow
+	// SeverityMedium is the default for a case.
 	SeverityMedium
+	// SeverityHigh sends a judge's verdict to a panel.
 	SeverityHigh
+	// SeverityCritical sends a judge's verdict to a panel.
 	SeverityCritical
 )
 
@@ -30,8 +36,14 @@ func (v Severity) String() string {
 	return fmt.Sprintf("severity_%d", uint8(v))
 }
 
-// MarshalText encodes v as its [Severity.String] word.
-func (v Severity) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+// MarshalText encodes v as its [Severity.String] word ("" when unset). It
+// fails for a value outside the five.
+func (v Severity) MarshalText() ([]byte, error) {
+	if int(v) >= len(severityNames) {
+		return nil, fmt.Errorf("proctor: invalid severity %d", uint8(v))
+	}
+	return []byte(severityNames[v]), nil
+}
 
 // UnmarshalText decodes "low", "medium", "high" or "critical" ("" is unset).
 func (v *Severity) UnmarshalText(b []byte) error {
@@ -57,8 +69,11 @@ func ParseSeverity(s string) (Severity, error) {
 // AtLeast reports whether v is at least w.
 func (v Severity) AtLeast(w Severity) bool { return v >= w }
 
-// Check is a grader as a case uses it.
+// Check is a grader as a case uses it: the grader plus whether it is
+// required, the criterion it reads and its severity. The zero value has no
+// grader and grades as not graded.
 type Check struct {
+	// Grader grades the sample.
 	Grader Grader
 	// Required checks end the attempt when they fail or are not graded: no
 	// later check (and no judge) runs.

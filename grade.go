@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/ohler55/ojg"
 )
 
 // Status is the outcome of grading. The zero value is [StatusNotGraded], so
@@ -66,11 +68,13 @@ func (s *Status) UnmarshalText(b []byte) error {
 // Reason is for people and may change between releases; programs read
 // Status, Score and Evidence.
 type Grade struct {
+	// Status is passed, failed or not graded.
 	Status Status `json:"status"`
 	// Score is in [0, 1] when HasScore is true. Graders without a score
 	// leave both zero.
-	Score    float64 `json:"-"`
-	HasScore bool    `json:"-"`
+	Score float64 `json:"-"`
+	// HasScore says whether Score is set; JSON omits score without it.
+	HasScore bool `json:"-"`
 	// Reason says why, in a sentence: what failed, what could not be graded.
 	Reason string `json:"reason"`
 	// Grader is the name of the grader that produced the grade. [Check.Grade]
@@ -191,7 +195,8 @@ func CaseVerdict(attempts []Status) Status {
 	return StatusNotGraded
 }
 
-// gradeJSON is the wire form of a Grade: score only when there is one.
+// gradeJSON is the wire form of a Grade, for decoding: score only when
+// there is one.
 type gradeJSON struct {
 	Grader   string   `json:"grader"`
 	Status   Status   `json:"status"`
@@ -202,13 +207,62 @@ type gradeJSON struct {
 }
 
 // MarshalJSON encodes g as SPEC.md's result object: grader, status, score
-// (omitted when the grader has none), reason, evidence and caveats.
-func (g Grade) MarshalJSON() ([]byte, error) {
-	w := gradeJSON{Grader: g.Grader, Status: g.Status, Reason: g.Reason, Evidence: g.Evidence, Caveats: g.Caveats}
-	if g.HasScore {
-		w.Score = &g.Score
+// (omitted when the grader has none), reason, evidence and caveats (each
+// omitted when empty). It fails for a status outside the four.
+func (g Grade) MarshalJSON() ([]byte, error) { return g.AppendJSON(nil) }
+
+// AppendJSON appends the JSON object [Grade.MarshalJSON] writes to b and
+// returns the extended buffer. Without evidence it does not allocate beyond
+// growing b, which makes it the cheap way to write many results.
+func (g Grade) AppendJSON(b []byte) ([]byte, error) {
+	if int(g.Status) >= len(statusNames) {
+		return b, fmt.Errorf("proctor: invalid status %d", uint8(g.Status))
 	}
-	return json.Marshal(w)
+	b = append(b, `{"grader":`...)
+	b = ojg.AppendJSONString(b, g.Grader, false)
+	b = append(b, `,"status":"`...)
+	b = append(b, statusNames[g.Status]...)
+	b = append(b, '"')
+	if g.HasScore {
+		b = append(b, `,"score":`...)
+		b = appendScore(b, g.Score)
+	}
+	b = append(b, `,"reason":`...)
+	b = ojg.AppendJSONString(b, g.Reason, false)
+	if g.Evidence != nil {
+		ev, err := json.Marshal(g.Evidence)
+		if err != nil {
+			return b, fmt.Errorf("proctor: grade evidence: %w", err)
+		}
+		if string(ev) != "null" {
+			b = append(b, `,"evidence":`...)
+			b = append(b, ev...)
+		}
+	}
+	if len(g.Caveats) > 0 {
+		b = append(b, `,"caveats":[`...)
+		for i, c := range g.Caveats {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = ojg.AppendJSONString(b, c, false)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// appendScore writes a score as encoding/json writes a float64. Scores are
+// in [0, 1]; anything that is not finite is written as 0 so the line stays
+// JSON.
+func appendScore(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, '0')
+	}
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
 }
 
 // UnmarshalJSON decodes the form [Grade.MarshalJSON] writes. Evidence is

@@ -3,6 +3,7 @@ package proctor
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 )
 
 // Grader grades one attempt of a case.
@@ -65,7 +66,7 @@ func (k Kind) String() string {
 	case KindModel:
 		return "model"
 	}
-	return "kind_" + string(rune('0'+k))
+	return "kind_" + strconv.Itoa(int(k))
 }
 
 // Kinded is implemented by graders that are not deterministic. A [Runner]
@@ -135,15 +136,21 @@ func (s *Sample) ExpectedText() (string, bool) {
 // measured; graders that need it return [StatusNotGraded], never treat it as
 // zero.
 type Metrics struct {
-	LatencyMS    *float64 `json:"latency_ms,omitempty"`
-	InputTokens  *float64 `json:"input_tokens,omitempty"`
+	// LatencyMS is how long the call took, in milliseconds.
+	LatencyMS *float64 `json:"latency_ms,omitempty"`
+	// InputTokens is the prompt's token count.
+	InputTokens *float64 `json:"input_tokens,omitempty"`
+	// OutputTokens is the answer's token count.
 	OutputTokens *float64 `json:"output_tokens,omitempty"`
-	TotalTokens  *float64 `json:"total_tokens,omitempty"`
-	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	// TotalTokens is the call's total token count.
+	TotalTokens *float64 `json:"total_tokens,omitempty"`
+	// CostUSD is what the call cost, in US dollars.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // ToolCall is one tool call the subject made.
 type ToolCall struct {
+	// Name is the tool's name.
 	Name string `json:"name"`
 	// Arguments is the call's arguments as JSON (an object, usually).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
@@ -151,7 +158,10 @@ type ToolCall struct {
 
 // Model identifies a model: the subject under test or a judge.
 type Model struct {
-	Name   string `json:"name,omitempty"`
+	// Name is the model's name ("gpt-4.1").
+	Name string `json:"name,omitempty"`
+	// Family is who makes it ("openai"); judges from the subject's family
+	// are refused by default.
 	Family string `json:"family,omitempty"`
 }
 

@@ -8,9 +8,13 @@ import (
 // Totals counts case verdicts. Flaky and not graded are counted on their
 // own, never folded into passed or failed.
 type Totals struct {
-	Passed    int `json:"passed"`
-	Failed    int `json:"failed"`
-	Flaky     int `json:"flaky"`
+	// Passed counts cases whose every measured attempt passed.
+	Passed int `json:"passed"`
+	// Failed counts cases whose every measured attempt failed.
+	Failed int `json:"failed"`
+	// Flaky counts cases with passed and failed attempts.
+	Flaky int `json:"flaky"`
+	// NotGraded counts cases with no measured attempt.
 	NotGraded int `json:"not_graded"`
 }
 
@@ -42,15 +46,24 @@ func (t *Totals) add(v Status, n int) {
 
 // JudgeStats is what one judge cost in a run.
 type JudgeStats struct {
-	Name      string  `json:"name"`
-	Family    string  `json:"family,omitempty"`
-	Model     string  `json:"model,omitempty"`
-	Calls     int     `json:"calls"`
-	Retries   int     `json:"retries,omitempty"`
-	CacheHits int     `json:"cache_hits,omitempty"`
-	Errors    int     `json:"errors,omitempty"`
-	Tokens    int     `json:"tokens,omitempty"`
-	CostUSD   float64 `json:"cost_usd,omitempty"`
+	// Name is the judge's name in the configuration.
+	Name string `json:"name"`
+	// Family is its model family.
+	Family string `json:"family,omitempty"`
+	// Model is its model name.
+	Model string `json:"model,omitempty"`
+	// Calls counts the calls made, retries excluded.
+	Calls int `json:"calls"`
+	// Retries counts calls repeated after a transient error.
+	Retries int `json:"retries,omitempty"`
+	// CacheHits counts identical calls answered without asking again.
+	CacheHits int `json:"cache_hits,omitempty"`
+	// Errors counts calls that failed for good.
+	Errors int `json:"errors,omitempty"`
+	// Tokens is the tokens the calls used, where reported.
+	Tokens int `json:"tokens,omitempty"`
+	// CostUSD is what the calls cost, where prices are known.
+	CostUSD float64 `json:"cost_usd,omitempty"`
 	// PromptVersion identifies the prompts the judge was asked with; scores
 	// are comparable between runs only with the judge and prompts fixed.
 	PromptVersion string `json:"prompt_version,omitempty"`
@@ -61,11 +74,17 @@ type JudgeStats struct {
 // reader must know. The JSON form is SPEC.md's report, which report merge
 // and compare read.
 type Report struct {
-	Suite   string       `json:"suite"`
-	Totals  Totals       `json:"totals"`
-	Cases   []CaseResult `json:"cases"`
-	Judges  []JudgeStats `json:"judges"`
-	Caveats []string     `json:"caveats"`
+	// Suite is the suite's name.
+	Suite string `json:"suite"`
+	// Totals counts the case verdicts.
+	Totals Totals `json:"totals"`
+	// Cases are the case results in input order.
+	Cases []CaseResult `json:"cases"`
+	// Judges are the judges asked and what they cost.
+	Judges []JudgeStats `json:"judges"`
+	// Caveats are what a reader must know about how the verdicts were
+	// reached, each once.
+	Caveats []string `json:"caveats"`
 }
 
 // NewReport returns an empty report for the named suite.

@@ -27,8 +27,13 @@ type sampleWire struct {
 // other value as its compact JSON text, and null or absent leaves Expected
 // nil. references and context items may be strings or {"id": ...} objects;
 // ids go to ReferenceIDs and ContextIDs. Unknown fields are ignored here so
-// that a line can carry extra keys (such as "grader") for its caller.
+// that a line can carry extra keys (such as "grader") for its caller. Keys
+// match case-insensitively, as encoding/json matches them. Anything but a
+// JSON object (null included) is an error.
 func (s *Sample) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		return fmt.Errorf("proctor: sample: want a JSON object, got %s", jsonKind(t))
+	}
 	var w sampleWire
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err

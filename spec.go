@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -107,9 +108,19 @@ func (c *Compiler) builder(typ string) (Builder, bool) {
 	return b, ok
 }
 
-// Compile compiles one spec given as JSON text.
+// Compile compiles one spec given as JSON text (for YAML, convert it first
+// with the yamlspec subpackage). Any error is a *[SpecError]; in its text
+// the spec is named "#0", or by its name option once that is read.
 func (c *Compiler) Compile(spec []byte) (Check, error) {
 	return c.compile("#0", spec)
+}
+
+// CompileAs is [Compiler.Compile] with the label errors name the spec by
+// (a file and index, a case id and check number), so a message can point
+// at where the spec came from. Nested specs are named from it
+// ("label.graders[1]").
+func (c *Compiler) CompileAs(label string, spec []byte) (Check, error) {
+	return c.compile(label, spec)
 }
 
 // CompileList compiles a JSON array of specs (a suite's graders, an
@@ -143,10 +154,18 @@ func (c *Compiler) CompileValue(spec any) (Check, error) {
 // compile compiles spec, naming it by where in errors until its own name is
 // known.
 func (c *Compiler) compile(where string, spec []byte) (Check, error) {
+	return c.compileAt(where, spec, 0)
+}
+
+func (c *Compiler) compileAt(where string, spec []byte, depth int) (Check, error) {
+	if depth > maxSpecDepth {
+		return Check{}, &SpecError{Spec: where, Msg: fmt.Sprintf("specs nested more than %d deep", maxSpecDepth)}
+	}
 	o, err := c.newOptions(where, spec)
 	if err != nil {
 		return Check{}, err
 	}
+	o.depth = depth
 	typ := o.String("type", "")
 	if typ == "" {
 		if err := o.Err(); err != nil {
@@ -171,7 +190,6 @@ func (c *Compiler) compile(where string, spec []byte) (Check, error) {
 		}
 		ch.Severity = s
 	}
-	ch.Severity = max(ch.Severity, SeverityUnset)
 	o.severity = ch.Severity
 	if err := o.Err(); err != nil {
 		return Check{}, err
@@ -197,21 +215,54 @@ func (c *Compiler) compile(where string, spec []byte) (Check, error) {
 	return ch, nil
 }
 
+// maxSpecDepth bounds how deeply specs nest (not inside all inside any...),
+// so that a hostile spec cannot make compiling quadratic or deep.
+const maxSpecDepth = 32
+
 func (c *Compiler) newOptions(where string, spec []byte) (*SpecOptions, error) {
 	spec = bytes.TrimSpace(spec)
 	if len(spec) == 0 || spec[0] != '{' {
-		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\""}
+		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\", got " + jsonKind(spec)}
 	}
-	var m map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(spec))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
+	m, err := decodeObject(spec)
+	if err != nil {
 		return nil, &SpecError{Spec: where, Msg: "not a JSON object", Err: err}
 	}
-	if dec.More() {
-		return nil, &SpecError{Spec: where, Msg: "trailing data after the spec object"}
+	return &SpecOptions{c: c, where: where, raw: m, used: make(map[string]bool, len(m)), asked: make(map[string]bool, len(m))}, nil
+}
+
+// decodeObject decodes one JSON object into its members, refusing a key
+// given twice (JSON decoders disagree on which one wins) and anything after
+// the object.
+func decodeObject(b []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, err
 	}
-	return &SpecOptions{c: c, where: where, raw: m, used: make(map[string]bool, len(m))}, nil
+	m := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if _, dup := m[k]; dup {
+			return nil, fmt.Errorf("option %q given twice", k)
+		}
+		m[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the spec object")
+	}
+	return m, nil
 }
 
 // SpecOptions gives a [Builder] typed access to a spec's options. Each
@@ -225,8 +276,10 @@ type SpecOptions struct {
 	typ      string
 	name     string
 	severity Severity
+	depth    int // how deeply this spec is nested in others
 	raw      map[string]json.RawMessage
-	used     map[string]bool
+	used     map[string]bool // options present and read
+	asked    map[string]bool // options a getter asked for, present or not
 	errs     []error
 }
 
@@ -252,6 +305,7 @@ func (o *SpecOptions) label() string {
 // Has reports whether the option is present (even as null), and marks it
 // read.
 func (o *SpecOptions) Has(key string) bool {
+	o.asked[key] = true
 	_, ok := o.raw[key]
 	if ok {
 		o.used[key] = true
@@ -261,6 +315,7 @@ func (o *SpecOptions) Has(key string) bool {
 
 // Raw returns the option's JSON text and marks it read.
 func (o *SpecOptions) Raw(key string) (json.RawMessage, bool) {
+	o.asked[key] = true
 	r, ok := o.raw[key]
 	if ok {
 		o.used[key] = true
@@ -299,16 +354,17 @@ func (o *SpecOptions) unused() error {
 	}
 	sort.Strings(keys)
 	var known []string
-	for k := range o.used {
+	for k := range o.asked {
 		if !slices.Contains(commonOptions, k) {
 			known = append(known, k)
 		}
 	}
 	sort.Strings(known)
-	msg := fmt.Sprintf("unknown option for type %s", o.typ)
+	msg := fmt.Sprintf("unknown option for type %s (it takes %s", o.typ, strings.Join(known, ", "))
 	if len(known) > 0 {
-		msg += " (this spec used: " + strings.Join(known, ", ") + ")"
+		msg += ", "
 	}
+	msg += "and name, required, criterion, severity)"
 	return &SpecError{Spec: o.label(), Option: keys[0], Msg: msg}
 }
 
@@ -360,6 +416,7 @@ func (o *SpecOptions) String(key, def string) string {
 
 // RequireString returns a string option that must be present and non-empty.
 func (o *SpecOptions) RequireString(key string) string {
+	o.asked[key] = true
 	if _, ok := o.raw[key]; !ok {
 		o.Errorf(key, "missing: type %s needs it", o.typ)
 		return ""
@@ -520,7 +577,7 @@ func (o *SpecOptions) Check(key string) (Check, bool) {
 		o.Errorf(key, "missing: type %s needs a nested spec", o.typ)
 		return Check{}, false
 	}
-	ch, err := o.c.compile(o.where+"."+key, r)
+	ch, err := o.c.compileAt(o.where+"."+key, r, o.depth+1)
 	if err != nil {
 		o.errs = append(o.errs, err)
 		return Check{}, false
@@ -547,7 +604,7 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 			return nil, nil, false
 		}
 		for i, sub := range raws {
-			ch, err := o.c.compile(fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub)
+			ch, err := o.c.compileAt(fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub, o.depth+1)
 			if err != nil {
 				o.errs = append(o.errs, err)
 				return nil, nil, false
@@ -568,12 +625,16 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 				return nil, nil, false
 			}
 			k := t.(string)
+			if slices.Contains(keys, k) {
+				o.Errorf(key, "spec %q given twice", k)
+				return nil, nil, false
+			}
 			var sub json.RawMessage
 			if err := dec.Decode(&sub); err != nil {
 				o.Wrap(key, "want an object of specs", err)
 				return nil, nil, false
 			}
-			ch, err := o.c.compile(fmt.Sprintf("%s.%s.%s", o.where, key, k), sub)
+			ch, err := o.c.compileAt(fmt.Sprintf("%s.%s.%s", o.where, key, k), sub, o.depth+1)
 			if err != nil {
 				o.errs = append(o.errs, err)
 				return nil, nil, false

@@ -47,10 +47,30 @@ func NewContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("contains", values, opts, false)
 }
 
+// MustContains is [NewContains] for values known to be valid (package-level
+// variables); it panics, naming the call, when NewContains fails.
+func MustContains(values []string, opts ContainsOptions) *Contains {
+	g, err := NewContains(values, opts)
+	if err != nil {
+		panic("proctor.MustContains: " + err.Error())
+	}
+	return g
+}
+
 // NewNotContains returns a grader that passes when the output contains none
 // of values (with ModeAll, the default) or lacks at least one (ModeAny).
 func NewNotContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("not_contains", values, opts, true)
+}
+
+// MustNotContains is [NewNotContains] for values known to be valid; it
+// panics, naming the call, when NewNotContains fails.
+func MustNotContains(values []string, opts ContainsOptions) *Contains {
+	g, err := NewNotContains(values, opts)
+	if err != nil {
+		panic("proctor.MustNotContains: " + err.Error())
+	}
+	return g
 }
 
 func newContains(typ string, values []string, opts ContainsOptions, negate bool) (*Contains, error) {
@@ -111,26 +131,124 @@ func (g *Contains) has(out, v string) bool {
 }
 
 // containsFold reports whether sub is within s under Unicode simple case
-// folding, without allocating.
+// folding, the equivalence strings.EqualFold uses: it is true exactly when
+// some run of s with as many runes as sub is EqualFold to sub. It does not
+// allocate.
 func containsFold(s, sub string) bool {
 	if sub == "" {
 		return true
 	}
-	r0, n0 := utf8.DecodeRuneInString(sub)
+	if asciiFoldSafe(s, sub) {
+		return indexFoldASCII(s, sub) >= 0
+	}
+	r0, _ := utf8.DecodeRuneInString(sub)
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == r0 || unicode.SimpleFold(r) == r0 || equalFoldRune(r, r0) {
-			if hasPrefixFold(s[i:], sub) {
-				return true
-			}
+		if equalFoldRune(r, r0) && hasPrefixFold(s[i:], sub) {
+			return true
 		}
-		_ = n0
 		i += n
 	}
 	return false
 }
 
+// The two runes outside ASCII whose simple case folding orbit holds an
+// ASCII letter: KELVIN SIGN (k, K) and LATIN SMALL LETTER LONG S (s, S).
+const (
+	kelvinSign = "\u212a"
+	longS      = "\u017f"
+)
+
+// asciiFoldSafe reports whether a byte-wise ASCII case-insensitive search
+// for sub in s gives the same answer as full simple folding: sub is ASCII
+// and, if it holds a k or an s, s holds neither of the two runes outside
+// ASCII that fold to them. (No other rune outside ASCII folds to an ASCII
+// one; TestASCIIFoldOrbits checks that against the unicode tables.)
+func asciiFoldSafe(s, sub string) bool {
+	ks := false
+	for i := 0; i < len(sub); i++ {
+		c := sub[i]
+		if c >= utf8.RuneSelf {
+			return false
+		}
+		c |= 0x20
+		ks = ks || c == 'k' || c == 's'
+	}
+	return !ks || (!strings.Contains(s, kelvinSign) && !strings.Contains(s, longS))
+}
+
+// indexFoldASCII returns the index of the first ASCII case-insensitive
+// match of the ASCII string sub in s, or -1. Candidates are found with
+// strings.IndexByte on both cases of sub's first byte.
+func indexFoldASCII(s, sub string) int {
+	n := len(sub)
+	if n > len(s) {
+		return -1
+	}
+	lo, up := sub[0], sub[0]
+	if 'A' <= lo && lo <= 'Z' {
+		lo += 'a' - 'A'
+	} else if 'a' <= up && up <= 'z' {
+		up -= 'a' - 'A'
+	}
+	last := len(s) - n
+	nextLo, nextUp := -1, len(s)
+	if lo != up {
+		nextUp = -1
+	}
+	for i := 0; i <= last; {
+		if nextLo < i {
+			nextLo = indexByteFrom(s[:last+1], lo, i)
+		}
+		if nextUp < i {
+			nextUp = indexByteFrom(s[:last+1], up, i)
+		}
+		c := min(nextLo, nextUp)
+		if c > last {
+			return -1
+		}
+		if equalFoldASCII(s[c+1:c+n], sub[1:]) {
+			return c
+		}
+		i = c + 1
+	}
+	return -1
+}
+
+// indexByteFrom returns the index of the first c in s at or after i, or
+// len(s)+1 when there is none.
+func indexByteFrom(s string, c byte, i int) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s) + 1
+}
+
+// equalFoldASCII reports whether a and b, of equal length and with b
+// ASCII, are equal ignoring ASCII case.
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(b); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if l := x | 0x20; l != y|0x20 || l < 'a' || l > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// equalFoldRune reports whether a and b are in the same simple case
+// folding orbit.
 func equalFoldRune(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	if a < utf8.RuneSelf && b < utf8.RuneSelf {
+		l := a | 0x20
+		return l == b|0x20 && 'a' <= l && l <= 'z'
+	}
 	for f := unicode.SimpleFold(a); f != a; f = unicode.SimpleFold(f) {
 		if f == b {
 			return true
@@ -174,6 +292,7 @@ func hasSuffixFold(s, suffix string) bool {
 // AffixOptions configure [NewStartsWith] and [NewEndsWith]. The zero value
 // is case-sensitive.
 type AffixOptions struct {
+	// IgnoreCase compares with Unicode simple case folding.
 	IgnoreCase bool
 	// Name is shown in results; default "starts_with" or "ends_with".
 	Name string

@@ -2,42 +2,63 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 
+	"github.com/ohler55/ojg"
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/yamlspec"
 )
 
-// resultLine is one line of `proctor grade` output.
-type resultLine struct {
-	ID string `json:"id,omitempty"`
-	proctor.Grade
-}
+const gradeUsage = `usage: proctor grade [--grader SPEC_JSON | --grader-file FILE] [flags] [FILE.jsonl | -]
 
-func (r resultLine) MarshalJSON() ([]byte, error) {
-	g, err := json.Marshal(r.Grade)
-	if err != nil || r.ID == "" {
-		return g, err
-	}
-	id, _ := json.Marshal(r.ID)
-	out := make([]byte, 0, len(g)+len(id)+8)
-	out = append(out, `{"id":`...)
-	out = append(out, id...)
-	out = append(out, ',')
-	return append(out, g[1:]...), nil
+Reads one sample per line (JSONL) and writes one result per line, in order,
+as it goes. Without --grader or --grader-file each line's own "grader" is
+used. A malformed line is a not_graded result and grading goes on.
+Exit status: 0 when nothing failed, 1 when anything failed, 2 for usage or
+spec errors, an unreadable input or an interrupted run.
+
+flags:
+`
+
+// Defaults of `proctor grade`.
+const (
+	defaultMaxLine   = 16 << 20 // a longer line is not graded, never buffered whole
+	batchLines       = 256      // lines handed to a worker at a time
+	batchBytes       = 256 << 10
+	specCacheEntries = 1024 // compiled per-line specs kept
+	idPrefixBytes    = 64 << 10
+)
+
+// gradeConfig is what `proctor grade` was asked to do.
+type gradeConfig struct {
+	comp    *proctor.Compiler
+	fixed   *proctor.Check // --grader / --grader-file; nil: each line's own
+	workers int
+	maxLine int
+	cache   *specCache
 }
 
 func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	spec := fs.String("grader", "", "grader spec as JSON")
-	specFile := fs.String("grader-file", "", "file holding the grader spec (JSON)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, gradeUsage)
+		fs.PrintDefaults()
+	}
+	spec := fs.String("grader", "", "grader spec as JSON, applied to every line")
+	specFile := fs.String("grader-file", "", "file holding the grader spec (.json, .yaml or .yml); files it names are read from its folder")
 	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
+	workers := fs.Int("concurrency", runtime.GOMAXPROCS(0), "lines graded at once")
+	maxLine := fs.Int("max-line", defaultMaxLine, "longest input line in bytes; a longer one is not graded")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -45,15 +66,23 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "proctor grade: give --grader or --grader-file, not both")
 		return exitUsage
 	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(stderr, "proctor grade: at most one input file")
+		return exitUsage
+	}
+	if *maxLine < 1 || *workers < 1 {
+		fmt.Fprintln(stderr, "proctor grade: --max-line and --concurrency must be at least 1")
+		return exitUsage
+	}
 	dir := "."
+	specBytes := []byte(*spec)
 	if *specFile != "" {
-		b, err := os.ReadFile(*specFile)
+		b, err := readSpecFile(*specFile)
 		if err != nil {
-			fmt.Fprintf(stderr, "proctor grade: %v\n", err)
+			fmt.Fprintf(stderr, "proctor grade: --grader-file: %v\n", err)
 			return exitUsage
 		}
-		*spec = string(b)
-		dir = filepath.Dir(*specFile)
+		specBytes, dir = b, filepath.Dir(*specFile)
 	}
 	opts, err := loadConfig(*configFile)
 	if err != nil {
@@ -61,20 +90,26 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	comp := proctor.NewCompiler(append(opts, proctor.WithFiles(os.DirFS(dir)))...)
-	var fixed *proctor.Check
-	if *spec != "" {
-		ch, err := comp.Compile([]byte(*spec))
+	cfg := gradeConfig{
+		comp:    comp,
+		workers: *workers,
+		maxLine: *maxLine,
+		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
+	}
+	defer cfg.cache.closeAll()
+	if len(specBytes) > 0 {
+		label := "--grader"
+		if *specFile != "" {
+			label = *specFile
+		}
+		ch, err := cfg.comp.CompileAs(label, specBytes)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
-		fixed = &ch
+		cfg.fixed = &ch
 	}
 	in := stdin
-	if fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "proctor grade: at most one input file")
-		return exitUsage
-	}
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {
 		f, err := os.Open(fs.Arg(0))
 		if err != nil {
@@ -84,83 +119,279 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer f.Close()
 		in = f
 	}
-	w := bufio.NewWriterSize(stdout, 64<<10)
-	defer w.Flush()
-	rd := bufio.NewReaderSize(in, 64<<10)
-	anyFailed := false
-	for {
-		line, err := readLine(rd)
-		if len(line) > 0 {
-			res := gradeLine(ctx, comp, fixed, line)
-			if res.Status == proctor.StatusFailed {
-				anyFailed = true
-			}
-			b, merr := json.Marshal(res)
-			if merr != nil {
-				b, _ = json.Marshal(resultLine{ID: res.ID, Grade: proctor.NotGraded("result does not encode: " + merr.Error())})
-			}
-			w.Write(b)
-			w.WriteByte('\n')
-		}
-		if err != nil {
-			if err != io.EOF {
-				fmt.Fprintf(stderr, "proctor grade: reading input: %v\n", err)
-				return exitUsage
-			}
-			break
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	if anyFailed {
+	failed, err := gradeStream(ctx, cfg, in, stdout)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
+		return exitUsage
+	case failed:
 		return exitFailed
 	}
 	return exitOK
 }
 
-// readLine returns the next line without its newline, skipping blank ones.
-func readLine(r *bufio.Reader) ([]byte, error) {
+// readSpecFile reads a --grader-file, converting YAML to JSON.
+func readSpecFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		return yamlspec.ToJSON(b)
+	}
+	return b, nil
+}
+
+// batch is a run of input lines graded by one worker; its results are
+// written in input order.
+type batch struct {
+	buf    []byte    // the lines' bytes
+	items  []lineRef // where each line is in buf
+	out    []byte    // the results, one per line
+	failed bool      // some result failed
+	done   chan struct{}
+}
+
+// lineRef locates a line in its batch; tooLong marks a line over the
+// limit, of which only a prefix was kept (to recover its id).
+type lineRef struct {
+	start, end int
+	tooLong    bool
+}
+
+// gradeStream grades every line of in and writes the results to out in
+// input order, as they are ready. Lines are read by one goroutine, graded
+// in batches by cfg.workers goroutines, and written by the caller's
+// goroutine; at most 2*workers batches are in memory at once, so memory
+// stays flat however long the input is. It reports whether any result
+// failed. When ctx is cancelled it stops reading, writes the results of
+// the lines already read and returns ctx.Err(). Every goroutine it starts
+// has ended when it returns.
+func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writer) (failed bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	order := make(chan *batch, 2*cfg.workers)
+	work := make(chan *batch, 2*cfg.workers)
+	pool := &batchPool{free: make(chan *batch, 2*cfg.workers+2)}
+	var readErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(order)
+		defer close(work)
+		readErr = readBatches(ctx, in, cfg.maxLine, pool, func(b *batch) {
+			order <- b
+			work <- b
+		})
+	})
+	for range cfg.workers {
+		wg.Go(func() {
+			var d lineDecoder
+			for b := range work {
+				gradeBatch(ctx, cfg, &d, b)
+				close(b.done)
+			}
+		})
+	}
+	w := bufio.NewWriterSize(out, 64<<10)
+	var writeErr error
+	for b := range order {
+		<-b.done
+		failed = failed || b.failed
+		if writeErr == nil {
+			if _, writeErr = w.Write(b.out); writeErr == nil && len(order) == 0 {
+				// Nothing else is ready: let the reader see what is done.
+				writeErr = w.Flush()
+			}
+			if writeErr != nil {
+				cancel() // stop reading; keep draining so every goroutine ends
+			}
+		}
+		pool.put(b)
+	}
+	wg.Wait()
+	if writeErr == nil {
+		writeErr = w.Flush()
+	}
+	switch {
+	case writeErr != nil:
+		return failed, fmt.Errorf("writing results: %w", writeErr)
+	case readErr != nil:
+		return failed, readErr
+	}
+	return failed, nil
+}
+
+// readBatches reads lines into batches and hands each to emit. Blank lines
+// are skipped. A line longer than maxLine keeps only a prefix and is
+// marked too long; the rest of it is read and dropped.
+func readBatches(ctx context.Context, in io.Reader, maxLine int, pool *batchPool, emit func(*batch)) error {
+	rd := bufio.NewReaderSize(in, 64<<10)
+	b := pool.get()
+	flush := func() {
+		if len(b.items) > 0 {
+			emit(b)
+			b = pool.get()
+		}
+	}
 	for {
-		line, err := r.ReadBytes('\n')
-		line = trimSpace(line)
-		if len(line) > 0 || err != nil {
-			return line, err
+		if err := ctx.Err(); err != nil {
+			flush()
+			return err
+		}
+		start := len(b.buf)
+		tooLong := false
+		var err error
+		for {
+			var frag []byte
+			frag, err = rd.ReadSlice('\n')
+			body := len(frag) // the fragment without its newline
+			if body > 0 && frag[body-1] == '\n' {
+				body--
+			}
+			switch {
+			case tooLong:
+			case len(b.buf)-start+body > maxLine:
+				tooLong = true
+				keep := min(idPrefixBytes, maxLine) - (len(b.buf) - start)
+				if keep > 0 {
+					b.buf = append(b.buf, frag[:min(keep, len(frag))]...)
+				}
+			default:
+				b.buf = append(b.buf, frag...)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			flush()
+			return fmt.Errorf("reading input: %w", err)
+		}
+		ln := bytes.TrimSpace(b.buf[start:])
+		if len(ln) > 0 || tooLong {
+			b.items = append(b.items, lineRef{start: start, end: len(b.buf), tooLong: tooLong})
+		} else {
+			b.buf = b.buf[:start]
+		}
+		if err == io.EOF {
+			flush()
+			return nil
+		}
+		if len(b.items) >= batchLines || len(b.buf) >= batchBytes {
+			flush()
 		}
 	}
 }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-		b = b[1:]
+// batchPool recycles batches and their buffers between the writer and the
+// reader, so a long input does not allocate a buffer per batch.
+type batchPool struct{ free chan *batch }
+
+func (p *batchPool) get() *batch {
+	select {
+	case b := <-p.free:
+		b.buf, b.items, b.out, b.failed = b.buf[:0], b.items[:0], b.out[:0], false
+		b.done = make(chan struct{})
+		return b
+	default:
+		return &batch{
+			buf:   make([]byte, 0, batchBytes+64<<10),
+			items: make([]lineRef, 0, batchLines),
+			done:  make(chan struct{}),
+		}
 	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == '\n') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
-// gradeLine decodes one input line and grades it with the fixed grader or
-// the line's own.
-func gradeLine(ctx context.Context, comp *proctor.Compiler, fixed *proctor.Check, line []byte) resultLine {
-	var s proctor.Sample
-	if err := json.Unmarshal(line, &s); err != nil {
-		return resultLine{Grade: proctor.NotGraded("malformed input line: " + err.Error())}
+// put hands b back once its results are written. A buffer grown far
+// beyond a batch (by one very long line) is dropped rather than kept.
+func (p *batchPool) put(b *batch) {
+	if cap(b.buf) > 4*batchBytes {
+		b.buf = nil
 	}
-	ch := fixed
+	select {
+	case p.free <- b:
+	default:
+	}
+}
+
+// gradeBatch decodes and grades every line of b into b.out.
+func gradeBatch(ctx context.Context, cfg gradeConfig, d *lineDecoder, b *batch) {
+	var ln line
+	for _, it := range b.items {
+		raw := b.buf[it.start:it.end]
+		var g proctor.Grade
+		var id string
+		if it.tooLong {
+			_ = d.decode(raw, &ln) // a prefix: only the id may be read
+			id = ln.sample.ID
+			g = proctor.NotGradedf("input line longer than %d bytes (--max-line): not read", cfg.maxLine)
+			g.Grader = cfg.fixedName()
+		} else {
+			g, id = gradeOne(ctx, cfg, d, raw, &ln)
+		}
+		if g.Status == proctor.StatusFailed {
+			b.failed = true
+		}
+		b.out = appendResult(b.out, id, g)
+	}
+}
+
+// gradeOne decodes and grades one line.
+func gradeOne(ctx context.Context, cfg gradeConfig, d *lineDecoder, raw []byte, ln *line) (proctor.Grade, string) {
+	if err := d.decode(raw, ln); err != nil {
+		g := proctor.NotGraded("malformed input line: " + err.Error())
+		g.Grader = cfg.fixedName()
+		return g, ln.sample.ID
+	}
+	ch := cfg.fixed
 	if ch == nil {
-		var own struct {
-			Grader json.RawMessage `json:"grader"`
+		if ln.grader == nil {
+			return proctor.NotGraded(`no grader: give --grader, --grader-file or a "grader" on the line`), ln.sample.ID
 		}
-		_ = json.Unmarshal(line, &own)
-		if len(own.Grader) == 0 {
-			return resultLine{ID: s.ID, Grade: proctor.NotGraded("no grader: give --grader or a \"grader\" on the line")}
-		}
-		c, err := comp.Compile(own.Grader)
+		cc, err := cfg.cache.get(ln.grader)
 		if err != nil {
-			return resultLine{ID: s.ID, Grade: proctor.NotGraded(err.Error())}
+			return proctor.ErrorGrade("", err), ln.sample.ID
 		}
-		ch = &c
+		defer cc.release()
+		ch = &cc.check
 	}
-	return resultLine{ID: s.ID, Grade: ch.Grade(ctx, &s)}
+	if !ln.hasOutput {
+		g := proctor.NotGraded(`no output: the line has no "output" string`)
+		g.Grader = ch.Name()
+		return g, ln.sample.ID
+	}
+	return ch.Grade(ctx, &ln.sample), ln.sample.ID
 }
+
+func (c gradeConfig) fixedName() string {
+	if c.fixed != nil {
+		return c.fixed.Name()
+	}
+	return ""
+}
+
+// appendResult appends one output line: the id (when there is one) and the
+// grade's JSON object.
+func appendResult(b []byte, id string, g proctor.Grade) []byte {
+	if id != "" {
+		b = append(b, `{"id":`...)
+		b = appendJSONString(b, id)
+		b = append(b, ',')
+	} else {
+		b = append(b, '{')
+	}
+	obj := len(b)
+	b, err := g.AppendJSON(b)
+	if err != nil {
+		ng := proctor.NotGraded("result does not encode as JSON: " + err.Error())
+		ng.Grader = g.Grader
+		b, _ = ng.AppendJSON(b[:obj])
+	}
+	// Drop the grade object's own '{': the line's object is already open.
+	copy(b[obj:], b[obj+1:])
+	b = b[:len(b)-1]
+	return append(b, '\n')
+}
+
+func appendJSONString(b []byte, s string) []byte { return ojg.AppendJSONString(b, s, false) }

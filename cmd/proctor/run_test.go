@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,25 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/proctorhq/proctor"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("output differs from %s (-want +got):\n%s", path, d)
-	}
-}
 
 // cli runs the command line in-process and returns its exit status and
 // outputs.

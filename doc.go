@@ -1,0 +1,78 @@
+// Package proctor grades the outputs of large language models: it checks
+// an answer against what it must contain, match or avoid, combines the
+// checks of one attempt and the attempts of one case into a verdict, and
+// reports the pass rate without ever folding "could not tell" into pass or
+// fail.
+//
+// Proctor is a library first. It ships graders, spec loading and a runner;
+// it calls no model by itself. Judges and embedders are functions the
+// caller injects, and the proctor command (cmd/proctor) is a thin layer
+// over the public API that other tools can call as a subprocess.
+//
+// # Statuses
+//
+// A [Grade] has one of three statuses: [StatusPassed], [StatusFailed] and
+// [StatusNotGraded], the zero value, for a grader that could not do its job
+// (no expected value, no judge, a missing measurement, a panic). A case
+// run several times can also be [StatusFlaky]: some attempts passed and
+// some failed. [AttemptVerdict] combines the grades of one attempt (any
+// failure fails it; otherwise any not-graded check leaves it not graded)
+// and [CaseVerdict] the verdicts of a case's attempts. A [Report] counts
+// the four verdicts apart; its pass rate is passed / (passed + failed), and
+// is not available, never 0 or 1, when nothing passed or failed.
+//
+// # Graders
+//
+// A [Grader] has a name and a Grade method. Built-in graders are built
+// with NewX functions taking an XOptions struct whose zero value is the
+// documented default ([NewExactMatch], [NewContains], [NewStartsWith],
+// [NewOneOf], [NewAll], ...); they are immutable once built and safe for
+// concurrent use. A failing output is a failed grade with a reason, never
+// an error. A [Check] adds what a case needs to know about a grader: whether
+// it is required, the criterion it reads and its severity.
+//
+// # Specs
+//
+// A [Compiler] builds checks from declarative specs, JSON objects with a
+// "type" and options, as SPEC.md describes them; the same vocabulary is used
+// by suite files and by `proctor grade`. Loading is fail-closed: an unknown
+// type, an unknown or ill-typed option, a value out of range or a missing
+// option is a [*SpecError] naming the spec, the option and what was
+// expected. Specs written in YAML go through the yamlspec subpackage first,
+// so this package imports no YAML library. [Compiler.Register] adds custom
+// spec types.
+//
+// # Judges and panels
+//
+// Model-graded checks ask a judge, a function the caller injects together
+// with its model and family; without one they are not graded. Binary
+// verdicts come with the reasoning first and may abstain. A verdict in doubt
+// (low confidence, a deterministic check with the same criterion
+// disagreeing, a high or critical severity, an abstention) goes to a panel
+// of judges from other model families; a same-family judge is refused
+// unless the caller allows it, and then the report says so in its caveats.
+// Judges see the check's case, severity and earlier grades through
+// [CheckInfoFrom].
+//
+// # Concurrency
+//
+// A [Runner] grades cases at most [WithConcurrency] at a time and returns
+// results in input order. Within an attempt, checks run deterministic
+// first, then network, then model-graded ([Kinded]), whatever order they
+// were given in, and an attempt stops at the first required check that
+// fails or is not graded, so no judge is paid to read an answer that
+// already broke its contract. A grader that panics is not graded with the
+// panic message and the run goes on. When the context is cancelled,
+// [Runner.Run] returns the report of the cases graded in full together
+// with ctx.Err(), and leaves no goroutine behind.
+//
+// # Writing a grader
+//
+// Implement [Grader], or wrap a function with [Func]. Return a failed
+// grade with a reason when the output breaks the check and a not-graded
+// grade when the grader cannot decide ([NotGraded], [ErrorGrade]); never
+// panic on input and never treat missing evidence as a pass. Compile what
+// can be compiled when the grader is built, not per sample. A grader that
+// calls a service or a model implements [Kinded], so a Runner orders it
+// after the deterministic checks.
+package proctor
