@@ -50,7 +50,7 @@ except (SyntaxError, ValueError) as e:
 // isolated mode (no site-packages, no PYTHON* variables, no .pyc written);
 // it is not otherwise sandboxed.
 //
-// A syntax error fails with Python's message (SyntaxError, IndentationError,
+// An output with no code fails. A syntax error fails with Python's message (SyntaxError, IndentationError,
 // TabError, or a null byte's ValueError) and its line. It is not graded
 // when python3 is not on PATH, when it does not finish within the timeout
 // (default 10 s), when the context is cancelled, or when the interpreter
@@ -101,6 +101,9 @@ func (g *PythonCompiles) Grade(ctx context.Context, s *Sample) Grade {
 		return ErrorGrade("python3 is not available", err)
 	}
 	src := codeBody(s.Output, "python", "py", "python3")
+	if strings.TrimSpace(src) == "" {
+		return Fail("the output holds no code")
+	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
@@ -154,8 +157,8 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 // declarations ("func main() {}" alone passes); failing that, as
 // statements inside a function body. It checks syntax only (go/parser): an
 // undefined name or a type error still passes. A failure's reason is the
-// parse error of the reading that got furthest. It never returns not
-// graded. Immutable and safe for concurrent use.
+// parse error of the reading that got furthest; an output with no code
+// fails. It never returns not graded. Immutable and safe for concurrent use.
 type GoCompiles struct {
 	name string
 }
@@ -178,7 +181,11 @@ func (g *GoCompiles) Name() string { return g.name }
 
 // Grade parses the candidate.
 func (g *GoCompiles) Grade(_ context.Context, s *Sample) Grade {
-	err := parseGo(codeBody(s.Output, "go", "golang"))
+	src := codeBody(s.Output, "go", "golang")
+	if strings.TrimSpace(src) == "" {
+		return Fail("the output holds no code")
+	}
+	err := parseGo(src)
 	if err == nil {
 		return Pass("")
 	}

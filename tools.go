@@ -369,14 +369,12 @@ func (g *ToolArgumentAssertion) Grade(_ context.Context, s *Sample) Grade {
 		if reflect.DeepEqual(got, g.want) {
 			return Pass("")
 		}
-		b, _ := json.Marshal(got)
-		seen = append(seen, clip(string(b)))
+		seen = append(seen, clipJSON(got))
 	}
 	if calls == 0 {
 		return toolFail(s, "tool %q was not called", g.tool)
 	}
-	want, _ := json.Marshal(g.want)
-	return toolFail(s, "no call to %q has %s equal to %s (found %s)", g.tool, g.pathText, clip(string(want)), strings.Join(seen, "; "))
+	return toolFail(s, "no call to %q has %s equal to %s (found %s)", g.tool, g.pathText, clipJSON(g.want), strings.Join(seen, "; "))
 }
 
 // toolSpecs registers the spec types tool_called, tool_not_called, tool_sequence, tool_argument_assertion.
@@ -441,3 +439,15 @@ func toolSpecs(m map[string]Builder) {
 // specName is the grader name for the spec types whose "name" option is
 // the tool's name (SPEC.md): the type and the tool, "tool_called:search".
 func specName(o *SpecOptions) string { return o.Type() + ":" + o.Name() }
+
+// clipJSON writes v as compact JSON for a reason, shortened to 80 runes.
+func clipJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	if r := []rune(string(b)); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return string(b)
+}
