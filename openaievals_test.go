@@ -10,14 +10,14 @@ import (
 
 func TestStringCheck(t *testing.T) {
 	tests := []struct {
-		name     string
-		op       StringOp
-		input    string
-		ref      string
-		out      string
-		item     map[string]any
-		want     Status
-		why      string
+		name  string
+		op    StringOp
+		input string
+		ref   string
+		out   string
+		item  map[string]any
+		want  Status
+		why   string
 	}{
 		{"eq", StringOpEq, "", "{{item.answer}}", "42", map[string]any{"answer": "42"}, StatusPassed, "equal"},
 		{"eq trims", StringOpEq, "", "42", "42\n", nil, StatusPassed, "surrounding space trimmed"},
