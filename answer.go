@@ -317,7 +317,8 @@ func isWordRune(r rune) bool {
 // Numbers are read with signs (including the Unicode minus), thousands
 // separators (1,234,567), decimals, exponents (2.998e8), a leading currency
 // symbol ($, €, £, ¥, ₹) and a trailing % (dropped: "12%" reads as 12). A
-// number glued to a preceding letter ("RFC2616", "H2O") is not read. A ","
+// number glued to a preceding letter ("RFC2616", "H2O") or hyphenated to
+// one ("A-17", "GPT-4") is not read; "3-4" reads 3 then 4. A ","
 // not followed by exactly three digits separates numbers ("1,2" is 1 then
 // 2), so decimal commas are not understood.
 //
@@ -464,6 +465,12 @@ func scanNumber(s string, i int) (start, digits, end int) {
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])
 	if i > 0 && (unicode.IsLetter(prev) || unicode.IsDigit(prev) || prev == '.' || prev == '_') {
 		return 0, -1, 0
+	}
+	// Nor to a hyphen after a letter: "A-17", "GPT-4" are names.
+	if prev == '-' {
+		if p2, _ := utf8.DecodeLastRuneInString(s[:i-1]); unicode.IsLetter(p2) {
+			return 0, -1, 0
+		}
 	}
 	j := i
 	// Sign: only where it cannot be a hyphen between numbers ("3-4").

@@ -118,6 +118,8 @@ func TestNumeric(t *testing.T) {
 		{"hyphen range", "pages 3-4", 4, 0, 0, StatusPassed, "3-4 is a range, not -4"},
 		{"glued letters", "See RFC2616; the answer is 7", 7, 0, 0, StatusPassed, "RFC2616 is not a number"},
 		{"glued after", "the answer is 7, as in RFC2616", 7, 0, 0, StatusPassed, "RFC2616 is skipped even when last"},
+		{"hyphenated name", "order A-17 costs 25", 25, 0, 0, StatusPassed, "A-17 is a name, 25 the number"},
+		{"hyphenated name last", "refunded 25 for order A-17.", 25, 0, 0, StatusPassed, "A-17 is skipped even when last"},
 		{"leading dot", "about .5", 0.5, 0, 0, StatusPassed, ".5 reads as 0.5"},
 		{"plus sign", "+7", 7, 0, 0, StatusPassed, "explicit plus"},
 		{"euro", "€-3.5", -3.5, 0, 0, StatusPassed, "currency then sign"},
