@@ -157,50 +157,119 @@ var choiceMarkers = sync.OnceValue(func() [2]*regexp.Regexp {
 // the letter is English.
 var proseAfterLetter = []string{"is", "was", "seems", "would", "should", "could", "must", "looks", "appears", "remains", "fits", "matches", "and", "or", "because", "since", "as", "also", "too"}
 
+// markerWords are the words each marker regexp starts from; the regexp
+// runs only on a window around each, which keeps reading 1 KB cheap.
+var markerWords = [2][]string{
+	{"answer", "correct", "right", "choose", "pick", "select", "go with"},
+	{"option", "choice"},
+}
+
 // readChoice returns the letter the output chooses, or the different
 // letters when the deciding form names several (then the first result is
 // 0), or neither when none is found.
 func readChoice(out, choices string) (rune, []rune) {
 	m := choiceMarkers()
 	// 1. Answer markers, 2. a letter opening the output, 3. option markers.
-	if r, all := markerLetters(m[0], out, choices); r != 0 || len(all) > 0 {
+	if r, all := markerLetters(m[0], markerWords[0], out, choices); r != 0 || len(all) > 0 {
 		return r, all
 	}
 	if r := leadingLetter(out, choices); r != 0 {
 		return r, nil
 	}
-	if r, all := markerLetters(m[1], out, choices); r != 0 || len(all) > 0 {
+	if r, all := markerLetters(m[1], markerWords[1], out, choices); r != 0 || len(all) > 0 {
 		return r, all
 	}
 	return standaloneLetters(out, choices)
 }
 
-// markerLetters collects the letters re finds after its markers.
-func markerLetters(re *regexp.Regexp, out, choices string) (rune, []rune) {
+// markerLetters collects the letters re finds after its markers, running
+// re on windows around the marker words only.
+func markerLetters(re *regexp.Regexp, words []string, out, choices string) (rune, []rune) {
 	var found []rune
-	for _, loc := range re.FindAllStringSubmatchIndex(out, -1) {
-		open := out[loc[2]:loc[3]]
-		r, n := utf8.DecodeRuneInString(out[loc[4]:])
-		rest := out[loc[4]+n:]
-		if next, _ := utf8.DecodeRuneInString(rest); rest != "" && (unicode.IsLetter(next) || unicode.IsDigit(next)) {
-			continue // part of a word: "Answer: Because ..."
+	forMarkerWindows(out, words, func(ws, we int) {
+		for _, loc := range re.FindAllStringSubmatchIndex(out[ws:we], -1) {
+			if r, ok := markerLetter(out, ws+loc[2], ws+loc[3], ws+loc[4], choices); ok && !slices.Contains(found, r) {
+				found = append(found, r)
+			}
 		}
-		wrapped := strings.ContainsAny(open, "*_([\"'“‘")
-		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && !wrapped && !closesLetter(rest) {
-			continue // "the answer is a bit long"
+	})
+	return decide(found)
+}
+
+// forMarkerWindows calls f with each window of out around a marker word
+// (case-insensitive): from the start of a word up to 24 bytes before it to
+// 96 bytes after it, overlapping windows merged.
+func forMarkerWindows(out string, words []string, f func(start, end int)) {
+	ws, we := -1, -1
+	for i := 0; i < len(out); i++ {
+		c := out[i] | 0x20
+		hit := false
+		for _, w := range words {
+			if c == w[0] && len(out)-i >= len(w) && asciiEqualFold(out[i:i+len(w)], w) {
+				hit = true
+				break
+			}
 		}
-		if unicode.IsUpper(r) && !wrapped && proseWordFollows(r, rest) {
-			continue // "my answer: I think ..."
-		}
-		r = unicode.ToUpper(r)
-		if !strings.ContainsRune(choices, r) {
+		if !hit {
 			continue
 		}
-		if !slices.Contains(found, r) {
-			found = append(found, r)
+		start := max(i-24, 0)
+		for start > 0 && start < i && isASCIILetter(out[start-1]) {
+			start++
+		}
+		end := min(i+96, len(out))
+		for end < len(out) && !utf8.RuneStart(out[end]) {
+			end++
+		}
+		if ws >= 0 && start <= we {
+			we = max(we, end)
+			continue
+		}
+		if ws >= 0 {
+			f(ws, we)
+		}
+		ws, we = start, end
+	}
+	if ws >= 0 {
+		f(ws, we)
+	}
+}
+
+func isASCIILetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
+
+// asciiEqualFold reports whether s equals the lower-case ASCII word w,
+// ignoring ASCII case.
+func asciiEqualFold(s, w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
 		}
 	}
-	return decide(found)
+	return true
+}
+
+// markerLetter judges the letter at out[at:] that a marker regexp found,
+// opened by out[os:oe] (brackets, bold, quotes, space).
+func markerLetter(out string, os, oe, at int, choices string) (rune, bool) {
+	open := out[os:oe]
+	r, n := utf8.DecodeRuneInString(out[at:])
+	rest := out[at+n:]
+	if next, _ := utf8.DecodeRuneInString(rest); rest != "" && (unicode.IsLetter(next) || unicode.IsDigit(next)) {
+		return 0, false // part of a word: "Answer: Because ..."
+	}
+	wrapped := strings.ContainsAny(open, "*_([\"'“‘")
+	if !unicode.IsUpper(r) && !unicode.IsDigit(r) && !wrapped && !closesLetter(rest) {
+		return 0, false // "the answer is a bit long"
+	}
+	if unicode.IsUpper(r) && !wrapped && proseWordFollows(r, rest) {
+		return 0, false // "my answer: I think ..."
+	}
+	r = unicode.ToUpper(r)
+	return r, strings.ContainsRune(choices, r)
 }
 
 // closesLetter reports whether rest, after a lower-case letter, shows it is

@@ -200,7 +200,6 @@ func (g *ToolSequence) Name() string { return g.name }
 
 // Grade compares the order of s.ToolCalls with the names.
 func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
-	want := "[" + strings.Join(g.names, ", ") + "]"
 	if g.mode == SequenceExact {
 		if len(s.ToolCalls) == len(g.names) {
 			same := true
@@ -214,7 +213,7 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 				return Pass("")
 			}
 		}
-		return toolFail(s, "tool calls are not exactly %s", want)
+		return toolFail(s, "tool calls are not exactly [%s]", strings.Join(g.names, ", "))
 	}
 	next := 0
 	for _, c := range s.ToolCalls {
@@ -225,7 +224,7 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 	if next == len(g.names) {
 		return Pass("")
 	}
-	return toolFail(s, "tool calls do not include %s in order (matched up to %q)", want, g.names[next])
+	return toolFail(s, "tool calls do not include [%s] in order (matched up to %q)", strings.Join(g.names, ", "), g.names[next])
 }
 
 // ToolArgumentAssertion passes when a call to the named tool has arguments
