@@ -51,10 +51,9 @@ func (op StringOp) String() string {
 // A template variable the sample lacks (an item key) is not graded.
 // Immutable and safe for concurrent use.
 type StringCheck struct {
-	name      string
-	op        StringOp
-	input     *Template
-	reference *Template
+	name string
+	op   StringOp
+	inputReference
 }
 
 // StringCheckOptions configure [NewStringCheck]. The zero value reads the
@@ -75,15 +74,11 @@ func NewStringCheck(op StringOp, reference string, opts StringCheckOptions) (*St
 	if int(op) >= len(stringOpNames) {
 		return nil, fmt.Errorf("proctor: string_check: unknown operation %v", op)
 	}
-	in, err := ParseTemplate(nameOr(opts.Input, "{{sample.output_text}}"))
+	p, err := parseInputReference("string_check", opts.Input, reference)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: string_check input: %w", err)
+		return nil, err
 	}
-	ref, err := ParseTemplate(reference)
-	if err != nil {
-		return nil, fmt.Errorf("proctor: string_check reference: %w", err)
-	}
-	return &StringCheck{name: nameOr(opts.Name, "string_check"), op: op, input: in, reference: ref}, nil
+	return &StringCheck{name: nameOr(opts.Name, "string_check"), op: op, inputReference: p}, nil
 }
 
 // Name returns the grader's name.
@@ -91,13 +86,9 @@ func (g *StringCheck) Name() string { return g.name }
 
 // Grade renders the templates and compares.
 func (g *StringCheck) Grade(_ context.Context, s *Sample) Grade {
-	in, err := g.input.Render(s)
-	if err != nil {
-		return ErrorGrade("input", err)
-	}
-	ref, err := g.reference.Render(s)
-	if err != nil {
-		return ErrorGrade("reference", err)
+	in, ref, ng, rendered := g.render(s)
+	if !rendered {
+		return ng
 	}
 	in, ref = strings.TrimSpace(in), strings.TrimSpace(ref)
 	var ok bool
@@ -124,6 +115,39 @@ func (g *StringCheck) Grade(_ context.Context, s *Sample) Grade {
 		why = "does not contain (ignoring case)"
 	}
 	return Grade{Status: StatusFailed, HasScore: true, Reason: fmt.Sprintf("input %s %s reference %s", clip(in), why, clip(ref))}
+}
+
+// inputReference is the pair of templates OpenAI's graders compare.
+type inputReference struct {
+	input, reference *Template
+}
+
+// parseInputReference parses the input template ("" means
+// {{sample.output_text}}) and the reference template of grader typ.
+func parseInputReference(typ, input, reference string) (inputReference, error) {
+	in, err := ParseTemplate(nameOr(input, "{{sample.output_text}}"))
+	if err != nil {
+		return inputReference{}, fmt.Errorf("proctor: %s input: %w", typ, err)
+	}
+	ref, err := ParseTemplate(reference)
+	if err != nil {
+		return inputReference{}, fmt.Errorf("proctor: %s reference: %w", typ, err)
+	}
+	return inputReference{in, ref}, nil
+}
+
+// render renders both templates, or returns the not-graded grade naming
+// the variable the sample lacks.
+func (p inputReference) render(s *Sample) (in, ref string, ng Grade, ok bool) {
+	in, err := p.input.Render(s)
+	if err != nil {
+		return "", "", ErrorGrade("input", err), false
+	}
+	ref, err = p.reference.Render(s)
+	if err != nil {
+		return "", "", ErrorGrade("reference", err), false
+	}
+	return in, ref, Grade{}, true
 }
 
 // likeContains reports whether s contains pattern, where an unescaped '%'
@@ -175,10 +199,9 @@ func likeParts(pattern string) []string {
 // not graded. Its kind is the metric's. Safe for concurrent use if the
 // metric is.
 type TextSimilarity struct {
-	name      string
-	metric    Grader
-	input     *Template
-	reference *Template
+	name   string
+	metric Grader
+	inputReference
 }
 
 // TextSimilarityOptions configure [NewTextSimilarity]. The zero value reads
@@ -202,15 +225,11 @@ func NewTextSimilarity(metric Grader, reference string, opts TextSimilarityOptio
 	if metric == nil {
 		return nil, errors.New("proctor: text_similarity needs a metric grader")
 	}
-	in, err := ParseTemplate(nameOr(opts.Input, "{{sample.output_text}}"))
+	p, err := parseInputReference("text_similarity", opts.Input, reference)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: text_similarity input: %w", err)
+		return nil, err
 	}
-	ref, err := ParseTemplate(reference)
-	if err != nil {
-		return nil, fmt.Errorf("proctor: text_similarity reference: %w", err)
-	}
-	return &TextSimilarity{name: nameOr(opts.Name, "text_similarity"), metric: metric, input: in, reference: ref}, nil
+	return &TextSimilarity{name: nameOr(opts.Name, "text_similarity"), metric: metric, inputReference: p}, nil
 }
 
 // Name returns the grader's name.
@@ -222,13 +241,9 @@ func (g *TextSimilarity) GraderKind() Kind { return KindOf(g.metric) }
 
 // Grade renders the templates and grades with the metric.
 func (g *TextSimilarity) Grade(ctx context.Context, s *Sample) Grade {
-	in, err := g.input.Render(s)
-	if err != nil {
-		return ErrorGrade("input", err)
-	}
-	ref, err := g.reference.Render(s)
-	if err != nil {
-		return ErrorGrade("reference", err)
+	in, ref, ng, ok := g.render(s)
+	if !ok {
+		return ng
 	}
 	d := *s
 	d.Output, d.Expected, d.References, d.ReferenceIDs = in, &ref, nil, nil
@@ -276,7 +291,7 @@ func openaiSpecs(m map[string]Builder) {
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		return &StringCheck{name: o.Name(), op: StringOp(slices.Index(stringOpNames[:], op)), input: in, reference: ref}, nil
+		return &StringCheck{name: o.Name(), op: StringOp(slices.Index(stringOpNames[:], op)), inputReference: inputReference{in, ref}}, nil
 	}
 	m["text_similarity"] = func(o *SpecOptions) (Grader, error) {
 		in := templateOption(o, "input", "{{sample.output_text}}", false)
@@ -318,7 +333,7 @@ func openaiSpecs(m map[string]Builder) {
 		if err != nil {
 			return nil, err
 		}
-		return &TextSimilarity{name: o.Name(), metric: ch.Grader, input: in, reference: ref}, nil
+		return &TextSimilarity{name: o.Name(), metric: ch.Grader, inputReference: inputReference{in, ref}}, nil
 	}
 	for _, typ := range []string{"score_model", "label_model", "multi", "python"} {
 		m[typ] = notYet(typ)
