@@ -93,3 +93,17 @@ func TestToolGraders(t *testing.T) {
 		t.Errorf("empty sequence: got no error")
 	}
 }
+
+func FuzzToolArguments(f *testing.F) {
+	for _, s := range []string{`{"seats":2}`, `"{\"seats\":2}"`, `{bad`, `null`, `[]`, `"x"`, `{"seats":"2"}`, "\xff"} {
+		f.Add(s)
+	}
+	g := MustToolArgumentAssertion("book", "$.seats", 2, ToolArgumentAssertionOptions{})
+	f.Fuzz(func(t *testing.T, args string) {
+		s := &Sample{ToolCalls: []ToolCall{{Name: "book", Arguments: json.RawMessage(args)}}}
+		got := g.Grade(context.Background(), s)
+		if got.Status != StatusPassed && got.Status != StatusFailed {
+			t.Fatalf("arguments %q: status %v", args, got.Status)
+		}
+	})
+}
