@@ -18,6 +18,7 @@ package refusal
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -61,7 +62,14 @@ func Detect(reply string) (bool, string) {
 	return false, ""
 }
 
+// cues are what every refusal sentence holds at least one of; a sentence
+// with none is not read further.
+var cues = []string{" i ", " i'", "sorry", "apolog", "unfortunately", "regrettabl", "afraid", "request", "not something", "guidelines", "polic"}
+
 func (p *compiled) refuses(s string) bool {
+	if !strings.HasPrefix(s, "i ") && !strings.HasPrefix(s, "i'") && !slices.ContainsFunc(cues, func(c string) bool { return strings.Contains(s, c) }) {
+		return false
+	}
 	apology, ai := false, false
 	for range 6 {
 		if loc := p.apology.FindStringIndex(s); loc != nil {
