@@ -1,0 +1,302 @@
+package proctor
+
+import (
+	"context"
+	"encoding/json"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ohler55/ojg/jp"
+)
+
+// prose1K returns about 1 KB of ordinary model prose followed by tail.
+func prose1K(tail string) string {
+	const para = "The request asks for a comparison of the three proposals. Each one trades cost against delivery time, and the second also changes the support terms. Looking at the figures given, the totals differ by a few percent. "
+	var b strings.Builder
+	for b.Len() < 1024-len(tail) {
+		b.WriteString(para)
+	}
+	s := b.String()[:1024-len(tail)]
+	return s + tail
+}
+
+var benchCtx = context.Background()
+
+func benchGrade(b *testing.B, g Grader, s *Sample, want Status) {
+	b.Helper()
+	if got := g.Grade(benchCtx, s); got.Status != want {
+		b.Fatalf("got %v (%s), want %v", got.Status, got.Reason, want)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s.Output)))
+	for b.Loop() {
+		g.Grade(benchCtx, s)
+	}
+}
+
+func BenchmarkChoice(b *testing.B) {
+	benchGrade(b, MustChoice(ChoiceOptions{Expected: "B"}), sampleOut(prose1K(" Answer: B")), StatusPassed)
+}
+
+// BenchmarkChoiceBareRegexp is the primitive: one answer-marker regexp over
+// the same text.
+func BenchmarkChoiceBareRegexp(b *testing.B) {
+	re := regexp.MustCompile(`(?i)answer\s*:?\s*\(?([A-E])\b`)
+	s := prose1K(" Answer: B")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		re.FindAllStringSubmatch(s, -1)
+	}
+}
+
+func BenchmarkNumeric(b *testing.B) {
+	benchGrade(b, MustNumeric(NumericOptions{Expected: Ptr(1234.5), AbsTol: 0.01}), sampleOut(prose1K(" Total: $1,234.50.")), StatusPassed)
+}
+
+// BenchmarkNumericBareRegexp is the naive primitive: every number by a
+// regexp, the last parsed with strconv.
+func BenchmarkNumericBareRegexp(b *testing.B) {
+	re := regexp.MustCompile(`[-+]?\d[\d,]*(?:\.\d+)?`)
+	s := prose1K(" Total: $1,234.50.")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		all := re.FindAllString(s, -1)
+		_, _ = strconv.ParseFloat(strings.ReplaceAll(all[len(all)-1], ",", ""), 64)
+	}
+}
+
+func BenchmarkRefused(b *testing.B) {
+	benchGrade(b, NewNotRefused(RefusedOptions{}), sampleOut(prose1K("")), StatusPassed)
+}
+
+// BenchmarkRefusedBareContains is the naive primitive: lower-case the text
+// and look for one phrase.
+func BenchmarkRefusedBareContains(b *testing.B) {
+	s := prose1K("")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = strings.Contains(strings.ToLower(s), "i can't help")
+	}
+}
+
+func BenchmarkLength(b *testing.B) {
+	benchGrade(b, MustLength(LengthOptions{MaxChars: Ptr(2000), MaxWords: Ptr(400)}), sampleOut(prose1K("")), StatusPassed)
+}
+
+// BenchmarkLengthBare is the primitive: count runes and fields.
+func BenchmarkLengthBare(b *testing.B) {
+	s := prose1K("")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = utf8.RuneCountInString(s)
+		_ = len(strings.Fields(s))
+	}
+}
+
+func BenchmarkBlocklist(b *testing.B) {
+	benchGrade(b, MustBlocklist([]string{"darn", "heck", "confidential"}, BlocklistOptions{}), sampleOut(prose1K("")), StatusPassed)
+}
+
+// BenchmarkBlocklistBareRegexp is the primitive: one ASCII-boundary regexp.
+func BenchmarkBlocklistBareRegexp(b *testing.B) {
+	re := regexp.MustCompile(`(?i)\b(?:darn|heck|confidential)\b`)
+	s := prose1K("")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		re.MatchString(s)
+	}
+}
+
+func BenchmarkLatencyThreshold(b *testing.B) {
+	g, _ := NewLatencyThreshold(time.Second, LatencyThresholdOptions{})
+	s := sampleOut(prose1K(""))
+	s.Metrics.LatencyMS = Ptr(120.0)
+	benchGrade(b, g, s, StatusPassed)
+}
+
+func BenchmarkTokenThreshold(b *testing.B) {
+	g, _ := NewTokenThreshold(500, TokenThresholdOptions{Field: TokenTotal})
+	s := sampleOut(prose1K(""))
+	s.Metrics.TotalTokens = Ptr(260.0)
+	benchGrade(b, g, s, StatusPassed)
+}
+
+func BenchmarkCostThreshold(b *testing.B) {
+	g, _ := NewCostThreshold(0.05, CostThresholdOptions{})
+	s := sampleOut(prose1K(""))
+	s.Metrics.CostUSD = Ptr(0.0143)
+	benchGrade(b, g, s, StatusPassed)
+}
+
+func BenchmarkHTTPStatus(b *testing.B) {
+	g, _ := NewHTTPStatus([]int{200, 201}, HTTPStatusOptions{})
+	s := sampleOut(prose1K(""))
+	s.HTTPStatus = 201
+	benchGrade(b, g, s, StatusPassed)
+}
+
+func agentSample() *Sample {
+	s := sampleOut(prose1K(""))
+	s.ToolCalls = calls(
+		"search_flights", `{"from":"LHR","to":"BOS","date":"2026-12-04","direct":true}`,
+		"get_price", `{"flight":"BA117","seats":2}`,
+		"get_price", `{"flight":"VS11","seats":2}`,
+		"book_flight", `{"flight":"BA117","seats":2,"passengers":[{"name":"A. Smith"},{"name":"B. Smith"}]}`,
+	)
+	return s
+}
+
+func BenchmarkToolCalled(b *testing.B) {
+	g, _ := NewToolCalled("book_flight", ToolCalledOptions{})
+	benchGrade(b, g, agentSample(), StatusPassed)
+}
+
+func BenchmarkToolNotCalled(b *testing.B) {
+	g, _ := NewToolNotCalled("cancel_booking", ToolNotCalledOptions{})
+	benchGrade(b, g, agentSample(), StatusPassed)
+}
+
+func BenchmarkToolSequence(b *testing.B) {
+	g, _ := NewToolSequence([]string{"search_flights", "book_flight"}, ToolSequenceOptions{})
+	benchGrade(b, g, agentSample(), StatusPassed)
+}
+
+func BenchmarkToolArgumentAssertion(b *testing.B) {
+	benchGrade(b, MustToolArgumentAssertion("book_flight", "$.seats", 2, ToolArgumentAssertionOptions{}), agentSample(), StatusPassed)
+}
+
+// BenchmarkToolArgumentAssertionBare is the primitive: decode the one
+// call's arguments and get the path.
+func BenchmarkToolArgumentAssertionBare(b *testing.B) {
+	x := jp.MustParseString("$.seats")
+	raw := agentSample().ToolCalls[3].Arguments
+	b.ReportAllocs()
+	for b.Loop() {
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		_ = x.Get(v)
+	}
+}
+
+const goSource1K = "```go\npackage lru\n\nimport \"container/list\"\n\ntype entry struct{ key, val string }\n\ntype LRU struct {\n\tmax   int\n\titems map[string]*list.Element\n\torder *list.List\n}\n\nfunc New(max int) *LRU {\n\treturn &LRU{max: max, items: map[string]*list.Element{}, order: list.New()}\n}\n\nfunc (c *LRU) Get(key string) (string, bool) {\n\te, ok := c.items[key]\n\tif !ok {\n\t\treturn \"\", false\n\t}\n\tc.order.MoveToFront(e)\n\treturn e.Value.(*entry).val, true\n}\n\nfunc (c *LRU) Put(key, val string) {\n\tif e, ok := c.items[key]; ok {\n\t\te.Value.(*entry).val = val\n\t\tc.order.MoveToFront(e)\n\t\treturn\n\t}\n\tc.items[key] = c.order.PushFront(&entry{key, val})\n\tif c.order.Len() > c.max {\n\t\tlast := c.order.Back()\n\t\tc.order.Remove(last)\n\t\tdelete(c.items, last.Value.(*entry).key)\n\t}\n}\n\nfunc (c *LRU) Len() int { return c.order.Len() }\n\nfunc (c *LRU) Keys() []string {\n\tkeys := make([]string, 0, c.order.Len())\n\tfor e := c.order.Front(); e != nil; e = e.Next() {\n\t\tkeys = append(keys, e.Value.(*entry).key)\n\t}\n\treturn keys\n}\n```\n"
+
+func BenchmarkGoCompiles(b *testing.B) {
+	benchGrade(b, NewGoCompiles(GoCompilesOptions{}), sampleOut(goSource1K), StatusPassed)
+}
+
+// BenchmarkGoCompilesBareParser is the primitive: go/parser on the file.
+func BenchmarkGoCompilesBareParser(b *testing.B) {
+	src := codeBody(goSource1K, "go")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		_, _ = parser.ParseFile(token.NewFileSet(), "x.go", src, parser.SkipObjectResolution)
+	}
+}
+
+func BenchmarkPythonCompiles(b *testing.B) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("python3 not on PATH")
+	}
+	src := "```python\n" + strings.Repeat("def f(x):\n    return [i * x for i in range(10) if i % 2]\n\n", 17) + "```"
+	benchGrade(b, NewPythonCompiles(PythonCompilesOptions{}), sampleOut(src), StatusPassed)
+}
+
+func BenchmarkStringCheck(b *testing.B) {
+	g, err := NewStringCheck(StringOpILike, "%{{item.answer}}%", StringCheckOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := sampleOut(prose1K(" The capital is Paris."))
+	s.Item = map[string]any{"answer": "paris"}
+	benchGrade(b, g, s, StatusPassed)
+}
+
+// BenchmarkStringCheckBare is the primitive: lower-case and contains.
+func BenchmarkStringCheckBare(b *testing.B) {
+	s := prose1K(" The capital is Paris.")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = strings.Contains(strings.ToLower(s), "paris")
+	}
+}
+
+func BenchmarkStringCheckEq(b *testing.B) {
+	g, _ := NewStringCheck(StringOpEq, "{{item.answer}}", StringCheckOptions{})
+	s := sampleOut(prose1K(""))
+	s.Item = map[string]any{"answer": s.Output}
+	benchGrade(b, g, s, StatusPassed)
+}
+
+func BenchmarkTemplateRender(b *testing.B) {
+	t := MustTemplate("Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}")
+	s := &Sample{Input: "Summarise the section.", Output: prose1K(""), Item: map[string]any{"section": "Section 4.2 text"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = t.Render(s)
+	}
+}
+
+// BenchmarkTemplateRenderBareReplacer is the primitive: a strings.Replacer
+// built per sample.
+func BenchmarkTemplateRenderBareReplacer(b *testing.B) {
+	src := "Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}"
+	out := prose1K("")
+	b.ReportAllocs()
+	for b.Loop() {
+		strings.NewReplacer("{{input}}", "Summarise the section.", "{{item.section}}", "Section 4.2 text", "{{sample.output_text}}", out).Replace(src)
+	}
+}
+
+func BenchmarkParseTemplate(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = ParseTemplate("Section:\n{ {item.section} }\n\nSummary:\n{{ sample.output_text }}")
+	}
+}
+
+
+// TestDeterministicAllocs pins the allocation promises of the passing path.
+func TestDeterministicAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	lat, _ := NewLatencyThreshold(time.Second, LatencyThresholdOptions{})
+	called, _ := NewToolCalled("book_flight", ToolCalledOptions{})
+	seq, _ := NewToolSequence([]string{"search_flights", "book_flight"}, ToolSequenceOptions{})
+	eq, _ := NewStringCheck(StringOpEq, "{{item.answer}}", StringCheckOptions{})
+	s := agentSample()
+	s.Metrics.LatencyMS = Ptr(120.0)
+	s.Item = map[string]any{"answer": s.Output}
+	tests := []struct {
+		name string
+		g    Grader
+		max  float64
+	}{
+		{"length", MustLength(LengthOptions{MaxChars: Ptr(2000), MaxWords: Ptr(400)}), 0},
+		{"latency_threshold", lat, 0},
+		{"tool_called", called, 0},
+		{"tool_sequence", seq, 0},
+		{"string_check eq", eq, 0},
+		{"blocklist", MustBlocklist([]string{"darn", "heck"}, BlocklistOptions{}), 0},
+	}
+	for _, tt := range tests {
+		got := testing.AllocsPerRun(20, func() { tt.g.Grade(benchCtx, s) })
+		if got > tt.max {
+			t.Errorf("%s: %v allocations per passing grade, want at most %v", tt.name, got, tt.max)
+		}
+	}
+}

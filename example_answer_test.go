@@ -1,0 +1,75 @@
+package proctor_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/proctorhq/proctor"
+)
+
+func ExampleNewChoice() {
+	g := proctor.MustChoice(proctor.ChoiceOptions{Expected: "B"})
+	for _, out := range []string{
+		"After weighing the options, the answer is **B**.",
+		"A good choice is B.",
+		"It could be A or it could be C.",
+	} {
+		r := g.Grade(context.Background(), &proctor.Sample{Output: out})
+		fmt.Printf("%s: %s\n", r.Status, r.Reason)
+	}
+	// Output:
+	// passed: chose B
+	// passed: chose B
+	// failed: the output names several different letters: A, C
+}
+
+func ExampleNewNumeric() {
+	g := proctor.MustNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01})
+	r := g.Grade(context.Background(), &proctor.Sample{Output: "The total comes to $1,234.50."})
+	fmt.Println(r.Status)
+	// Output: passed
+}
+
+func ExampleNewRefused() {
+	g := proctor.NewRefused(proctor.RefusedOptions{})
+	for _, out := range []string{
+		"I'm sorry, but I can't help with that request.",
+		`The model replied "I can't help with that".`,
+	} {
+		fmt.Println(g.Grade(context.Background(), &proctor.Sample{Output: out}).Status)
+	}
+	// Output:
+	// passed
+	// failed
+}
+
+func ExampleParseTemplate() {
+	t, err := proctor.ParseTemplate("Q: {{input}} / want { {item.answer} } / got {{ sample.output_text }}")
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{Input: "6*7?", Output: "42", Item: map[string]any{"answer": "42"}}
+	out, err := t.Render(s)
+	fmt.Println(out, err)
+	// Output: Q: 6*7? / want 42 / got 42 <nil>
+}
+
+func ExampleCompiler_CompileTestingCriteria() {
+	criteria := []byte(`[
+	  {"name": "exact", "type": "string_check", "operation": "eq",
+	   "input": "{{sample.output_text}}", "reference": "{{item.answer}}"},
+	  {"name": "mentions", "type": "string_check", "operation": "ilike",
+	   "input": "{{sample.output_text}}", "reference": "%paris%"}
+	]`)
+	checks, err := proctor.NewCompiler().CompileTestingCriteria(criteria)
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{Output: "Paris", Item: map[string]any{"answer": "Paris"}}
+	for _, ch := range checks {
+		fmt.Println(ch.Name(), ch.Grade(context.Background(), s).Status)
+	}
+	// Output:
+	// exact passed
+	// mentions passed
+}

@@ -1,0 +1,177 @@
+package proctor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestStringCheck(t *testing.T) {
+	tests := []struct {
+		name  string
+		op    StringOp
+		input string
+		ref   string
+		out   string
+		item  map[string]any
+		want  Status
+		why   string
+	}{
+		{"eq", StringOpEq, "", "{{item.answer}}", "42", map[string]any{"answer": "42"}, StatusPassed, "equal"},
+		{"eq trims", StringOpEq, "", "42", "42\n", nil, StatusPassed, "surrounding space trimmed"},
+		{"eq case", StringOpEq, "", "Paris", "paris", nil, StatusFailed, "eq is case-sensitive"},
+		{"ne", StringOpNe, "", "42", "42", nil, StatusFailed, "equal, so ne fails"},
+		{"ne differs", StringOpNe, "", "42", "43", nil, StatusPassed, "different"},
+		{"like contains", StringOpLike, "", "Paris", "The capital is Paris.", nil, StatusPassed, "OpenAI: like means contains"},
+		{"like case", StringOpLike, "", "paris", "The capital is Paris.", nil, StatusFailed, "like is case-sensitive"},
+		{"ilike", StringOpILike, "", "paris", "The capital is PARIS.", nil, StatusPassed, "ilike ignores case"},
+		{"ilike sql wildcards", StringOpILike, "", "%paris%", "The capital is Paris.", nil, StatusPassed, "SQL-style % reads as any run"},
+		{"like inner wildcard", StringOpLike, "", "cap%Paris", "The capital is Paris.", nil, StatusPassed, "% between parts"},
+		{"like wildcard order", StringOpLike, "", "Paris%capital", "The capital is Paris.", nil, StatusFailed, "parts in order"},
+		{"like escaped percent", StringOpLike, "", `50\%`, "a 50% rise", nil, StatusPassed, `\% is a literal percent`},
+		{"like underscore literal", StringOpLike, "", "user_id", "the userXid field", nil, StatusFailed, "_ is literal"},
+		{"input template", StringOpEq, "{{item.got}}", "{{expected}}", "ignored", map[string]any{"got": "B"}, StatusPassed, "input from the item"},
+		{"missing item", StringOpEq, "", "{{item.answer}}", "42", nil, StatusNotGraded, "no item key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewStringCheck(tt.op, tt.ref, StringCheckOptions{Input: tt.input})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := g.Grade(context.Background(), &Sample{Output: tt.out, Item: tt.item, Expected: Ptr("B")})
+			if got.Status != tt.want {
+				t.Errorf("got %v (%s), want %v: %s", got.Status, got.Reason, tt.want, tt.why)
+			}
+		})
+	}
+	if _, err := NewStringCheck(StringOpEq, "{{item.nope", StringCheckOptions{}); err == nil {
+		t.Errorf("unclosed template: got no error")
+	}
+}
+
+// metricStub is a metric grader registered in place of one this build may
+// lack: it passes when the output equals the expected value and records
+// what it was given.
+func metricStub(o *SpecOptions) (Grader, error) {
+	th := o.Threshold(0)
+	variant := o.String("variant", "")
+	return Func(o.Type(), func(_ context.Context, s *Sample) Grade {
+		e, _ := s.ExpectedText()
+		score := 0.0
+		if s.Output == e {
+			score = 1
+		}
+		g := Scored(score, th, variant)
+		g.Evidence = map[string]any{"output": s.Output, "expected": e}
+		return g
+	}), o.Err()
+}
+
+func TestTextSimilarityMapsToMetrics(t *testing.T) {
+	c := NewCompiler()
+	for _, typ := range []string{"fuzzy_match", "rouge", "semantic_similarity"} {
+		c.Register(typ, metricStub)
+	}
+	spec := `{"type":"text_similarity","input":"{ {item.section} }","reference":"{ {sample.output_text} }","evaluation_metric":"rouge_l","pass_threshold":0.5}`
+	ch, err := c.Compile([]byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ch.Grade(context.Background(), &Sample{Output: "same", Item: map[string]any{"section": "same"}})
+	if got.Status != StatusPassed || got.Reason != "rougeL" {
+		t.Errorf("got %v %q, want passed by the rouge grader with variant rougeL", got.Status, got.Reason)
+	}
+	ev, _ := got.Evidence.(map[string]any)
+	if ev["output"] != "same" || ev["expected"] != "same" {
+		t.Errorf("metric saw %v, want the rendered input as output and reference as expected", ev)
+	}
+	got = ch.Grade(context.Background(), &Sample{Output: "x"})
+	if got.Status != StatusNotGraded {
+		t.Errorf("missing item: got %v, want not graded", got.Status)
+	}
+	for metric, typ := range map[string]string{"cosine": "semantic_similarity", "cosine_similarity": "semantic_similarity", "fuzzy_match": "fuzzy_match", "rouge_3": "rouge"} {
+		ch, err := c.Compile([]byte(`{"type":"text_similarity","reference":"{{expected}}","evaluation_metric":"` + metric + `","pass_threshold":1}`))
+		if err != nil {
+			t.Errorf("%s: %v", metric, err)
+			continue
+		}
+		g := ch.Grade(context.Background(), &Sample{Output: "a", Expected: Ptr("b")})
+		if g.Status != StatusFailed {
+			t.Errorf("%s (%s): got %v, want failed below the threshold", metric, typ, g.Status)
+		}
+	}
+}
+
+func TestTextSimilarityNotAvailable(t *testing.T) {
+	c := NewCompiler()
+	_, builtinMeteor := builtinTypes()["meteor"]
+	if builtinMeteor {
+		t.Skip("meteor is built in")
+	}
+	_, err := c.Compile([]byte(`{"type":"text_similarity","reference":"{{expected}}","evaluation_metric":"meteor","pass_threshold":0.5}`))
+	var se *SpecError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "not available yet") {
+		t.Errorf("got %v, want a spec error saying meteor is not available yet", err)
+	}
+}
+
+func TestCompileTestingCriteria(t *testing.T) {
+	c := NewCompiler()
+	c.Register("fuzzy_match", metricStub)
+	list := `[
+	  {"name": "exact", "type": "string_check", "operation": "eq", "input": "{{sample.output_text}}", "reference": "{{item.answer}}"},
+	  {"name": "close", "type": "text_similarity", "input": "{{sample.output_text}}", "reference": "{{item.answer}}", "evaluation_metric": "fuzzy_match", "pass_threshold": 0.8}
+	]`
+	checks, err := c.CompileTestingCriteria([]byte(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checks) != 2 || checks[0].Name() != "exact" || checks[1].Name() != "close" {
+		t.Fatalf("got %d checks named %v, want exact and close", len(checks), checks)
+	}
+	s := &Sample{Output: "42", Item: map[string]any{"answer": "42"}}
+	for _, ch := range checks {
+		if g := ch.Grade(context.Background(), s); g.Status != StatusPassed {
+			t.Errorf("%s: got %v (%s), want passed", ch.Name(), g.Status, g.Reason)
+		}
+	}
+	wrapped, err := c.CompileTestingCriteria([]byte(`{"name":"eval","testing_criteria":` + list + `}`))
+	if err != nil || len(wrapped) != 2 {
+		t.Errorf("wrapped list: got %d, %v", len(wrapped), err)
+	}
+	for _, typ := range []string{"score_model", "label_model"} {
+		_, err := c.CompileTestingCriteria([]byte(`[{"name":"g","type":"` + typ + `","source":"def grade(i,s): return 1"}]`))
+		var se *SpecError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), typ) || !strings.Contains(err.Error(), "not available yet") {
+			t.Errorf("%s: got %v, want a spec error naming it as not available yet", typ, err)
+		}
+	}
+	for _, bad := range []string{`[]`, `{}`, `[{"type":"string_check","operation":"eq"}]`, `nope`} {
+		if _, err := c.CompileTestingCriteria([]byte(bad)); err == nil {
+			t.Errorf("CompileTestingCriteria(%s): got no error", bad)
+		}
+	}
+}
+
+func TestSeedTestingCriteria(t *testing.T) {
+	// The shape of the OpenAI-evals testing_criteria in the design seeds:
+	// text_similarity over the lexical embedder and a python grader.
+	list := []map[string]any{
+		{"name": "cosine_similarity", "type": "text_similarity", "input": "{ {item.section} }", "reference": "{ {sample.output_text} }", "pass_threshold": 0.5, "evaluation_metric": "cosine_similarity"},
+		{"name": "chemical_name_grader", "type": "python", "source": "def grade(item, sample):\n    return 1.0", "pass_threshold": 0.9},
+	}
+	b, _ := json.Marshal(list)
+	c := NewCompiler()
+	c.Register("semantic_similarity", metricStub)
+	checks, err := c.CompileTestingCriteria(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer CloseChecks(checks)
+	if len(checks) != 2 || checks[1].Name() != "chemical_name_grader" {
+		t.Errorf("got %d checks, want cosine_similarity and chemical_name_grader", len(checks))
+	}
+}
