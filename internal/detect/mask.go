@@ -86,7 +86,7 @@ func maskPrefix(n int) func(string) string {
 func maskDashPrefix(v string) string {
 	head := v[:min(len(v), 16)]
 	i := strings.LastIndexAny(head, "-_")
-	return maskPrefix(i+1)(v)
+	return maskPrefix(i + 1)(v)
 }
 
 // maskAll keeps only the length.
