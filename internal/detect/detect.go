@@ -112,9 +112,9 @@ func scan(text string, dets []*detector) []Finding {
 	return out
 }
 
-// isWord reports whether r is part of a word: a letter, a digit, a mark or
-// an underscore.
-func isWord(r rune) bool {
+// IsWord reports whether r is part of a word: a Unicode letter, digit or
+// mark, or an underscore.
+func IsWord(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
@@ -140,10 +140,10 @@ func after(text string, i int) rune {
 // the runes in extra on either side.
 func bounded(text string, s, e int, extra string) bool {
 	b, a := before(text, s), after(text, e)
-	if s > 0 && (isWord(b) || containsRune(extra, b)) {
+	if s > 0 && (IsWord(b) || containsRune(extra, b)) {
 		return false
 	}
-	if e < len(text) && (isWord(a) || containsRune(extra, a)) {
+	if e < len(text) && (IsWord(a) || containsRune(extra, a)) {
 		return false
 	}
 	return true

@@ -104,7 +104,7 @@ var piiTable = sync.OnceValue(func() []*detector {
 		},
 		{
 			kind:   SSN,
-			quick:  has("-"),
+			quick:  hasDigit,
 			re:     lazy(`\d{3}[- ]\d{2}[- ]\d{4}`),
 			accept: acceptSSN,
 			mask:   func(string) string { return "***-**-****" },
@@ -145,7 +145,8 @@ var piiTable = sync.OnceValue(func() []*detector {
 var fileExts = []string{"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "js", "ts", "css", "md", "txt", "pdf"}
 
 func acceptEmail(text string, s, e int) (int, int, bool) {
-	if !bounded(text, s, e, "") || before(text, s) == '@' || after(text, e) == '@' {
+	if !bounded(text, s, e, "") || before(text, s) == '@' || after(text, e) == '@' ||
+		strings.HasSuffix(text[:s], "://") { // user info of a URL
 		return 0, 0, false
 	}
 	v := text[s:e]
@@ -174,13 +175,13 @@ func acceptEmail(text string, s, e int) (int, int, bool) {
 func numberGlued(text string, s, e int) bool {
 	if s > 0 {
 		b := before(text, s)
-		if isWord(b) || strings.ContainsRune("-+./#:=", b) {
+		if IsWord(b) || strings.ContainsRune("-+./#", b) {
 			return true
 		}
 	}
 	if e < len(text) {
 		a := after(text, e)
-		if isWord(a) || strings.ContainsRune("-/#", a) {
+		if IsWord(a) || strings.ContainsRune("-/#", a) {
 			return true
 		}
 		if (a == '.' || a == ',' || a == ':') && e+1 < len(text) && text[e+1] >= '0' && text[e+1] <= '9' {
@@ -377,23 +378,42 @@ func mod97(iban []byte) int {
 
 func acceptIPv4(text string, s, e int) (int, int, bool) {
 	if s > 0 {
-		if b := before(text, s); isWord(b) || b == '.' {
+		if b := before(text, s); IsWord(b) || b == '.' {
 			return 0, 0, false
 		}
 	}
 	if e < len(text) {
 		a := after(text, e)
-		if isWord(a) {
+		if IsWord(a) {
 			return 0, 0, false
 		}
 		if a == '.' && e+1 < len(text) && text[e+1] >= '0' && text[e+1] <= '9' {
 			return 0, 0, false
 		}
 	}
-	if _, err := netip.ParseAddr(text[s:e]); err != nil {
+	if _, err := netip.ParseAddr(text[s:e]); err != nil || numbered(text[:s]) {
 		return 0, 0, false
 	}
 	return s, e, true
+}
+
+// numberingWords name what a dotted number that follows them is: a
+// section or a version, not an address.
+var numberingWords = []string{"chapter", "section", "sec.", "version", "ver.", "release", "build", "v", "§", "rule", "clause", "article", "step"}
+
+// numbered reports whether the text before a dotted number ends with a
+// numbering word ("Chapter 3.2.1.4", "version 1.2.3.4").
+func numbered(head string) bool {
+	head = strings.TrimRight(head[max(0, len(head)-16):], " \t")
+	low := strings.ToLower(head)
+	for _, w := range numberingWords {
+		if strings.HasSuffix(low, w) {
+			if len(low) == len(w) || !IsWord(before(low, len(low)-len(w))) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func acceptIPv6(text string, s, e int) (int, int, bool) {
@@ -402,12 +422,12 @@ func acceptIPv6(text string, s, e int) (int, int, bool) {
 		e--
 	}
 	if s > 0 {
-		if b := before(text, s); isWord(b) || b == '.' || b == ':' {
+		if b := before(text, s); IsWord(b) || b == '.' || b == ':' {
 			return 0, 0, false
 		}
 	}
 	if e < len(text) {
-		if a := after(text, e); isWord(a) || a == ':' || a == '.' && e+1 < len(text) && isHex(text[e+1]) {
+		if a := after(text, e); IsWord(a) || a == ':' || a == '.' && e+1 < len(text) && isHex(text[e+1]) {
 			return 0, 0, false
 		}
 	}

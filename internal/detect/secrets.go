@@ -121,8 +121,17 @@ var secretTable = sync.OnceValue(func() []*detector {
 		},
 		{
 			kind: SecretAssignment,
-			re: lazy(`(?i)[a-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|credentials?)` +
+			re: lazy(`(?i)[a-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|credentials?)(?:[_\-]?key)?` +
 				`["']?\s*(?::=|=>|[:=])\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,256})`),
+			group:  1,
+			accept: acceptAssignment,
+			mask:   maskAll,
+		},
+		{
+			// XML configuration: <add key="ApiKey" value="..."/>.
+			kind:   SecretAssignment,
+			quick:  has("value"),
+			re:     lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
 			group:  1,
 			accept: acceptAssignment,
 			mask:   maskAll,
