@@ -291,7 +291,7 @@ func cardIssuer(d []byte) string {
 		return "discover"
 	case p(4) >= 3528 && p(4) <= 3589 && n >= 16 && n <= 19:
 		return "jcb"
-	case ((p(3) >= 300 && p(3) <= 305) || p(2) == 36) && n == 14, (p(2) == 38 || p(2) == 39) && (n == 14 || n == 16):
+	case ((p(3) >= 300 && p(3) <= 305) || p(2) == 36 || p(2) == 38 || p(2) == 39) && n >= 14 && n <= 19:
 		return "diners"
 	case p(2) == 62 && n >= 16 && n <= 19:
 		return "unionpay"
