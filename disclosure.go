@@ -215,34 +215,14 @@ func (g *Forbidden) Name() string { return g.name }
 func (g *Forbidden) Grade(_ context.Context, s *Sample) Grade {
 	text := s.Output
 	var ev []DisclosureFinding
-	var b strings.Builder
 	prev := utf8.RuneError
 	ri := 0
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if i == 0 || !detect.IsWord(prev) || !detect.IsWord(r) {
-			for _, e := range g.entities {
-				first, _ := utf8.DecodeRuneInString(e)
-				if i > 0 && detect.IsWord(first) && detect.IsWord(prev) {
-					continue
-				}
-				m := matchEntity(text[i:], e, !g.opts.CaseSensitive)
-				if m < 0 {
-					continue
-				}
-				last, _ := utf8.DecodeLastRuneInString(e)
-				if next, _ := utf8.DecodeRuneInString(text[i+m:]); i+m < len(text) && detect.IsWord(last) && detect.IsWord(next) {
-					continue
-				}
+			if e, m := g.entityAt(text, i, prev); m > 0 {
 				end := ri + utf8.RuneCountInString(text[i:i+m])
-				if len(ev) < maxListed {
-					if len(ev) > 0 {
-						b.WriteString("; ")
-					}
-					fmt.Fprintf(&b, "%s at runes %d-%d", strconv.Quote(e), ri, end)
-				}
 				ev = append(ev, DisclosureFinding{Kind: "entity", Start: ri, End: end, Masked: e})
-				break
 			}
 		}
 		prev = r
@@ -252,10 +232,40 @@ func (g *Forbidden) Grade(_ context.Context, s *Sample) Grade {
 	if len(ev) == 0 {
 		return Pass("")
 	}
+	var b strings.Builder
+	b.WriteString("output names a forbidden entity: ")
+	for i, f := range ev[:min(len(ev), maxListed)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s at runes %d-%d", strconv.Quote(f.Masked), f.Start, f.End)
+	}
 	if n := len(ev) - maxListed; n > 0 {
 		fmt.Fprintf(&b, "; and %d more", n)
 	}
-	return Fail("output names a forbidden entity: " + b.String()).WithEvidence(ev)
+	return Fail(b.String()).WithEvidence(ev)
+}
+
+// entityAt returns the first entity that matches as a whole word or phrase
+// at byte i of text (prev is the rune before it), and the bytes it spans;
+// 0 when none does.
+func (g *Forbidden) entityAt(text string, i int, prev rune) (string, int) {
+	for _, e := range g.entities {
+		first, _ := utf8.DecodeRuneInString(e)
+		if i > 0 && detect.IsWord(first) && detect.IsWord(prev) {
+			continue
+		}
+		m := matchEntity(text[i:], e, !g.opts.CaseSensitive)
+		if m <= 0 {
+			continue
+		}
+		last, _ := utf8.DecodeLastRuneInString(e)
+		if next, _ := utf8.DecodeRuneInString(text[i+m:]); i+m < len(text) && detect.IsWord(last) && detect.IsWord(next) {
+			continue
+		}
+		return e, m
+	}
+	return "", 0
 }
 
 // matchEntity returns how many bytes of text match entity at its start, or
