@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -40,6 +41,11 @@ type detector struct {
 	// the regular expression (0: none).
 	quick func(text string) bool
 	re    func() *regexp.Regexp
+	// windows returns the next region of text worth matching that ends
+	// after from (nil: the whole text is one region). The pattern runs on
+	// the regions only, so a long text costs a byte scan, not a regexp
+	// scan.
+	windows func(text string, from int) (s, e int, ok bool)
 	// group is the submatch holding the value (0: the whole match).
 	group int
 	// accept validates a candidate; it may shrink it, returning the value's
@@ -57,19 +63,17 @@ func scan(text string, dets []*detector) []Finding {
 			continue
 		}
 		re := d.re()
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			st, en := m[2*d.group], m[2*d.group+1]
-			if st < 0 {
-				continue
+		if d.windows == nil {
+			out = matchInto(out, d, re, text, 0, len(text))
+			continue
+		}
+		for from := 0; ; {
+			ws, we, ok := d.windows(text, from)
+			if !ok {
+				break
 			}
-			if d.accept != nil {
-				s, e, ok := d.accept(text, st, en)
-				if !ok {
-					continue
-				}
-				st, en = s, e
-			}
-			out = append(out, Finding{Kind: d.kind, Start: st, End: en})
+			out = matchInto(out, d, re, text, max(ws, from), we)
+			from = we
 		}
 	}
 	if len(out) == 0 {
@@ -108,6 +112,29 @@ func scan(text string, dets []*detector) []Finding {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// matchInto appends d's accepted matches in text[ws:we] to out.
+func matchInto(out []Finding, d *detector, re *regexp.Regexp, text string, ws, we int) []Finding {
+	if ws >= we {
+		return out
+	}
+	for _, m := range re.FindAllStringSubmatchIndex(text[ws:we], -1) {
+		st, en := m[2*d.group], m[2*d.group+1]
+		if st < 0 {
+			continue
+		}
+		st, en = st+ws, en+ws
+		if d.accept != nil {
+			s, e, ok := d.accept(text, st, en)
+			if !ok {
+				continue
+			}
+			st, en = s, e
+		}
+		out = append(out, Finding{Kind: d.kind, Start: st, End: en})
 	}
 	return out
 }
@@ -177,4 +204,80 @@ func kindsOf(dets []*detector) []string {
 		}
 	}
 	return out
+}
+
+// byteSet is a set of ASCII bytes.
+type byteSet [256]bool
+
+func setOf(chars string, ranges ...[2]byte) *byteSet {
+	var s byteSet
+	for i := 0; i < len(chars); i++ {
+		s[chars[i]] = true
+	}
+	for _, r := range ranges {
+		for c := int(r[0]); c <= int(r[1]); c++ {
+			s[c] = true
+		}
+	}
+	return &s
+}
+
+var (
+	digits    = [2]byte{'0', '9'}
+	lowers    = [2]byte{'a', 'z'}
+	uppers    = [2]byte{'A', 'Z'}
+	hexLowers = [2]byte{'a', 'f'}
+	hexUppers = [2]byte{'A', 'F'}
+)
+
+// runsOf proposes maximal runs of bytes in set at least minLen long that
+// keep (nil: all).
+func runsOf(set *byteSet, minLen int, keep func(run string) bool) func(string, int) (int, int, bool) {
+	return func(text string, from int) (int, int, bool) {
+		for i := from; i < len(text); {
+			if !set[text[i]] {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(text) && set[text[j]] {
+				j++
+			}
+			if j-i >= minLen && (keep == nil || keep(text[i:j])) {
+				return i, j, true
+			}
+			i = j
+		}
+		return 0, 0, false
+	}
+}
+
+// around proposes, for the first occurrence of an anchor at or after from,
+// the region reaching back over at most left bytes of lset and forward
+// over at most right bytes of rset (nil sets: any byte).
+func around(anchors []string, lset *byteSet, left int, rset *byteSet, right int) func(string, int) (int, int, bool) {
+	return func(text string, from int) (int, int, bool) {
+		p, k := -1, -1
+		for j, a := range anchors {
+			end := len(text)
+			if p >= 0 {
+				end = min(len(text), p+len(a)) // only an earlier start matters
+			}
+			if n := strings.Index(text[from:end], a); n >= 0 && (p < 0 || from+n < p) {
+				p, k = from+n, j
+			}
+		}
+		if p < 0 {
+			return 0, 0, false
+		}
+		s := p
+		for s > 0 && p-s < left && (lset == nil || lset[text[s-1]]) {
+			s--
+		}
+		e := p + len(anchors[k])
+		for e < len(text) && e-p < right && (rset == nil || rset[text[e]]) {
+			e++
+		}
+		return s, e, true
+	}
 }

@@ -77,68 +77,94 @@ func hasDigit(text string) bool { return strings.ContainsAny(text, "0123456789")
 var piiTable = sync.OnceValue(func() []*detector {
 	return []*detector{
 		{
-			kind:   Email,
-			quick:  has("@"),
-			re:     lazy(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,24}`),
-			accept: acceptEmail,
-			mask:   maskEmail,
+			kind:    Email,
+			quick:   has("@"),
+			re:      lazy(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,24}`),
+			windows: emailWindows,
+			accept:  acceptEmail,
+			mask:    maskEmail,
 		},
 		{
 			// North American numbers: an area code in parentheses or
 			// followed by a separator, and a separator before the line
 			// number, so plain digit runs and dates do not match.
-			kind:   Phone,
-			quick:  hasDigit,
-			re:     lazy(`(?:\+?1[ .\-]?)?(?:\([2-9]\d{2}\)[ .\-]?|[2-9]\d{2}[ .\-])[2-9]\d{2}[ .\-]\d{4}`),
-			accept: acceptNANP,
-			mask:   maskDigits,
+			kind:    Phone,
+			quick:   hasDigit,
+			re:      lazy(`(?:\+?1[ .\-]?)?(?:\([2-9]\d{2}\)[ .\-]?|[2-9]\d{2}[ .\-])[2-9]\d{2}[ .\-]\d{4}`),
+			windows: numberWindows,
+			accept:  acceptNANP,
+			mask:    maskDigits,
 		},
 		{
 			// International numbers in E.164 form: a leading + and 8 to 15
 			// digits, optionally grouped.
-			kind:   Phone,
-			quick:  has("+"),
-			re:     lazy(`\+[1-9]\d{0,3}(?:[ .\-]?\(\d{1,4}\)|[ .\-]?\d{1,6}){1,7}`),
-			accept: acceptE164,
-			mask:   maskDigits,
+			kind:    Phone,
+			quick:   has("+"),
+			re:      lazy(`\+[1-9]\d{0,3}(?:[ .\-]?\(\d{1,4}\)|[ .\-]?\d{1,6}){1,7}`),
+			windows: numberWindows,
+			accept:  acceptE164,
+			mask:    maskDigits,
 		},
 		{
-			kind:   SSN,
-			quick:  hasDigit,
-			re:     lazy(`\d{3}[- ]\d{2}[- ]\d{4}`),
-			accept: acceptSSN,
-			mask:   func(string) string { return "***-**-****" },
+			kind:    SSN,
+			quick:   hasDigit,
+			re:      lazy(`\d{3}[- ]\d{2}[- ]\d{4}`),
+			windows: numberWindows,
+			accept:  acceptSSN,
+			mask:    func(string) string { return "***-**-****" },
 		},
 		{
-			kind:   CreditCard,
-			quick:  hasDigit,
-			re:     lazy(`\d(?:[ \-]?\d){11,18}`),
-			accept: acceptCard,
-			mask:   maskCard,
+			kind:    CreditCard,
+			quick:   hasDigit,
+			re:      lazy(`\d(?:[ \-]?\d){11,18}`),
+			windows: numberWindows,
+			accept:  acceptCard,
+			mask:    maskCard,
 		},
 		{
-			kind:   IBAN,
-			quick:  hasDigit,
-			re:     lazy(`[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,40}`),
-			accept: acceptIBAN,
-			mask:   maskIBAN,
+			kind:    IBAN,
+			quick:   hasDigit,
+			re:      lazy(`[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,40}`),
+			windows: ibanWindows,
+			accept:  acceptIBAN,
+			mask:    maskIBAN,
 		},
 		{
-			kind:   IP,
-			quick:  has("."),
-			re:     lazy(`\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`),
-			accept: acceptIPv4,
-			mask:   maskIP,
+			kind:    IP,
+			quick:   has("."),
+			re:      lazy(`\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`),
+			windows: numberWindows,
+			accept:  acceptIPv4,
+			mask:    maskIP,
 		},
 		{
-			kind:   IP,
-			quick:  has(":"),
-			re:     lazy(`(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?`),
-			accept: acceptIPv6,
-			mask:   maskIP,
+			kind:    IP,
+			quick:   has(":"),
+			re:      lazy(`(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?`),
+			windows: ipv6Windows,
+			accept:  acceptIPv6,
+			mask:    maskIP,
 		},
 	}
 })
+
+// Windows: the regions each PII pattern runs on.
+var (
+	emailWindows = around([]string{"@"}, setOf("._%+-", digits, lowers, uppers), 64, setOf(".-", digits, lowers, uppers), 255)
+	// numberWindows are runs of digits and number punctuation holding at
+	// least four digits: phones, SSNs, cards, IPv4.
+	numberWindows = runsOf(setOf(" .()+-", digits), 7, func(run string) bool {
+		n := 0
+		for i := 0; i < len(run) && n < 4; i++ {
+			if run[i] >= '0' && run[i] <= '9' {
+				n++
+			}
+		}
+		return n >= 4
+	})
+	ibanWindows = runsOf(setOf(" ", digits, uppers), 15, hasDigit)
+	ipv6Windows = runsOf(setOf(":.", digits, hexLowers, hexUppers), 2, func(run string) bool { return strings.Count(run, ":") >= 2 })
+)
 
 // fileExts are "top-level domains" that are file extensions in practice
 // (icon@2x.png).

@@ -62,46 +62,52 @@ func keyBody(prefix int, needDigit bool) func(string, int, int) (int, int, bool)
 var secretTable = sync.OnceValue(func() []*detector {
 	return []*detector{
 		{
-			kind:   AWSAccessKeyID,
-			quick:  hasAny("AKIA", "ASIA"),
-			re:     lazy(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
-			accept: keyBody(4, false),
-			mask:   maskPrefix(4),
+			kind:    AWSAccessKeyID,
+			quick:   hasAny("AKIA", "ASIA"),
+			re:      lazy(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
+			windows: around([]string{"AKIA", "ASIA"}, tokenChars, 64, tokenChars, 64),
+			accept:  keyBody(4, false),
+			mask:    maskPrefix(4),
 		},
 		{
-			kind:   GitHubToken,
-			quick:  hasAny("gh", "github_pat_"),
-			re:     lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`),
-			accept: keyBody(4, true),
-			mask:   maskDashPrefix,
+			kind:    GitHubToken,
+			quick:   hasAny("gh", "github_pat_"),
+			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`),
+			windows: around([]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, tokenChars, 64, tokenChars, 128),
+			accept:  keyBody(4, true),
+			mask:    maskDashPrefix,
 		},
 		{
-			kind:   SKKey,
-			quick:  has("sk-"),
-			re:     lazy(`\bsk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
-			accept: acceptSK,
-			mask:   maskDashPrefix,
+			kind:    SKKey,
+			quick:   has("sk-"),
+			re:      lazy(`\bsk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
+			windows: around([]string{"sk-"}, tokenChars, 64, tokenChars, 512),
+			accept:  acceptSK,
+			mask:    maskDashPrefix,
 		},
 		{
-			kind:   SlackToken,
-			quick:  has("xox"),
-			re:     lazy(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`),
-			accept: keyBody(5, true),
-			mask:   maskDashPrefix,
+			kind:    SlackToken,
+			quick:   has("xox"),
+			re:      lazy(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`),
+			windows: around([]string{"xox"}, tokenChars, 64, tokenChars, 512),
+			accept:  keyBody(5, true),
+			mask:    maskDashPrefix,
 		},
 		{
-			kind:   GoogleAPIKey,
-			quick:  has("AIza"),
-			re:     lazy(`\bAIza[0-9A-Za-z_\-]{35}`),
-			accept: keyBody(4, false),
-			mask:   maskPrefix(4),
+			kind:    GoogleAPIKey,
+			quick:   has("AIza"),
+			re:      lazy(`\bAIza[0-9A-Za-z_\-]{35}`),
+			windows: around([]string{"AIza"}, tokenChars, 64, tokenChars, 64),
+			accept:  keyBody(4, false),
+			mask:    maskPrefix(4),
 		},
 		{
-			kind:   StripeKey,
-			quick:  hasAny("_live_", "_test_"),
-			re:     lazy(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}`),
-			accept: keyBody(8, true),
-			mask:   maskDashPrefix,
+			kind:    StripeKey,
+			quick:   hasAny("_live_", "_test_"),
+			re:      lazy(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}`),
+			windows: around([]string{"_live_", "_test_"}, tokenChars, 64, tokenChars, 512),
+			accept:  keyBody(8, true),
+			mask:    maskDashPrefix,
 		},
 		{
 			kind:  PrivateKey,
@@ -109,35 +115,114 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re: lazy(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----` +
 				`(?:\s*[A-Za-z\-]+: [^\n]*)*(?:\s*[A-Za-z0-9+/=]+)*\s*` +
 				`(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?`),
-			accept: acceptPEM,
-			mask:   maskPEM,
+			windows: around([]string{"-----BEGIN "}, nil, 0, nil, 16<<10),
+			accept:  acceptPEM,
+			mask:    maskPEM,
 		},
 		{
-			kind:   JWT,
-			quick:  has("eyJ"),
-			re:     lazy(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`),
-			accept: acceptJWT,
-			mask:   maskPrefix(3),
+			kind:    JWT,
+			quick:   has("eyJ"),
+			re:      lazy(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`),
+			windows: around([]string{"eyJ"}, tokenChars, 64, jwtChars, 16<<10),
+			accept:  acceptJWT,
+			mask:    maskPrefix(3),
 		},
 		{
 			kind: SecretAssignment,
 			re: lazy(`(?i)[a-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|credentials?)(?:[_\-]?key)?` +
 				`["']?\s*(?::=|=>|[:=])\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,256})`),
-			group:  1,
-			accept: acceptAssignment,
-			mask:   maskAll,
+			windows: assignWindows,
+			group:   1,
+			accept:  acceptAssignment,
+			mask:    maskAll,
 		},
 		{
 			// XML configuration: <add key="ApiKey" value="..."/>.
-			kind:   SecretAssignment,
-			quick:  has("value"),
-			re:     lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
-			group:  1,
-			accept: acceptAssignment,
-			mask:   maskAll,
+			kind:    SecretAssignment,
+			quick:   has("value"),
+			re:      lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
+			windows: around([]string{"value=", "Value=", "value =", "VALUE="}, nil, 256, nil, 300),
+			group:   1,
+			accept:  acceptAssignment,
+			mask:    maskAll,
 		},
 	}
 })
+
+var (
+	tokenChars = setOf("_-", digits, lowers, uppers)
+	jwtChars   = setOf("_-.", digits, lowers, uppers)
+	nameChars  = setOf("_.-", digits, lowers, uppers)
+	valueEnds  = setOf(" \t\r\n\"'`,;<>(){}[]")
+)
+
+// assignKeywords are the name parts that make an assignment worth a look;
+// the pattern decides.
+var assignKeywords = []string{"pass", "pwd", "secret", "token", "key", "credential"}
+
+// assignWindows proposes, for each = or : whose name before it holds an
+// assignKeywords word (any case), the line from the name on.
+func assignWindows(text string, from int) (int, int, bool) {
+	for i := from; i < len(text); i++ {
+		if c := text[i]; c != '=' && c != ':' {
+			continue
+		}
+		j := i
+		if j > 0 && text[j-1] == ':' {
+			j-- // :=
+		}
+		for k := 0; k < 3 && j > 0 && (text[j-1] == ' ' || text[j-1] == '"' || text[j-1] == '\''); k++ {
+			j--
+		}
+		s := j
+		for s > 0 && j-s < 64 && nameChars[text[s-1]] {
+			s--
+		}
+		if s == j || !containsAnyFold(text[s:j], assignKeywords) {
+			continue
+		}
+		// The value: past the operator and at most three spaces or quotes,
+		// up to the first byte that cannot be part of it, and one more
+		// (a closing quote).
+		e := i + 1
+		if e < len(text) && (text[e] == '=' || text[e] == '>') {
+			e++
+		}
+		for k := 0; k < 3 && e < len(text) && (text[e] == ' ' || text[e] == '"' || text[e] == '\''); k++ {
+			e++
+		}
+		v := e
+		for e < len(text) && e-v < 256 && !valueEnds[text[e]] {
+			e++
+		}
+		return s, min(e+1, len(text)), true
+	}
+	return 0, 0, false
+}
+
+// containsAnyFold reports whether s holds any of words (ASCII lower case)
+// ignoring ASCII case.
+func containsAnyFold(s string, words []string) bool {
+	for _, w := range words {
+		for i := 0; i+len(w) <= len(s); i++ {
+			ok := true
+			for k := 0; k < len(w); k++ {
+				c := s[i+k]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				if c != w[k] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func acceptSK(text string, s, e int) (int, int, bool) {
 	v := text[s:e]
