@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -384,4 +385,42 @@ func TestCustomWebhookSpec(t *testing.T) {
 	if _, err := NewCompiler().Compile([]byte(`{"type": "custom_webhook", "url": "` + srv.URL + `"}`)); !errors.Is(err, ErrWebhookBlocked) {
 		t.Errorf("compile without allow-list = %v, want ErrWebhookBlocked", err)
 	}
+}
+
+func FuzzWebhookVerdict(f *testing.F) {
+	for _, s := range []string{`{"passed": true}`, `{"passed": false, "score": 0.5, "reason": "r"}`, `{"passed": "true"}`, `[]`, `null`, ``, `{"passed": true, "score": 2}`, `{"passed":true}{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, reply []byte) {
+		g := webhookVerdict(reply)
+		switch g.Status {
+		case StatusPassed, StatusFailed:
+			var m map[string]json.RawMessage
+			if json.Unmarshal(reply, &m) != nil {
+				t.Fatalf("graded %v from a reply that is not a JSON object: %q", g.Status, reply)
+			}
+			if want := g.Status == StatusPassed; string(m["passed"]) != strconv.FormatBool(want) {
+				t.Fatalf("status %v but passed is %s", g.Status, m["passed"])
+			}
+			if g.HasScore && (g.Score < 0 || g.Score > 1) {
+				t.Fatalf("score %v outside [0, 1]", g.Score)
+			}
+		case StatusNotGraded:
+		default:
+			t.Fatalf("status %v", g.Status)
+		}
+	})
+}
+
+func FuzzVerifyWebhookSignature(f *testing.F) {
+	f.Add("t=1800000000,v1=00", []byte("{}"))
+	f.Add("", []byte(""))
+	f.Add("t=x,v1=,v1=,t=", []byte("a"))
+	now := time.Unix(1_800_000_000, 0)
+	f.Fuzz(func(t *testing.T, header string, body []byte) {
+		err := VerifyWebhookSignature([]byte("k"), header, body, now, 0)
+		if err != nil && !errors.Is(err, ErrWebhookSignature) {
+			t.Fatalf("error %v does not match ErrWebhookSignature", err)
+		}
+	})
 }
