@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -222,4 +223,30 @@ func FuzzDisclosureGraders(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDisclosureConcurrent grades from many goroutines at once (run under
+// -race): the graders and their lazily built tables are shared.
+func TestDisclosureConcurrent(t *testing.T) {
+	rows := loadCorpus(t)
+	graders := []Grader{MustNoPII(NoPIIOptions{}), NewNoSecrets(NoSecretsOptions{}), MustForbidden([]string{"Zoë"}, ForbiddenOptions{})}
+	want := make([][]Status, len(rows))
+	for i, r := range rows {
+		for _, g := range graders {
+			want[i] = append(want[i], g.Grade(context.Background(), &Sample{Output: r.Text}).Status)
+		}
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i, r := range rows {
+				for k, g := range graders {
+					if got := g.Grade(context.Background(), &Sample{Output: r.Text}).Status; got != want[i][k] {
+						t.Errorf("%s on line %d: %v, want %v as graded alone", g.Name(), i+1, got, want[i][k])
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

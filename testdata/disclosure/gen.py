@@ -1,3 +1,9 @@
+# Generates corpus.jsonl, the labelled disclosure corpus read by
+# disclosure_corpus_test.go: one JSON object per line with the text, the PII
+# kinds and the secret detectors it holds (both empty for a hard negative),
+# and a note. Every secret is invented from a seeded generator (no real key
+# of anyone's); card numbers are the issuers' published test numbers and
+# IBANs the SWIFT registry's examples. Run: python3 gen.py (in this folder).
 import json, random, base64, string
 R = random.Random(20261129)
 A = string.ascii_letters + string.digits
