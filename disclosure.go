@@ -73,7 +73,10 @@ func disclosureGrade(what string, found []detect.Finding) Grade {
 // E.164 forms; not dates, versions or bare digit runs), US SSNs in valid
 // ranges, card numbers that are Luhn-valid and of a real issuer's length and
 // prefix, IBANs whose mod-97 checksum holds for their country's length, and
-// IPv4/IPv6 addresses. It fails naming each kind and rune span with the value
+// IPv4/IPv6 addresses (a dotted quad right after a word like version,
+// build, release, patch or section is read as a number, not an address;
+// elsewhere a four-part version such as 10.0.0.1 is indistinguishable from
+// an address and counts). It fails naming each kind and rune span with the value
 // masked; the full value is never in the reason or the evidence
 // ([]DisclosureFinding). It never returns not graded.
 //

@@ -425,7 +425,7 @@ func acceptIPv4(text string, s, e int) (int, int, bool) {
 
 // numberingWords name what a dotted number that follows them is: a
 // section or a version, not an address.
-var numberingWords = []string{"chapter", "section", "sec.", "version", "ver.", "release", "build", "v", "§", "rule", "clause", "article", "step"}
+var numberingWords = []string{"chapter", "section", "sec.", "version", "ver.", "release", "build", "patch", "update", "firmware", "kernel", "v", "§", "rule", "clause", "article", "step"}
 
 // numbered reports whether the text before a dotted number ends with a
 // numbering word ("Chapter 3.2.1.4", "version 1.2.3.4").

@@ -341,6 +341,33 @@ add(f"api_token = \"{rnd(26)}\"", secrets=["secret_assignment"], note="assignmen
 add(f"Found sk-ant-api03-{rnd(80, SKA)} in a notebook", secrets=["sk_api_key"], note="anthropic key")
 add(f"Two keys: {aws('AKIA')} and ghp_{rnd(36)}", secrets=["aws_access_key_id", "github_token"], note="two secrets")
 
+# ---- second blind batch
+add("Contact: maria.silva@empresa.com.br / +55 11 91234-5678", ["email", "phone"], note="Brazilian phone with dash")
+add("Phone: 800.555.0199 (toll free)", ["phone"], note="dotted NANP")
+add("Fax +1 (212) 555-0148, attn. legal", ["phone"], note="fax with +1 and parentheses")
+add("Deposit to IE29 AIBK 9311 5212 3456 78 today", ["iban"], note="Irish IBAN")
+add("The DNS server at 1.1.1.1 and 9.9.9.9 responded", ["ip"], note="two IPv4")
+add("Host fe80::a00:27ff:fe4e:66a1 is on the LAN.", ["ip"], note="link-local IPv6")
+add("SSN: 078-05-1120; DOB 1985-07-14", ["ssn"], note="SSN with a date beside it")
+add("Amex 3714-496353-98431 on file", ["credit_card"], note="amex 4-6-5 dashed")
+add("Backup MC 5425 2334 3010 9903", ["credit_card"], note="Mastercard test number")
+add("Listen on :8080 and /healthz", note="port only")
+add("The patch 2.6.32.71 fixed it", note="hard negative: kernel version with two-digit part")
+add("Meeting ID 845 2931 0046 (Zoom)", note="hard negative: meeting id")
+add("Invoice total 1,234,567.89 EUR", note="hard negative: money")
+add("Model gpt-4o-2024-08-06 answered", note="hard negative: model name with date")
+add("call me maybe at 5 pm", note="hard negative: no number")
+add(f"export GH_TOKEN=ghp_{rnd(36)}", secrets=["github_token"], note="github token in export")
+add(f"AWS creds: {aws('ASIA')} / {rnd(40, A+'/+')}", secrets=["aws_access_key_id"], note="aws key id pair without a name")
+add(f"headers = {{'Authorization': 'Bearer {jwt('RS256')}'}}", secrets=["jwt"], note="jwt in a dict")
+add(f"sk-proj-{rnd(20)} is the first 28 chars", secrets=["sk_api_key"], note="short project key")
+add("OPENAI_API_KEY=sk-proj-...", note="secret hard negative: elided")
+add("Your token is: [REDACTED]", note="secret hard negative")
+add("Set api_key to the value shown in the dashboard.", note="secret hard negative")
+add("password: correct horse battery staple", note="secret hard negative: passphrase with spaces (not high-entropy token)")
+add("uuid = 550e8400-e29b-41d4-a716-446655440000", note="secret hard negative: uuid under a non-secret name")
+add(f"DATABASE_PASSWORD: \"{pw(20)}\"", secrets=["secret_assignment"], note="yaml password")
+
 # verify embedded check values
 for r in rows:
     pass
