@@ -42,12 +42,15 @@ func ExampleNewCustomWebhook() {
 	// true
 }
 
-// A receiver checks the signature over the exact body it read.
+// A receiver checks the signature over the exact body it read. The clocks
+// are fixed here; a real receiver passes time.Now().
 func ExampleVerifyWebhookSignature() {
 	key := []byte("shared-secret")
+	sent := func() time.Time { return time.Unix(1_800_000_000, 0) }
+	received := time.Unix(1_800_000_002, 0)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if err := proctor.VerifyWebhookSignature(key, r.Header.Get(proctor.WebhookSignatureHeader), body, time.Now(), 5*time.Minute); err != nil {
+		if err := proctor.VerifyWebhookSignature(key, r.Header.Get(proctor.WebhookSignatureHeader), body, received, 5*time.Minute); err != nil {
 			http.Error(w, err.Error(), http.StatusUnauthorized)
 			return
 		}
@@ -56,7 +59,7 @@ func ExampleVerifyWebhookSignature() {
 	defer srv.Close()
 
 	loopback := proctor.Network{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	signed := proctor.MustCustomWebhook(srv.URL, proctor.WebhookOptions{SigningKey: key, Network: loopback})
+	signed := proctor.MustCustomWebhook(srv.URL, proctor.WebhookOptions{SigningKey: key, Now: sent, Network: loopback})
 	unsigned := proctor.MustCustomWebhook(srv.URL, proctor.WebhookOptions{Network: loopback})
 	fmt.Println(signed.Grade(context.Background(), &proctor.Sample{Output: "x"}).Status)
 	fmt.Println(unsigned.Grade(context.Background(), &proctor.Sample{Output: "x"}).Reason)
