@@ -1,6 +1,7 @@
 package proctortest_test
 
 import (
+	"net/netip"
 	"testing"
 
 	"github.com/proctorhq/proctor"
@@ -51,8 +52,9 @@ var minimalSpecs = map[string]string{
 	"semantic_similarity":     `{"type":"semantic_similarity","threshold":0.5}`,
 	"python_compiles":         `{"type":"python_compiles"}`,
 	"go_compiles":             `{"type":"go_compiles"}`,
-	// Loopback is refused at dial time, so this never sends a packet.
-	"custom_webhook":   `{"type":"custom_webhook","url":"http://127.0.0.1:9/hook"}`,
+	// Port 9 on loopback, allowed below: the call is refused, never sent
+	// anywhere else.
+	"custom_webhook":   `{"type":"custom_webhook","url":"http://127.0.0.1:9/hook","timeout_ms":500}`,
 	"llm_judge":        `{"type":"llm_judge","rubric":"The answer names the capital."}`,
 	"llm_score":        `{"type":"llm_score","rubric":"The answer names the capital."}`,
 	"llm_category":     `{"type":"llm_category","categories":["right","wrong"],"pass":["right"]}`,
@@ -65,12 +67,14 @@ var minimalSpecs = map[string]string{
 	"all":              `{"type":"all","graders":[{"type":"contains","value":"Paris"},{"type":"not_contains","value":"London"}]}`,
 	"any":              `{"type":"any","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}]}`,
 	"not":              `{"type":"not","grader":{"type":"contains","value":"London"}}`,
+	"multi":            `{"type":"multi","graders":{"a":{"type":"contains","value":"Paris"}},"calculate_output":"a","pass_threshold":0.5}`,
+	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }
 
 // TestBuiltinGraders runs the grader contract on every built-in spec type,
 // as slog's slogtest_test.go runs slogtest on the built-in handlers.
 func TestBuiltinGraders(t *testing.T) {
-	comp := proctor.NewCompiler()
+	comp := proctor.NewCompiler(proctor.WithNetworkAllow(netip.MustParsePrefix("127.0.0.1/32")))
 	for _, typ := range comp.Types() {
 		spec, ok := minimalSpecs[typ]
 		if !ok {
