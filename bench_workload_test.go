@@ -1,0 +1,94 @@
+package proctor
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/proctorhq/proctor/internal/workload"
+)
+
+// The workload benchmarks grade the shared sample sets of ../shared/bench
+// (see internal/workload) one sample per iteration, cycling through the set,
+// and report ns/grade beside the bare Go primitive doing the same check.
+// They skip when the workload file has not been generated.
+//
+//	go test -run '^$' -bench 'Workload' -benchmem -benchtime=2s .
+
+// benchSamples grades set[i%len(set)] per iteration with grade.
+func benchSamples(b *testing.B, set []workload.Sample, grade func(s *workload.Sample) bool) {
+	b.Helper()
+	if len(set) == 0 {
+		b.Skip("empty sample set")
+	}
+	b.ReportAllocs()
+	i, passed := 0, 0
+	for b.Loop() {
+		if grade(&set[i]) {
+			passed++
+		}
+		if i++; i == len(set) {
+			i = 0
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/grade")
+	_ = passed
+}
+
+// benchGrader runs g over the set, one Sample per iteration.
+func benchGrader(b *testing.B, set []workload.Sample, g Grader) {
+	b.Helper()
+	ctx := context.Background()
+	samples := make([]Sample, len(set))
+	for i, s := range set {
+		samples[i] = Sample{Output: s.Output, Expected: Ptr(s.Expected)}
+	}
+	k := 0
+	benchSamples(b, set, func(*workload.Sample) bool {
+		gr := g.Grade(ctx, &samples[k])
+		if k++; k == len(samples) {
+			k = 0
+		}
+		return gr.Status == StatusPassed
+	})
+}
+
+func BenchmarkWorkloadContains(b *testing.B) {
+	c := workload.Load(b, "contains")
+	b.Run("proctor", func(b *testing.B) {
+		g, err := NewContains([]string{c.Value}, ContainsOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGrader(b, c.SampleSet, g)
+	})
+	b.Run("strings.Contains", func(b *testing.B) {
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return strings.Contains(s.Output, c.Value) })
+	})
+}
+
+func BenchmarkWorkloadExactMatch(b *testing.B) {
+	c := workload.Load(b, "exact_match")
+	b.Run("proctor", func(b *testing.B) {
+		benchGrader(b, c.SampleSet, NewExactMatch(ExactMatchOptions{CaseSensitive: true}))
+	})
+	b.Run("==", func(b *testing.B) {
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return s.Output == s.Expected })
+	})
+}
+
+func BenchmarkWorkloadRegexFullmatch(b *testing.B) {
+	c := workload.Load(b, "regex_fullmatch")
+	b.Run("proctor", func(b *testing.B) {
+		benchGrader(b, c.SampleSet, MustRegex(c.Pattern, RegexOptions{}))
+	})
+	b.Run("regexp", func(b *testing.B) {
+		re := regexp.MustCompile(`^(?:` + c.Pattern + `)$`)
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return re.MatchString(s.Output) })
+	})
+}
+
+// Keep encoding/json imported for the JSON rows below.
+var _ = json.Valid
