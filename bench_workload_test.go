@@ -1,13 +1,17 @@
 package proctor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/ohler55/ojg/jp"
+	"github.com/ohler55/ojg/oj"
 	"github.com/proctorhq/proctor/internal/workload"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // The workload benchmarks grade the shared sample sets of ../shared/bench
@@ -90,5 +94,76 @@ func BenchmarkWorkloadRegexFullmatch(b *testing.B) {
 	})
 }
 
-// Keep encoding/json imported for the JSON rows below.
-var _ = json.Valid
+func BenchmarkWorkloadIsJSON(b *testing.B) {
+	c := workload.Load(b, "is_json")
+	b.Run("proctor", func(b *testing.B) {
+		benchGrader(b, c.SampleSet, NewJSONValid(JSONValidOptions{}))
+	})
+	b.Run("json.Valid", func(b *testing.B) {
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return json.Valid([]byte(s.Output)) })
+	})
+}
+
+// v6Floor decodes text with jsonschema/v6's own decoder (encoding/json,
+// UseNumber) and validates it: the bare Go primitive.
+func v6Floor(sch *jsonschema.Schema, text string) bool {
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	return err == nil && sch.Validate(v) == nil
+}
+
+func compileWorkloadSchema(b *testing.B, raw json.RawMessage) *jsonschema.Schema {
+	b.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		b.Fatal(err)
+	}
+	comp := jsonschema.NewCompiler()
+	if err := comp.AddResource("file:///workload.json", doc); err != nil {
+		b.Fatal(err)
+	}
+	return comp.MustCompile("file:///workload.json")
+}
+
+func BenchmarkWorkloadJSONSchema(b *testing.B) {
+	c := workload.Load(b, "json_schema")
+	b.Run("proctor", func(b *testing.B) {
+		benchGrader(b, c.SampleSet, MustJSONSchema(c.Schema, JSONSchemaOptions{}))
+	})
+	b.Run("jsonschema-v6", func(b *testing.B) {
+		sch := compileWorkloadSchema(b, c.Schema)
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return v6Floor(sch, s.Output) })
+	})
+}
+
+func BenchmarkWorkloadJSONSchemaExtract(b *testing.B) {
+	c := workload.Load(b, "json_schema_extract")
+	b.Run("proctor", func(b *testing.B) {
+		benchGrader(b, c.SampleSet, MustJSONSchema(c.Schema, JSONSchemaOptions{}))
+	})
+	b.Run("jsonschema-v6", func(b *testing.B) {
+		sch := compileWorkloadSchema(b, c.Schema)
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return v6Floor(sch, ExtractJSON(s.Output)) })
+	})
+}
+
+func BenchmarkWorkloadJSONPathEquals(b *testing.B) {
+	c := workload.Load(b, "json_path_equals")
+	b.Run("proctor", func(b *testing.B) {
+		g, err := NewJSONPathEquals(c.Path, c.Equals, JSONPathOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGrader(b, c.SampleSet, g)
+	})
+	b.Run("ojg", func(b *testing.B) {
+		x := jp.MustParseString(c.Path)
+		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool {
+			v, err := oj.ParseString(s.Output)
+			if err != nil {
+				return false
+			}
+			got := x.Get(v)
+			return len(got) == 1 && got[0] == c.Equals
+		})
+	})
+}

@@ -121,7 +121,7 @@ func Body(s, lang string) (string, bool) {
 		}
 		info := strings.TrimSpace(after[:nl])
 		body := after[nl+1:]
-		end := closing(body)
+		end, next := closing(body)
 		if info == "" || strings.EqualFold(info, lang) {
 			if end < 0 {
 				return body, true
@@ -131,13 +131,14 @@ func Body(s, lang string) (string, bool) {
 		if end < 0 {
 			return "", false
 		}
-		rest = body[end+3:]
+		rest = body[next:]
 	}
 }
 
-// closing returns the index in body of the fence that closes it: ``` at the
-// start of a line, after optional spaces; -1 when there is none.
-func closing(body string) int {
+// closing finds the fence that closes body: a line that starts with ```
+// after optional spaces. It returns where that line starts and where the
+// backticks end, or -1, -1 when there is none.
+func closing(body string) (start, after int) {
 	for off := 0; off < len(body); {
 		line := body[off:]
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
@@ -145,9 +146,9 @@ func closing(body string) int {
 		}
 		trimmed := strings.TrimLeft(line, " \t")
 		if strings.HasPrefix(trimmed, "```") {
-			return off + len(line) - len(trimmed)
+			return off, off + len(line) - len(trimmed) + 3
 		}
 		off += len(line)
 	}
-	return -1
+	return -1, -1
 }
