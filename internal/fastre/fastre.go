@@ -196,16 +196,31 @@ func (re *Regexp) matchTail(s string) (ok, decided bool) {
 	var buf [maxCands]int
 	cands := buf[:0]
 	for _, p := range re.tailStarts {
-		for off := 0; off <= limit; {
-			i := strings.Index(s[off:], p)
-			if i < 0 || off+i > limit {
+		// Search for the literal without its leading white space, which is
+		// common in text (a '\n' on every line) and would stop
+		// strings.Index at each one; check the white space after.
+		k := 0
+		for k < len(p)-1 && (p[k] == '\n' || p[k] == ' ' || p[k] == '\t' || p[k] == '\r') {
+			k++
+		}
+		head, rest := p[:k], p[k:]
+		for off := k; off <= len(s) && off <= limit+k; {
+			j := strings.Index(s[off:], rest)
+			if j < 0 {
 				break
+			}
+			i := off + j - k
+			if i > limit {
+				break
+			}
+			off += j + 1
+			if s[i:i+k] != head {
+				continue
 			}
 			if len(cands) == maxCands {
 				return false, false
 			}
-			cands = append(cands, off+i)
-			off += i + 1
+			cands = append(cands, i)
 		}
 	}
 	budget := tailBudget*len(s) + tailSlack
