@@ -2,7 +2,6 @@ package proctor
 
 import (
 	"encoding/json"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -102,47 +101,23 @@ func TestJSONPathErrors(t *testing.T) {
 }
 
 func TestJSONPathSpec(t *testing.T) {
-	tests := []struct {
-		name, spec, output string
-		want               Status
-	}{
+	runSpecCases(t, NewCompiler(), []specCase{
 		{"equals", `{"type":"json_path","path":"$.items[0].sku","equals":"X-1"}`, `{"items": [{"sku": "X-1"}]}`, StatusPassed},
 		{"exists", `{"type":"json_path","path":"$.missing","exists":true}`, `{"a": 1}`, StatusFailed},
 		{"one_of", `{"type":"json_path","path":"$.a","one_of":[1,{"b":2}]}`, `{"a": {"b": 2.0}}`, StatusPassed},
 		{"equals object", `{"type":"json_path","path":"$","equals":{"a":[1,2]}}`, `{"a":[1,2]}`, StatusPassed},
 		{"equals null", `{"type":"json_path","path":"$.a","equals":null}`, `{"a":null}`, StatusPassed},
-	}
-	c := NewCompiler()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ch, err := c.Compile([]byte(tt.spec))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := gradeOutput(ch.Grader, tt.output); got.Status != tt.want {
-				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
-			}
-		})
-	}
-	errs := []struct{ name, spec, option string }{
-		{"no assertion", `{"type":"json_path","path":"$.a"}`, "equals"},
-		{"two assertions", `{"type":"json_path","path":"$.a","equals":1,"exists":true}`, "equals"},
-		{"no path", `{"type":"json_path","equals":1}`, "path"},
-		{"bad path", `{"type":"json_path","path":"$.a[","equals":1}`, "path"},
-		{"exists not bool", `{"type":"json_path","path":"$.a","exists":"yes"}`, "exists"},
-		{"one_of not array", `{"type":"json_path","path":"$.a","one_of":1}`, "one_of"},
-		{"one_of empty", `{"type":"json_path","path":"$.a","one_of":[]}`, "one_of"},
-		{"unknown option", `{"type":"json_path","path":"$.a","equals":1,"mode":"x"}`, "mode"},
-	}
-	for _, tt := range errs {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Compile([]byte(tt.spec))
-			var se *SpecError
-			if !errors.As(err, &se) || se.Option != tt.option {
-				t.Errorf("got %v, want a *SpecError for option %q", err, tt.option)
-			}
-		})
-	}
+	})
+	runSpecErrors(t, []specErrCase{
+		{"no assertion", nil, `{"type":"json_path","path":"$.a"}`, "equals", nil},
+		{"two assertions", nil, `{"type":"json_path","path":"$.a","equals":1,"exists":true}`, "equals", nil},
+		{"no path", nil, `{"type":"json_path","equals":1}`, "path", nil},
+		{"bad path", nil, `{"type":"json_path","path":"$.a[","equals":1}`, "path", nil},
+		{"exists not bool", nil, `{"type":"json_path","path":"$.a","exists":"yes"}`, "exists", nil},
+		{"one_of not array", nil, `{"type":"json_path","path":"$.a","one_of":1}`, "one_of", nil},
+		{"one_of empty", nil, `{"type":"json_path","path":"$.a","one_of":[]}`, "one_of", nil},
+		{"unknown option", nil, `{"type":"json_path","path":"$.a","equals":1,"mode":"x"}`, "mode", nil},
+	})
 }
 
 // TestJSONPathCTS runs a sample of the JSONPath Compliance Test Suite

@@ -164,65 +164,30 @@ func TestJSONSchemaFile(t *testing.T) {
 
 func TestJSONSpec(t *testing.T) {
 	fsys := fstest.MapFS{"schemas/t.json": {Data: []byte(`{"type":"object","required":["order"],"properties":{"order":{"type":"string"}}}`)}}
-	withFiles := NewCompiler(WithFiles(fsys))
-	tests := []struct {
-		name, spec, output string
-		want               Status
-	}{
+	runSpecCases(t, NewCompiler(WithFiles(fsys)), []specCase{
 		{"json_valid", `{"type":"json_valid"}`, `{"a": }`, StatusFailed},
 		{"json_valid passes", `{"type":"json_valid","name":"v"}`, `[1]`, StatusPassed},
 		{"schema", `{"type":"json_schema","schema":` + ticketSchema + `}`, "Here you go:\n```json\n{\"id\": \"A1\", \"urgent\": true}\n```", StatusPassed},
 		{"schema mismatch", `{"type":"json_schema","schema":` + ticketSchema + `}`, `{"id": 7, "urgent": true}`, StatusFailed},
 		{"schema_file", `{"type":"json_schema","schema_file":"schemas/t.json"}`, `As the order {"order": "A-1"}`, StatusPassed},
 		{"schema_file fails", `{"type":"json_schema","schema_file":"schemas/t.json"}`, `{"order": 1}`, StatusFailed},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ch, err := withFiles.Compile([]byte(tt.spec))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := gradeOutput(ch.Grader, tt.output); got.Status != tt.want {
-				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestJSONSpecErrors(t *testing.T) {
 	fsys := fstest.MapFS{"schemas/t.json": {Data: []byte(`{"type":"object"}`)}}
-	tests := []struct {
-		name     string
-		c        *Compiler
-		spec     string
-		option   string
-		notExist bool
-	}{
-		{"uncompilable schema", NewCompiler(), `{"type":"json_schema","schema":{"type":"nonsense-type"}}`, "schema", false},
-		{"schema not an object", NewCompiler(), `{"type":"json_schema","schema":"x"}`, "schema", false},
-		{"neither", NewCompiler(), `{"type":"json_schema"}`, "schema", false},
-		{"both", NewCompiler(WithFiles(fsys)), `{"type":"json_schema","schema":{},"schema_file":"schemas/t.json"}`, "schema_file", false},
-		{"no files", NewCompiler(), `{"type":"json_schema","schema_file":"schemas/t.json"}`, "schema_file", false},
-		{"missing file", NewCompiler(WithFiles(fsys)), `{"type":"json_schema","schema_file":"schemas/none.json"}`, "schema_file", true},
-		{"escaping file", NewCompiler(WithFiles(fsys)), `{"type":"json_schema","schema_file":"../../etc/passwd"}`, "schema_file", false},
-		{"schema_file not a string", NewCompiler(WithFiles(fsys)), `{"type":"json_schema","schema_file":3}`, "schema_file", false},
-		{"unknown option", NewCompiler(), `{"type":"json_valid","strict":true}`, "strict", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.c.Compile([]byte(tt.spec))
-			var se *SpecError
-			if !errors.As(err, &se) {
-				t.Fatalf("got %v, want a *SpecError", err)
-			}
-			if se.Option != tt.option {
-				t.Errorf("got option %q, want %q (%v)", se.Option, tt.option, err)
-			}
-			if got := errors.Is(err, fs.ErrNotExist); got != tt.notExist {
-				t.Errorf("errors.Is(err, fs.ErrNotExist) = %v, want %v", got, tt.notExist)
-			}
-		})
-	}
+	files := NewCompiler(WithFiles(fsys))
+	runSpecErrors(t, []specErrCase{
+		{"uncompilable schema", nil, `{"type":"json_schema","schema":{"type":"nonsense-type"}}`, "schema", nil},
+		{"schema not an object", nil, `{"type":"json_schema","schema":"x"}`, "schema", nil},
+		{"neither", nil, `{"type":"json_schema"}`, "schema", nil},
+		{"both", files, `{"type":"json_schema","schema":{},"schema_file":"schemas/t.json"}`, "schema_file", nil},
+		{"no files", nil, `{"type":"json_schema","schema_file":"schemas/t.json"}`, "schema_file", nil},
+		{"missing file", files, `{"type":"json_schema","schema_file":"schemas/none.json"}`, "schema_file", fs.ErrNotExist},
+		{"escaping file", files, `{"type":"json_schema","schema_file":"../../etc/passwd"}`, "schema_file", ErrPathEscapes},
+		{"schema_file not a string", files, `{"type":"json_schema","schema_file":3}`, "schema_file", nil},
+		{"unknown option", nil, `{"type":"json_valid","strict":true}`, "strict", nil},
+	}, fs.ErrNotExist, ErrPathEscapes)
 }
 
 // TestJSONSchemaTestSuite runs a sample of the JSON Schema Test Suite

@@ -157,12 +157,7 @@ func TestMustRegexPanics(t *testing.T) {
 }
 
 func TestRegexSpec(t *testing.T) {
-	tests := []struct {
-		name   string
-		spec   string
-		output string
-		want   Status
-	}{
+	runSpecCases(t, NewCompiler(), []specCase{
 		{"regex default full", `{"type":"regex","pattern":"\\d+"}`, "abc 123", StatusFailed},
 		{"regex trimmed", `{"type":"regex","pattern":"\\d+"}`, "  123 \n", StatusPassed},
 		{"regex search", `{"type":"regex","pattern":"\\d+","match":"search"}`, "abc 123", StatusPassed},
@@ -171,54 +166,20 @@ func TestRegexSpec(t *testing.T) {
 		{"not_regex full", `{"type":"not_regex","pattern":"\\d+","match":"full"}`, "abc 123", StatusPassed},
 		{"lookbehind", `{"type":"regex","pattern":"(?<=\\$)\\d+"}`, "$100", StatusFailed},
 		{"backreference", `{"type":"regex","pattern":"(\\w+) \\1"}`, "hello hello", StatusPassed},
-	}
-	c := NewCompiler()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ch, err := c.Compile([]byte(tt.spec))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ch.Grader.Grade(context.Background(), &Sample{Output: tt.output})
-			if got.Status != tt.want {
-				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestRegexSpecErrors(t *testing.T) {
-	tests := []struct {
-		name    string
-		spec    string
-		option  string
-		tooLong bool
-	}{
-		{"pattern too long", `{"type":"regex","pattern":"` + strings.Repeat("a", 1100) + `"}`, "pattern", true},
-		{"pattern missing", `{"type":"regex"}`, "pattern", false},
-		{"pattern empty", `{"type":"not_regex","pattern":""}`, "pattern", false},
-		{"pattern not a string", `{"type":"regex","pattern":5}`, "pattern", false},
-		{"pattern invalid", `{"type":"regex","pattern":"("}`, "pattern", false},
-		{"match unknown", `{"type":"regex","pattern":"a","match":"prefix"}`, "match", false},
-		{"case_sensitive not bool", `{"type":"regex","pattern":"a","case_sensitive":"no"}`, "case_sensitive", false},
-		{"unknown option", `{"type":"regex","pattern":"a","flags":"i"}`, "flags", false},
-	}
-	c := NewCompiler()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Compile([]byte(tt.spec))
-			var se *SpecError
-			if !errors.As(err, &se) {
-				t.Fatalf("got %v, want a *SpecError", err)
-			}
-			if se.Option != tt.option {
-				t.Errorf("got option %q, want %q (%v)", se.Option, tt.option, err)
-			}
-			if got := errors.Is(err, ErrPatternTooLong); got != tt.tooLong {
-				t.Errorf("errors.Is(err, ErrPatternTooLong) = %v, want %v", got, tt.tooLong)
-			}
-		})
-	}
+	runSpecErrors(t, []specErrCase{
+		{"pattern too long", nil, `{"type":"regex","pattern":"` + strings.Repeat("a", 1100) + `"}`, "pattern", ErrPatternTooLong},
+		{"pattern missing", nil, `{"type":"regex"}`, "pattern", nil},
+		{"pattern empty", nil, `{"type":"not_regex","pattern":""}`, "pattern", nil},
+		{"pattern not a string", nil, `{"type":"regex","pattern":5}`, "pattern", nil},
+		{"pattern invalid", nil, `{"type":"regex","pattern":"("}`, "pattern", nil},
+		{"match unknown", nil, `{"type":"regex","pattern":"a","match":"prefix"}`, "match", nil},
+		{"case_sensitive not bool", nil, `{"type":"regex","pattern":"a","case_sensitive":"no"}`, "case_sensitive", nil},
+		{"unknown option", nil, `{"type":"regex","pattern":"a","flags":"i"}`, "flags", nil},
+	}, ErrPatternTooLong)
 }
 
 func TestNeedsBacktracking(t *testing.T) {
