@@ -157,16 +157,21 @@ func (g *JSONPath) Path() string { return g.src }
 
 // Grade evaluates the query on the JSON in s.Output.
 func (g *JSONPath) Grade(_ context.Context, s *Sample) Grade {
-	doc, _, err := g.ps.parse(s.Output)
-	if err != nil {
-		return notJSON(err)
-	}
 	var nodes []any
 	if g.singular != nil {
-		if v, ok := walkSingular(doc, g.singular); ok {
+		// Only the selected value is built; the rest is validated.
+		v, found, err := g.ps.selectPath(s.Output, g.singular)
+		if err != nil {
+			return notJSON(err)
+		}
+		if found {
 			nodes = []any{v}
 		}
 	} else {
+		doc, _, err := g.ps.parse(s.Output)
+		if err != nil {
+			return notJSON(err)
+		}
 		nodes = g.expr.Get(doc)
 	}
 	switch g.op {
@@ -202,38 +207,6 @@ func (g *JSONPath) nodesEqual(nodes []any, want any) bool {
 		return jsonEqual(nodes, list)
 	}
 	return len(nodes) == 1 && jsonEqual(nodes[0], want)
-}
-
-// walkSingular follows names and indexes (negative ones count from the
-// end, RFC 9535 section 2.3.3.2) from doc.
-func walkSingular(doc any, steps []any) (any, bool) {
-	v := doc
-	for _, st := range steps {
-		switch st := st.(type) {
-		case string:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			if v, ok = m[st]; !ok {
-				return nil, false
-			}
-		case int:
-			a, ok := v.([]any)
-			if !ok {
-				return nil, false
-			}
-			i := st
-			if i < 0 {
-				i += len(a)
-			}
-			if i < 0 || i >= len(a) {
-				return nil, false
-			}
-			v = a[i]
-		}
-	}
-	return v, true
 }
 
 // jsonEqual compares decoded JSON values: objects member by member in any

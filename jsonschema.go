@@ -53,6 +53,19 @@ func (ps *parsers) parse(output string) (any, string, error) {
 	return v, text, err
 }
 
+// selectPath extracts the JSON in output, validates all of it and builds
+// only the value a singular JSONPath selects.
+func (ps *parsers) selectPath(output string, steps []any) (v any, found bool, err error) {
+	text := fence.JSON(output)
+	if text == "" {
+		return nil, false, errNoJSON
+	}
+	p := ps.pool.Get().(*jsonparse.Parser)
+	v, found, err = p.Select(text, steps)
+	ps.pool.Put(p)
+	return v, found, err
+}
+
 var errNoJSON = errors.New("output holds no JSON")
 
 // notJSON is the failed grade for an output that does not parse.

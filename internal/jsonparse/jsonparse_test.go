@@ -116,6 +116,66 @@ func TestReuse(t *testing.T) {
 	}
 }
 
+// walk follows a singular path in a parsed value, the reference for Select.
+func walk(v any, steps []any) (any, bool) {
+	for _, st := range steps {
+		switch st := st.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			if v, ok = m[st]; !ok {
+				return nil, false
+			}
+		case int:
+			a, ok := v.([]any)
+			if !ok {
+				return nil, false
+			}
+			if st < 0 {
+				st += len(a)
+			}
+			if st < 0 || st >= len(a) {
+				return nil, false
+			}
+			v = a[st]
+		}
+	}
+	return v, true
+}
+
+// paths are singular paths tried on every case.
+var paths = [][]any{{}, {"a"}, {"a", "b"}, {0}, {-1}, {1, "a"}, {"k", -1, "x"}, {"a", 0}, {-2}, {""}}
+
+// checkSelect compares Select with Parse followed by walk.
+func checkSelect(t *testing.T, s string) {
+	t.Helper()
+	var p Parser
+	for _, path := range paths {
+		full, perr := p.Parse(s)
+		got, found, err := p.Select(s, path)
+		if (err == nil) != (perr == nil) {
+			t.Fatalf("Select(%q, %v) err = %v, Parse err = %v", s, path, err, perr)
+		}
+		if err != nil {
+			continue
+		}
+		want, ok := walk(full, path)
+		if found != ok || !reflect.DeepEqual(got, want) {
+			t.Fatalf("Select(%q, %v) = %#v, %v, want %#v, %v", s, path, got, found, want, ok)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	for _, s := range append(cases,
+		`{"a":{"b":1},"a":{"c":2}}`, `{"a":[1,2],"k":[{"x":1},{"x":"last"}]}`, `[{"a":1},{"a":2}]`,
+		`[0,1,2]`, `{"":3}`, `{"a":{"b":[1]}} x`, `[1,2,]`, `{"a":{"b":}}`) {
+		checkSelect(t, s)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range cases {
 		f.Add(s)
@@ -133,6 +193,7 @@ func FuzzParse(f *testing.F) {
 		if cerr := p.Check(s); (cerr == nil) != wantOK {
 			t.Fatalf("Check(%q) = %v, want valid %v", s, cerr, wantOK)
 		}
+		checkSelect(t, s)
 	})
 }
 
