@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 
 	"github.com/ohler55/ojg/jp"
 	"github.com/proctorhq/proctor/internal/jsonparse"
@@ -276,11 +278,12 @@ func toRat(v any) (*big.Rat, bool) {
 	case int:
 		return new(big.Rat).SetInt64(int64(v)), true
 	case float64:
-		r := new(big.Rat)
-		if r.SetFloat64(v) == nil {
+		// The shortest decimal that reads back as v: the number as written
+		// (0.1 is 1/10, not the binary fraction nearest to it).
+		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return nil, false
 		}
-		return r, true
+		return new(big.Rat).SetString(strconv.FormatFloat(v, 'g', -1, 64))
 	case json.Number:
 		return new(big.Rat).SetString(string(v))
 	}
@@ -308,16 +311,22 @@ func jsonPathSpecs(m map[string]Builder) {
 	m["json_path"] = func(o *SpecOptions) (Grader, error) {
 		path := o.RequireString("path")
 		opts := JSONPathOptions{Name: o.Name()}
-		equals, hasEquals := o.Value("equals")
+		// Values stay JSON text until the grader parses them, so that big
+		// numbers keep every digit.
+		equals, hasEquals := o.Raw("equals")
 		exists := o.Has("exists")
 		existsVal := o.Bool("exists", false)
 		oneOfRaw, hasOneOf := o.Raw("one_of")
 		var oneOf []any
 		if hasOneOf {
-			if jsonKind(oneOfRaw) != "an array" || json.Unmarshal(oneOfRaw, &oneOf) != nil {
+			var raws []json.RawMessage
+			if jsonKind(oneOfRaw) != "an array" || json.Unmarshal(oneOfRaw, &raws) != nil {
 				o.Errorf("one_of", "want an array of JSON values, got %s", jsonKind(oneOfRaw))
-			} else if len(oneOf) == 0 {
+			} else if len(raws) == 0 {
 				o.Errorf("one_of", "must hold at least one value")
+			}
+			for _, r := range raws {
+				oneOf = append(oneOf, r)
 			}
 		}
 		n := 0

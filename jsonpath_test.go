@@ -107,6 +107,8 @@ func TestJSONPathSpec(t *testing.T) {
 		{"one_of", `{"type":"json_path","path":"$.a","one_of":[1,{"b":2}]}`, `{"a": {"b": 2.0}}`, StatusPassed},
 		{"equals object", `{"type":"json_path","path":"$","equals":{"a":[1,2]}}`, `{"a":[1,2]}`, StatusPassed},
 		{"equals null", `{"type":"json_path","path":"$.a","equals":null}`, `{"a":null}`, StatusPassed},
+		{"big number exact", `{"type":"json_path","path":"$.a","equals":12345678901234567891}`, `{"a":12345678901234567890}`, StatusFailed},
+		{"big number equal", `{"type":"json_path","path":"$.a","one_of":[12345678901234567890]}`, `{"a":12345678901234567890.0}`, StatusPassed},
 	})
 	runSpecErrors(t, []specErrCase{
 		{"no assertion", nil, `{"type":"json_path","path":"$.a"}`, "equals", nil},
@@ -257,7 +259,8 @@ func TestJSONEqual(t *testing.T) {
 		{int64(1), 1.0, true},
 		{json.Number("1.0"), int64(1), true},
 		{json.Number("1e2"), 100.0, true},
-		{0.1, json.Number("0.1"), false}, // float64 0.1 is not exactly 1/10
+		{0.1, json.Number("0.1"), true}, // floats compare as the decimal they were read from
+		{0.1, json.Number("0.10000000000000001"), false},
 		{"1", int64(1), false},
 		{nil, false, false},
 		{[]any{int64(1)}, []any{1.0}, true},

@@ -45,10 +45,11 @@ func (e *SyntaxError) Error() string {
 // sync.Pool. The zero value is ready to use.
 type Parser struct {
 	// Native makes integers written without a fraction or exponent int64
-	// when they fit, other numbers float64 when they are finite as float64,
-	// and keeps json.Number for the rest (big integers, 1e400): the types
-	// JSONPath filters (github.com/ohler55/ojg/jp) compare. The default
-	// keeps every number a json.Number.
+	// when they fit, other numbers float64 when they have at most 15
+	// significant digits and a finite float64 value, and keeps json.Number
+	// for the rest (big integers, long decimals, 1e400), so no digit is
+	// lost: the types JSONPath filters (github.com/ohler55/ojg/jp) compare.
+	// The default keeps every number a json.Number.
 	Native bool
 
 	s     string
@@ -444,10 +445,30 @@ func native(n json.Number) any {
 		}
 		return n
 	}
+	if sigDigits(string(n)) > 15 {
+		return n // float64 would not keep every digit
+	}
 	if f, err := strconv.ParseFloat(string(n), 64); err == nil {
 		return f
 	}
 	return n
+}
+
+// sigDigits counts the significant digits of a number's mantissa: every
+// digit before the exponent but the leading zeros.
+func sigDigits(n string) int {
+	count, lead := 0, true
+	for i := 0; i < len(n); i++ {
+		switch c := n[i]; {
+		case c == 'e' || c == 'E':
+			return count
+		case c == '0' && lead:
+		case c >= '0' && c <= '9':
+			lead = false
+			count++
+		}
+	}
+	return count
 }
 
 // number reads an RFC 8259 number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
