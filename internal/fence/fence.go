@@ -7,8 +7,9 @@
 package fence
 
 import (
-	"encoding/json"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/jsonparse"
 )
 
 // maxCandidates bounds how many '{' or '[' positions [JSON] tries in prose
@@ -53,12 +54,11 @@ func JSON(s string) string {
 			break
 		}
 		rest = rest[i:]
-		cand := rest[:Span(rest)]
-		if first == "" {
-			first = cand
+		if n := jsonparse.ValidPrefix(rest); n > 0 {
+			return rest[:n]
 		}
-		if json.Valid([]byte(cand)) {
-			return cand
+		if first == "" {
+			first = rest[:Span(rest)]
 		}
 		rest = rest[1:]
 	}
@@ -136,19 +136,24 @@ func Body(s, lang string) (string, bool) {
 }
 
 // closing finds the fence that closes body: a line that starts with ```
-// after optional spaces. It returns where that line starts and where the
-// backticks end, or -1, -1 when there is none.
+// after optional spaces or tabs. It returns where that line starts and
+// where the backticks end, or -1, -1 when there is none.
 func closing(body string) (start, after int) {
 	for off := 0; off < len(body); {
-		line := body[off:]
-		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
-			line = line[:nl+1]
+		j := strings.Index(body[off:], "```")
+		if j < 0 {
+			return -1, -1
 		}
-		trimmed := strings.TrimLeft(line, " \t")
-		if strings.HasPrefix(trimmed, "```") {
-			return off, off + len(line) - len(trimmed) + 3
+		at := off + j
+		// Walk back over the indentation to the start of the line.
+		ls := at
+		for ls > 0 && (body[ls-1] == ' ' || body[ls-1] == '\t') {
+			ls--
 		}
-		off += len(line)
+		if ls == 0 || body[ls-1] == '\n' {
+			return ls, at + 3
+		}
+		off = at + 3
 	}
 	return -1, -1
 }

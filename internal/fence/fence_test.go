@@ -91,3 +91,19 @@ func FuzzJSON(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkJSON(b *testing.B) {
+	body := "{\n" + strings.Repeat("  \"key\": \"a value of a typical length for an answer\",\n", 24) + "  \"last\": 1\n}"
+	for name, s := range map[string]string{
+		"bare":   body,
+		"fenced": "Sure! Below is the structured result.\n\n```json\n" + body + "\n```\n\nLet me know if you need any changes.",
+		"prose":  "The result is " + body + " as requested.",
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				JSON(s)
+			}
+		})
+	}
+}

@@ -92,6 +92,17 @@ func (p *Parser) reset() {
 	p.items = p.items[:0]
 }
 
+// ValidPrefix returns the length of the JSON value that starts s (no
+// leading white space), or -1 when s does not start with one. What follows
+// the value is not looked at. It allocates nothing.
+func ValidPrefix(s string) int {
+	p := Parser{s: s}
+	if _, err := p.value(); err != nil {
+		return -1
+	}
+	return p.i
+}
+
 // Parse decodes s with a new Parser.
 func Parse(s string) (any, error) {
 	var p Parser
