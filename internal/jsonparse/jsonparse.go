@@ -7,10 +7,12 @@
 //
 // It exists for speed. Strings without escapes, object keys and numbers are
 // substrings of the input, not copies; objects and arrays are allocated at
-// their final size. That makes a parse about three times cheaper than
-// encoding/json and about half the cost of github.com/ohler55/ojg's parser
-// (which also turns the number 1. into 1 and reads 1e400 as +Inf), on the
-// shared workload. The values keep the input alive while they are.
+// their final size. On the shared workload's JSON that makes a parse about
+// three times cheaper than encoding/json's and cheaper than
+// github.com/ohler55/ojg's (which also accepts the number 1. and reads 1e400
+// as +Inf). [Parser.Check] validates without building anything, and
+// [Parser.Select] builds only the value a singular JSONPath selects. The
+// values keep the input alive while they are.
 //
 // Numbers stay json.Number, so nothing is rounded: JSON Schema's integer
 // test, multipleOf and big numbers see the digits as written.
