@@ -552,13 +552,6 @@ func (t *tailBuffer) lastLine() string {
 	return clipRunes(string(b), 300)
 }
 
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
 
 func pythonSpec(o *SpecOptions) (Grader, error) {
 	opts := PythonOptions{Name: o.Name()}

@@ -1,4 +1,312 @@
 package proctor
 
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2"
+	"github.com/proctorhq/proctor/internal/fastre"
+)
+
+// Limits of the regex graders (SPEC.md). They bound the work one sample can
+// cost, so that no pattern and no output can hang a run.
+const (
+	// MaxPatternLen is the longest pattern, in characters, that [NewRegex]
+	// and [NewNotRegex] accept; a longer one is [ErrPatternTooLong].
+	MaxPatternLen = 1024
+	// MaxRegexInput is the longest trimmed output, in bytes, that a regex
+	// grader reads; a longer output is failed with a reason naming the limit.
+	MaxRegexInput = 64 << 10
+	// RegexTimeout is the time budget of one match for patterns that need
+	// backtracking (lookaround, backreferences); a match that runs out of it
+	// is failed with a reason naming the limit. RE2 patterns run in time
+	// linear in the output and need no budget.
+	RegexTimeout = 250 * time.Millisecond
+)
+
+// ErrPatternTooLong is wrapped by the error of [NewRegex] and [NewNotRegex]
+// for a pattern over [MaxPatternLen] characters.
+var ErrPatternTooLong = errors.New("pattern too long")
+
+// RegexMatch says how much of the trimmed output a pattern must match.
+type RegexMatch uint8
+
+const (
+	// MatchDefault is the grader type's default: MatchFull for regex,
+	// MatchSearch for not_regex.
+	MatchDefault RegexMatch = iota
+	// MatchFull requires the pattern to match the whole trimmed output, as
+	// ^(?:pattern)$ does.
+	MatchFull
+	// MatchSearch requires a match anywhere in the trimmed output.
+	MatchSearch
+)
+
+// String returns SPEC.md's word: "full", "search", or "default".
+func (m RegexMatch) String() string {
+	switch m {
+	case MatchFull:
+		return "full"
+	case MatchSearch:
+		return "search"
+	case MatchDefault:
+		return "default"
+	}
+	return fmt.Sprintf("match_%d", uint8(m))
+}
+
+// RegexOptions configure [NewRegex] and [NewNotRegex]. The zero value is
+// the spec's default: case-sensitive, a full match for regex and a search
+// for not_regex.
+type RegexOptions struct {
+	// Match is MatchDefault, MatchFull or MatchSearch.
+	Match RegexMatch
+	// IgnoreCase matches letters case-insensitively (Unicode simple folding).
+	IgnoreCase bool
+	// Name is shown in results; default "regex" or "not_regex".
+	Name string
+}
+
+// Regex passes when the trimmed output matches a pattern: the whole of it
+// by default ([MatchFull]), or anywhere with [MatchSearch]. Built with
+// [NewNotRegex] it is not_regex: it passes when there is no match.
+//
+// Patterns use Go's RE2 syntax and run in time linear in the output. Only a
+// pattern that RE2 cannot compile because it uses lookaround or
+// backreferences is run by a backtracking engine (github.com/dlclark/regexp2,
+// RE2 compatibility mode) with a [RegexTimeout] budget per match.
+//
+// An output over [MaxRegexInput] bytes, or a backtracking match that runs
+// out of time, is failed with the reason, for regex and not_regex alike:
+// neither ever reads as "no match". An engine error other than a timeout is
+// not graded.
+//
+// A Regex is compiled once, immutable and safe for concurrent use.
+type Regex struct {
+	name    string
+	pattern string
+	match   RegexMatch // resolved: MatchFull or MatchSearch
+	negate  bool
+	re      *fastre.Regexp  // RE2 patterns
+	bt      *regexp2.Regexp // lookaround and backreferences
+	// reasons, built once so that grading allocates nothing.
+	noMatch, matched string
+}
+
+var _ Grader = (*Regex)(nil)
+
+// NewRegex returns a grader that passes when the trimmed output matches
+// pattern (wholly, unless opts.Match is MatchSearch). It returns an error
+// when the pattern does not compile or is over [MaxPatternLen] characters
+// ([ErrPatternTooLong]).
+func NewRegex(pattern string, opts RegexOptions) (*Regex, error) {
+	return newRegex("regex", pattern, opts, false)
+}
+
+// MustRegex is [NewRegex] for patterns known to be valid; it panics
+// otherwise.
+func MustRegex(pattern string, opts RegexOptions) *Regex {
+	g, err := NewRegex(pattern, opts)
+	if err != nil {
+		panic(fmt.Sprintf("proctor: MustRegex(%q): %v", pattern, err))
+	}
+	return g
+}
+
+// NewNotRegex returns a grader that passes when the trimmed output does not
+// match pattern (anywhere, unless opts.Match is MatchFull). Errors are as
+// for [NewRegex].
+func NewNotRegex(pattern string, opts RegexOptions) (*Regex, error) {
+	return newRegex("not_regex", pattern, opts, true)
+}
+
+// MustNotRegex is [NewNotRegex] for patterns known to be valid; it panics
+// otherwise.
+func MustNotRegex(pattern string, opts RegexOptions) *Regex {
+	g, err := NewNotRegex(pattern, opts)
+	if err != nil {
+		panic(fmt.Sprintf("proctor: MustNotRegex(%q): %v", pattern, err))
+	}
+	return g
+}
+
+func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, error) {
+	if n := utf8.RuneCountInString(pattern); n > MaxPatternLen {
+		return nil, fmt.Errorf("proctor: %s: %w: %d characters, the limit is %d", typ, ErrPatternTooLong, n, MaxPatternLen)
+	}
+	match := opts.Match
+	if match == MatchDefault {
+		match = MatchFull
+		if negate {
+			match = MatchSearch
+		}
+	}
+	if match != MatchFull && match != MatchSearch {
+		return nil, fmt.Errorf("proctor: %s: invalid match mode %v", typ, opts.Match)
+	}
+	g := &Regex{name: nameOr(opts.Name, typ), pattern: pattern, match: match, negate: negate}
+	expr := pattern
+	if opts.IgnoreCase {
+		expr = "(?i)" + pattern
+	}
+	re, err := fastre.Compile(expr, match == MatchFull)
+	switch {
+	case err == nil:
+		g.re = re
+	case needsBacktracking(pattern):
+		if g.bt, err = compileBacktracking(pattern, match, opts.IgnoreCase); err != nil {
+			return nil, fmt.Errorf("proctor: %s: pattern %q: %w", typ, pattern, err)
+		}
+	default:
+		return nil, fmt.Errorf("proctor: %s: pattern %q: %w", typ, pattern, err)
+	}
+	q := clip(pattern)
+	if match == MatchFull {
+		g.noMatch = "output does not match " + q + " as a whole"
+		g.matched = "output matches " + q + " as a whole"
+	} else {
+		g.noMatch = "output has no match for " + q
+		g.matched = "output has a match for " + q
+	}
+	return g, nil
+}
+
+// compileBacktracking compiles a lookaround or backreference pattern with
+// regexp2 in RE2 compatibility mode, with the match budget set on this
+// Regexp alone.
+func compileBacktracking(pattern string, match RegexMatch, ignoreCase bool) (*regexp2.Regexp, error) {
+	opts := regexp2.RegexOptions(regexp2.RE2)
+	if ignoreCase {
+		opts |= regexp2.IgnoreCase
+	}
+	// Compile the pattern alone first so that wrapping it cannot change its
+	// meaning (`a)|(b` must not become a valid `\A(?:a)|(b)\z`).
+	if _, err := regexp2.Compile(pattern, opts); err != nil {
+		return nil, err
+	}
+	expr := pattern
+	if match == MatchFull {
+		expr = `\A(?:` + pattern + `)\z`
+	}
+	re, err := regexp2.Compile(expr, opts)
+	if err != nil {
+		return nil, err
+	}
+	re.MatchTimeout = RegexTimeout
+	return re, nil
+}
+
+// needsBacktracking reports whether pattern uses lookaround ((?=, (?!,
+// (?<=, (?<!) or a backreference (\1 to \9, \k<name>) outside a character
+// class: the constructs RE2 refuses by design.
+func needsBacktracking(p string) bool {
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\' && i+1 < len(p):
+			n := p[i+1]
+			if !inClass && (n >= '1' && n <= '9' || n == 'k' && i+2 < len(p) && strings.IndexByte("<'{", p[i+2]) >= 0) {
+				return true
+			}
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			// A ']' first in the class (after an optional '^') is literal.
+			if i+1 < len(p) && p[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++
+			}
+		case c == '(':
+			rest := p[i+1:]
+			if strings.HasPrefix(rest, "?=") || strings.HasPrefix(rest, "?!") ||
+				strings.HasPrefix(rest, "?<=") || strings.HasPrefix(rest, "?<!") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Name returns the grader's name.
+func (g *Regex) Name() string { return g.name }
+
+// Pattern returns the pattern as given.
+func (g *Regex) Pattern() string { return g.pattern }
+
+// Grade matches the trimmed s.Output.
+func (g *Regex) Grade(_ context.Context, s *Sample) Grade {
+	out := strings.TrimSpace(s.Output)
+	if len(out) > MaxRegexInput {
+		return Failf("output is %d bytes, over the %d-byte (64 KiB) limit for regex matching", len(out), MaxRegexInput)
+	}
+	var matched bool
+	if g.re != nil {
+		matched = g.re.MatchString(out)
+	} else {
+		var err error
+		matched, err = g.bt.MatchString(out)
+		if err != nil {
+			if isTimeout(err) {
+				return Failf("pattern %s ran out of its %v match time budget", clip(g.pattern), RegexTimeout)
+			}
+			return ErrorGrade("regex engine error", err)
+		}
+	}
+	switch {
+	case matched && g.negate:
+		return Fail(g.matched)
+	case !matched && !g.negate:
+		return Fail(g.noMatch)
+	}
+	return Pass("")
+}
+
+// isTimeout reports whether err is regexp2's match timeout, which it
+// returns as an unexported error whose text starts "match timeout".
+func isTimeout(err error) bool {
+	return strings.HasPrefix(err.Error(), "match timeout")
+}
+
 // regexSpecs registers the spec types regex, not_regex.
-func regexSpecs(m map[string]Builder) {}
+func regexSpecs(m map[string]Builder) {
+	spec := func(negate bool) Builder {
+		return func(o *SpecOptions) (Grader, error) {
+			pattern := o.RequireString("pattern")
+			def := "full"
+			if negate {
+				def = "search"
+			}
+			match := o.Enum("match", def, "full", "search")
+			cs := o.Bool("case_sensitive", true)
+			if err := o.Err(); err != nil {
+				return nil, err
+			}
+			opts := RegexOptions{Match: MatchFull, IgnoreCase: !cs, Name: o.Name()}
+			if match == "search" {
+				opts.Match = MatchSearch
+			}
+			g, err := newRegex(o.Type(), pattern, opts, negate)
+			if err != nil {
+				msg := "does not compile"
+				if errors.Is(err, ErrPatternTooLong) {
+					msg = fmt.Sprintf("want at most %d characters", MaxPatternLen)
+				}
+				o.Wrap("pattern", msg, err)
+				return nil, o.Err()
+			}
+			return g, nil
+		}
+	}
+	m["regex"] = spec(false)
+	m["not_regex"] = spec(true)
+}

@@ -1,0 +1,80 @@
+package proctor_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/proctorhq/proctor"
+)
+
+// A JSON Schema grader reads the JSON out of fences and prose, validates
+// it, and names the first violation and where it is.
+func ExampleNewJSONSchema() {
+	g, err := proctor.NewJSONSchema(`{
+		"type": "object",
+		"required": ["id", "urgent"],
+		"properties": {"id": {"type": "string"}, "urgent": {"type": "boolean"}}
+	}`, proctor.JSONSchemaOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, out := range []string{
+		"Here you go:\n```json\n{\"id\": \"A1\", \"urgent\": true}\n```",
+		`{"id": 7, "urgent": true}`,
+	} {
+		grade := g.Grade(context.Background(), &proctor.Sample{Output: out})
+		fmt.Println(strings.TrimSpace(grade.Status.String() + " " + grade.Reason))
+	}
+	// Output:
+	// passed
+	// failed schema violation at /id: got number, want string
+}
+
+// ExtractJSON is what every JSON grader reads; custom graders can use it
+// too.
+func ExampleExtractJSON() {
+	fmt.Println(proctor.ExtractJSON("Sure! Here it is:\n```json\n{\"order\": \"A-17\"}\n```\nAnything else?"))
+	fmt.Println(proctor.ExtractJSON(`The ticket is {"order": "A-17"}. Thanks!`))
+	// Output:
+	// {"order": "A-17"}
+	// {"order": "A-17"}
+}
+
+type Ticket struct {
+	OrderID string `json:"order_id"`
+	Urgent  bool   `json:"urgent"`
+}
+
+// DecodesInto checks that the output decodes into a Go type, strictly;
+// DecodeJSON gives the value to custom graders that compare fields.
+func ExampleDecodesInto() {
+	g := proctor.DecodesInto[Ticket](proctor.DecodesOptions{})
+	for _, out := range []string{
+		"```json\n{\"order_id\": \"A-17\", \"urgent\": true}\n```",
+		`{"order_id": "A-17", "urgent": "yes"}`,
+	} {
+		fmt.Println(g.Grade(context.Background(), &proctor.Sample{Output: out}).Status)
+	}
+	t, err := proctor.DecodeJSON[Ticket](`{"order_id": "A-17", "urgent": true}`)
+	fmt.Println(t.OrderID, t.Urgent, err)
+	// Output:
+	// passed
+	// failed
+	// A-17 true <nil>
+}
+
+// A JSONPath grader compares the node a query selects; numbers compare by
+// value.
+func ExampleNewJSONPathEquals() {
+	g, err := proctor.NewJSONPathEquals("$.items[0].qty", 2, proctor.JSONPathOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	grade := g.Grade(context.Background(), &proctor.Sample{Output: `{"items": [{"sku": "X-1", "qty": 2.0}]}`})
+	fmt.Println(grade.Status)
+	// Output:
+	// passed
+}

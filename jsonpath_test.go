@@ -1,0 +1,290 @@
+package proctor
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ohler55/ojg/jp"
+	"github.com/ohler55/ojg/oj"
+)
+
+const pathDoc = `{"items":[{"sku":"X-1","qty":2,"price":1.0},{"sku":"Y-2","qty":1,"price":2.5}],
+ "meta":{"model":"gpt-4o-mini","score":0.5,"big":12345678901234567890,"nil":null,"flag":false},"tags":["a","b"]}`
+
+func TestJSONPath(t *testing.T) {
+	tests := []struct {
+		name   string
+		build  func() (*JSONPath, error)
+		output string
+		want   Status
+		why    string
+	}{
+		{"equals string", eqPath("$.items[0].sku", "X-1"), pathDoc, StatusPassed, "the contract case"},
+		{"equals wrong", eqPath("$.items[0].sku", "Y-2"), pathDoc, StatusFailed, "different value"},
+		{"bracket notation", eqPath(`$["items"][1]['sku']`, "Y-2"), pathDoc, StatusPassed, "RFC 9535 bracketed names"},
+		{"negative index", eqPath("$.items[-1].qty", 1), pathDoc, StatusPassed, "-1 is the last element"},
+		{"int equals float", eqPath("$.items[0].price", 1), pathDoc, StatusPassed, "1 == 1.0 by value"},
+		{"float equals int", eqPath("$.items[0].qty", 2.0), pathDoc, StatusPassed, "2.0 == 2 by value"},
+		{"float", eqPath("$.meta.score", 0.5), pathDoc, StatusPassed, "decimals compare as numbers"},
+		{"big integer exact", eqPath("$.meta.big", json.Number("12345678901234567890")), pathDoc, StatusPassed, "big integers are not rounded"},
+		{"big integer off by one", eqPath("$.meta.big", json.Number("12345678901234567891")), pathDoc, StatusFailed, "rounding would make these equal"},
+		{"null", eqPath("$.meta.nil", nil), pathDoc, StatusPassed, "null equals null"},
+		{"false is not null", eqPath("$.meta.flag", nil), pathDoc, StatusFailed, "false is not null"},
+		{"object order free", eqPath("$.items[0]", map[string]any{"price": 1, "qty": 2, "sku": "X-1"}), pathDoc, StatusPassed, "object members in any order"},
+		{"array in order", eqPath("$.tags", []any{"b", "a"}), pathDoc, StatusFailed, "arrays are ordered"},
+		{"missing fails equals", eqPath("$.nope", "x"), pathDoc, StatusFailed, "a singular query that selects nothing"},
+		{"wildcard list", eqPath("$.items[*].sku", []any{"X-1", "Y-2"}), pathDoc, StatusPassed, "a non-singular query compares its node list"},
+		{"wildcard list wrong order", eqPath("$.items[*].sku", []any{"Y-2", "X-1"}), pathDoc, StatusFailed, "the node list keeps document order"},
+		{"filter single", eqPath("$.items[?(@.qty > 1)].sku", "X-1"), pathDoc, StatusPassed, "a scalar expected value needs exactly one node"},
+		{"filter several vs scalar", eqPath("$.items[?(@.qty > 0)].sku", "X-1"), pathDoc, StatusFailed, "two nodes cannot equal one scalar"},
+		{"filter on float", eqPath("$.items[?(@.price == 2.5)].sku", "Y-2"), pathDoc, StatusPassed, "filters compare numbers"},
+		{"descendant", eqPath("$..model", "gpt-4o-mini"), pathDoc, StatusPassed, "descendant segment"},
+		{"exists", existsPath("$.items[0].sku", true), pathDoc, StatusPassed, "present"},
+		{"exists null", existsPath("$.meta.nil", true), pathDoc, StatusPassed, "a null member exists"},
+		{"missing exists", existsPath("$.missing", true), `{"a": 1}`, StatusFailed, "the contract case"},
+		{"absent wanted", existsPath("$.missing", false), `{"a": 1}`, StatusPassed, "exists false passes on nothing"},
+		{"present unwanted", existsPath("$.a", false), `{"a": 1}`, StatusFailed, "exists false fails on a node"},
+		{"wildcard exists", existsPath("$.items[*]", true), pathDoc, StatusPassed, "non-singular exists"},
+		{"index past end", existsPath("$.tags[5]", true), pathDoc, StatusFailed, "out of range"},
+		{"name on array", existsPath("$.tags.a", true), pathDoc, StatusFailed, "a name selects nothing in an array"},
+		{"one_of", oneOfPath("$.meta.model", "gpt-4o", "gpt-4o-mini"), pathDoc, StatusPassed, "second value matches"},
+		{"one_of none", oneOfPath("$.meta.model", "o1", "o3"), pathDoc, StatusFailed, "none matches"},
+		{"one_of number", oneOfPath("$.items[1].qty", 3, 1.0), pathDoc, StatusPassed, "numbers by value"},
+		{"fenced output", eqPath("$.order", "A-1"), "As the order {\"order\": \"A-1\"}", StatusPassed, "prose removed"},
+		{"not json", eqPath("$.a", 1), `{"a": 1`, StatusFailed, "unparseable output fails"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := tt.build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := gradeOutput(g, tt.output)
+			if got.Status != tt.want {
+				t.Errorf("got %v (%s), want %v: %s", got.Status, got.Reason, tt.want, tt.why)
+			}
+			if got.Status == StatusFailed && !strings.Contains(got.Reason, "JSON") && !strings.Contains(got.Reason, g.Path()) {
+				t.Errorf("reason %q names neither the path nor the JSON error", got.Reason)
+			}
+		})
+	}
+}
+
+func eqPath(path string, want any) func() (*JSONPath, error) {
+	return func() (*JSONPath, error) { return NewJSONPathEquals(path, want, JSONPathOptions{}) }
+}
+
+func existsPath(path string, exists bool) func() (*JSONPath, error) {
+	return func() (*JSONPath, error) { return NewJSONPathExists(path, exists, JSONPathOptions{}) }
+}
+
+func oneOfPath(path string, values ...any) func() (*JSONPath, error) {
+	return func() (*JSONPath, error) { return NewJSONPathOneOf(path, values, JSONPathOptions{}) }
+}
+
+func TestJSONPathErrors(t *testing.T) {
+	for _, p := range []string{"", "$.a[", "a.b", "$[?(@.x ==]"} {
+		if _, err := NewJSONPathExists(p, true, JSONPathOptions{}); err == nil {
+			t.Errorf("path %q compiled", p)
+		}
+	}
+	if _, err := NewJSONPathOneOf("$.a", nil, JSONPathOptions{}); err == nil {
+		t.Error("one_of with no values compiled")
+	}
+	if _, err := NewJSONPathEquals("$.a", func() {}, JSONPathOptions{}); err == nil {
+		t.Error("an expected value that is not JSON compiled")
+	}
+}
+
+func TestJSONPathSpec(t *testing.T) {
+	runSpecCases(t, NewCompiler(), []specCase{
+		{"equals", `{"type":"json_path","path":"$.items[0].sku","equals":"X-1"}`, `{"items": [{"sku": "X-1"}]}`, StatusPassed},
+		{"exists", `{"type":"json_path","path":"$.missing","exists":true}`, `{"a": 1}`, StatusFailed},
+		{"one_of", `{"type":"json_path","path":"$.a","one_of":[1,{"b":2}]}`, `{"a": {"b": 2.0}}`, StatusPassed},
+		{"equals object", `{"type":"json_path","path":"$","equals":{"a":[1,2]}}`, `{"a":[1,2]}`, StatusPassed},
+		{"equals null", `{"type":"json_path","path":"$.a","equals":null}`, `{"a":null}`, StatusPassed},
+		{"big number exact", `{"type":"json_path","path":"$.a","equals":12345678901234567891}`, `{"a":12345678901234567890}`, StatusFailed},
+		{"big number equal", `{"type":"json_path","path":"$.a","one_of":[12345678901234567890]}`, `{"a":12345678901234567890.0}`, StatusPassed},
+	})
+	runSpecErrors(t, []specErrCase{
+		{"no assertion", nil, `{"type":"json_path","path":"$.a"}`, "equals", nil},
+		{"two assertions", nil, `{"type":"json_path","path":"$.a","equals":1,"exists":true}`, "equals", nil},
+		{"no path", nil, `{"type":"json_path","equals":1}`, "path", nil},
+		{"bad path", nil, `{"type":"json_path","path":"$.a[","equals":1}`, "path", nil},
+		{"exists not bool", nil, `{"type":"json_path","path":"$.a","exists":"yes"}`, "exists", nil},
+		{"one_of not array", nil, `{"type":"json_path","path":"$.a","one_of":1}`, "one_of", nil},
+		{"one_of empty", nil, `{"type":"json_path","path":"$.a","one_of":[]}`, "one_of", nil},
+		{"unknown option", nil, `{"type":"json_path","path":"$.a","equals":1,"mode":"x"}`, "mode", nil},
+	})
+}
+
+// TestJSONPathCTS runs a sample of the JSONPath Compliance Test Suite
+// (testdata/jsonpath-cts.json; each case names its source file and
+// commit) through the grader: a case's result list becomes exists false
+// when empty, equals on the single node for singular queries, equals on the
+// node list otherwise, and one_of over the allowed orders for "results".
+func TestJSONPathCTS(t *testing.T) {
+	b, err := os.ReadFile("testdata/jsonpath-cts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suite struct {
+		Tests []struct {
+			From     string          `json:"from"`
+			Name     string          `json:"name"`
+			Selector string          `json:"selector"`
+			Document json.RawMessage `json:"document"`
+			Result   []any           `json:"result"`
+			Results  [][]any         `json:"results"`
+			Dev      string          `json:"ojg_deviation"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(b, &suite); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range suite.Tests {
+		t.Run(c.Name, func(t *testing.T) {
+			if c.Dev != "" {
+				t.Skipf("%s: %s", c.From, c.Dev)
+			}
+			var g *JSONPath
+			switch {
+			case c.Results != nil:
+				alts := make([]any, len(c.Results))
+				for i, r := range c.Results {
+					alts[i] = r
+				}
+				g, err = NewJSONPathOneOf(c.Selector, alts, JSONPathOptions{})
+			case len(c.Result) == 0:
+				g, err = NewJSONPathExists(c.Selector, false, JSONPathOptions{})
+			default:
+				g, err = NewJSONPathExists(c.Selector, true, JSONPathOptions{})
+				if err == nil && g.singular != nil {
+					g, err = NewJSONPathEquals(c.Selector, c.Result[0], JSONPathOptions{})
+				} else if err == nil {
+					g, err = NewJSONPathEquals(c.Selector, c.Result, JSONPathOptions{})
+				}
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", c.From, err)
+			}
+			if got := gradeOutput(g, string(c.Document)); got.Status != StatusPassed {
+				t.Errorf("%s: %s on %s: got %v (%s)", c.From, c.Selector, c.Document, got.Status, got.Reason)
+			}
+		})
+	}
+}
+
+// TestSingularMatchesOJG checks the singular fast path against jp.Get on
+// random documents and queries.
+func TestSingularMatchesOJG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	docs := []string{pathDoc, `[1,[2,[3,4]],{"a":[5]}]`, `{"a":{"b":{"c":null}}}`, `"x"`, `[]`, `{"a":{"b":1},"a":[7,{"c":2}]}`, `{"a":[],"b":{}}`}
+	steps := []string{".a", ".b", ".c", ".items", ".meta", ".sku", ".model", "[0]", "[1]", "[-1]", "[2]", "[-3]", `["a"]`}
+	for range 2000 {
+		path := "$"
+		for range rng.IntN(4) {
+			path += steps[rng.IntN(len(steps))]
+		}
+		doc := docs[rng.IntN(len(docs))]
+		g, err := NewJSONPathExists(path, true, JSONPathOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.singular == nil {
+			t.Fatalf("%s not seen as singular", path)
+		}
+		ojgDoc, err := oj.ParseString(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := jp.MustParseString(path).Get(ojgDoc)
+		got, found, err := newParsers(true).selectPath(doc, g.singular)
+		if err != nil || found != (len(want) == 1) || found && !jsonEqual(got, want[0]) {
+			t.Fatalf("%s on %s: got %v %v %v, jp.Get %v", path, doc, got, found, err, want)
+		}
+	}
+}
+
+func TestJSONEqual(t *testing.T) {
+	tests := []struct {
+		a, b any
+		want bool
+	}{
+		{int64(1), 1.0, true},
+		{json.Number("1.0"), int64(1), true},
+		{json.Number("1e2"), 100.0, true},
+		{0.1, json.Number("0.1"), true}, // floats compare as the decimal they were read from
+		{0.1, json.Number("0.10000000000000001"), false},
+		{"1", int64(1), false},
+		{nil, false, false},
+		{[]any{int64(1)}, []any{1.0}, true},
+		{map[string]any{"a": int64(1)}, map[string]any{"a": 1.0}, true},
+		{map[string]any{"a": int64(1)}, map[string]any{"b": int64(1)}, false},
+		{true, true, true},
+		{1.5, "x", false},
+	}
+	for _, tt := range tests {
+		if got := jsonEqual(tt.a, tt.b); got != tt.want {
+			t.Errorf("jsonEqual(%#v, %#v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func FuzzJSONPath(f *testing.F) {
+	f.Add("$.a", `{"a":1}`)
+	f.Add("$..b[0]", `{"a":{"b":[1]}}`)
+	f.Add("$[?(@.x > 1)]", `[{"x":2}]`)
+	f.Fuzz(func(t *testing.T, path, output string) {
+		if len(path) > 64 || len(output) > 4096 {
+			return
+		}
+		g, err := NewJSONPathExists(path, true, JSONPathOptions{})
+		if err != nil {
+			return
+		}
+		got := gradeOutput(g, output)
+		if got.Status != StatusPassed && got.Status != StatusFailed {
+			t.Fatalf("status %v (%s)", got.Status, got.Reason)
+		}
+	})
+}
+
+func BenchmarkJSONPath(b *testing.B) {
+	g, err := NewJSONPathEquals("$.metadata.model", "gpt-4o-mini", JSONPathOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("grader", func(b *testing.B) {
+		s := &Sample{Output: benchJSON}
+		b.ReportAllocs()
+		for b.Loop() {
+			gradeOutput(g, s.Output)
+		}
+	})
+	b.Run("jp.Get", func(b *testing.B) {
+		x := jp.MustParseString("$.metadata.model")
+		v, err := oj.ParseString(benchJSON)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if got := x.Get(v); !reflect.DeepEqual(got, []any{"gpt-4o-mini"}) {
+				b.Fatal(got)
+			}
+		}
+	})
+	b.Run("oj.Parse+jp.Get", func(b *testing.B) {
+		x := jp.MustParseString("$.metadata.model")
+		b.ReportAllocs()
+		for b.Loop() {
+			v, _ := oj.ParseString(benchJSON)
+			_ = x.Get(v)
+		}
+	})
+}

@@ -1,0 +1,372 @@
+package proctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// ticketSchema is the contract's schema (../shared/contract/core.py).
+const ticketSchema = `{"type":"object","required":["id","urgent"],"properties":{"id":{"type":"string"},"urgent":{"type":"boolean"}}}`
+
+func gradeOutput(g Grader, output string) Grade {
+	return g.Grade(context.Background(), &Sample{Output: output})
+}
+
+func TestJSONValid(t *testing.T) {
+	tests := []struct {
+		name, output string
+		want         Status
+		why          string
+	}{
+		{"object", `{"a": 1}`, StatusPassed, "plain JSON"},
+		{"scalar", `42`, StatusPassed, "any JSON value"},
+		{"fenced", "Sure:\n```json\n[1, 2]\n```\nAnything else?", StatusPassed, "fences and prose are removed first"},
+		{"prose around", `The result is {"ok": true}.`, StatusPassed, "the object is found in prose"},
+		{"broken", `{"a": }`, StatusFailed, "the contract's broken JSON"},
+		{"python literals", `{"a": True}`, StatusFailed, "True is not JSON"},
+		{"trailing comma", `[1,]`, StatusFailed, "trailing commas are not JSON"},
+		{"empty", "  ", StatusFailed, "no JSON at all"},
+		{"words", "no json here", StatusFailed, "prose only"},
+		{"leading zero", `[01]`, StatusFailed, "numbers follow RFC 8259"},
+	}
+	g := NewJSONValid(JSONValidOptions{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := gradeOutput(g, tt.output)
+			if got.Status != tt.want {
+				t.Errorf("got %v (%s), want %v: %s", got.Status, got.Reason, tt.want, tt.why)
+			}
+			if got.Status == StatusFailed && got.Reason == "" {
+				t.Error("failed without a reason")
+			}
+		})
+	}
+}
+
+func TestJSONSchema(t *testing.T) {
+	tests := []struct {
+		name, schema, output string
+		want                 Status
+		reason               string // a substring of the reason
+	}{
+		{"fenced with prose", ticketSchema, "Here you go:\n```json\n{\"id\": \"A1\", \"urgent\": true}\n```", StatusPassed, ""},
+		{"type mismatch", ticketSchema, `{"id": 7, "urgent": true}`, StatusFailed, "at /id"},
+		{"missing required", ticketSchema, `{"id": "A1"}`, StatusFailed, "urgent"},
+		{"not json", ticketSchema, `{"id": "A1", "urgent": tru}`, StatusFailed, "not valid JSON"},
+		{"no json", ticketSchema, "I can't do that.", StatusFailed, ""},
+		{"nested location", `{"properties":{"m":{"properties":{"v":{"type":"integer"}}}}}`, `{"m":{"v":"3"}}`, StatusFailed, "at /m/v"},
+		{"1.0 is an integer", `{"type":"integer"}`, `1.0`, StatusPassed, ""},
+		{"1.5 is not", `{"type":"integer"}`, `1.5`, StatusFailed, ""},
+		{"big integer exact", `{"maximum": 18446744073709551615}`, `18446744073709551616`, StatusFailed, ""},
+		{"decimal exact", `{"multipleOf": 0.01}`, `0.07`, StatusPassed, ""},
+		{"17 digits kept", `{"const": 0.3}`, `0.30000000000000001`, StatusFailed, ""},
+		{"several violations counted", `{"properties":{"a":{"type":"string"},"b":{"type":"string"}}}`, `{"a":1,"b":2}`, StatusFailed, "1 more"},
+		{"draft 7 honoured", `{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}`, `["a", 1]`, StatusFailed, ""},
+		{"2020-12 default", `{"prefixItems":[{"type":"string"}],"items":false}`, `["a", 1]`, StatusFailed, ""},
+		{"format not asserted", `{"format":"email"}`, `"not an email"`, StatusPassed, ""},
+		{"boolean schema", `true`, `{}`, StatusPassed, ""},
+		{"pointer escapes", `{"properties":{"a/b":{"type":"string"}}}`, `{"a/b":1}`, StatusFailed, "/a~1b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewJSONSchema(tt.schema, JSONSchemaOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := gradeOutput(g, tt.output)
+			if got.Status != tt.want {
+				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
+			}
+			if !strings.Contains(got.Reason, tt.reason) {
+				t.Errorf("reason %q lacks %q", got.Reason, tt.reason)
+			}
+		})
+	}
+}
+
+func TestNewJSONSchemaInputs(t *testing.T) {
+	for _, schema := range []any{
+		ticketSchema,
+		[]byte(ticketSchema),
+		json.RawMessage(ticketSchema),
+		map[string]any{"type": "object", "required": []string{"id", "urgent"}, "properties": map[string]any{"id": map[string]any{"type": "string"}, "urgent": map[string]any{"type": "boolean"}}},
+	} {
+		g, err := NewJSONSchema(schema, JSONSchemaOptions{})
+		if err != nil {
+			t.Fatalf("%T: %v", schema, err)
+		}
+		if got := gradeOutput(g, `{"id":"x"}`); got.Status != StatusFailed {
+			t.Errorf("%T: got %v, want failed (urgent is required)", schema, got.Status)
+		}
+	}
+	for _, bad := range []any{`{"type":"nonsense-type"}`, `{`, `{"$ref":"https://example.com/s.json"}`, `{"$ref":"other.json"}`, func() {}} {
+		if _, err := NewJSONSchema(bad, JSONSchemaOptions{}); err == nil {
+			t.Errorf("NewJSONSchema(%v) compiled, want an error", bad)
+		}
+	}
+}
+
+func TestJSONSchemaFile(t *testing.T) {
+	fsys := fstest.MapFS{
+		"schemas/t.json":     {Data: []byte(`{"type":"object","required":["order"],"properties":{"order":{"$ref":"defs.json#/$defs/order"}}}`)},
+		"schemas/defs.json":  {Data: []byte(`{"$defs":{"order":{"type":"string","pattern":"^A-"}}}`)},
+		"schemas/bad.json":   {Data: []byte(`{"type":"nonsense-type"}`)},
+		"schemas/up.json":    {Data: []byte(`{"$ref":"../../secret.json"}`)},
+		"schemas/notjs.json": {Data: []byte(`{`)},
+	}
+	g, err := NewJSONSchemaFile(fsys, "./schemas/t.json", JSONSchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for out, want := range map[string]Status{`{"order":"A-1"}`: StatusPassed, `{"order":"B-1"}`: StatusFailed, `{}`: StatusFailed} {
+		if got := gradeOutput(g, out); got.Status != want {
+			t.Errorf("%s: got %v (%s), want %v", out, got.Status, got.Reason, want)
+		}
+	}
+	tests := []struct {
+		name, path       string
+		notExist, escape bool
+	}{
+		{"missing", "schemas/none.json", true, false},
+		{"escape", "../../etc/passwd", false, true},
+		{"absolute", "/etc/passwd", false, true},
+		{"backslash", `..\x.json`, false, true},
+		{"uncompilable", "schemas/bad.json", false, false},
+		{"ref escapes", "schemas/up.json", false, false},
+		{"not json", "schemas/notjs.json", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewJSONSchemaFile(fsys, tt.path, JSONSchemaOptions{})
+			if err == nil {
+				t.Fatal("got no error")
+			}
+			if got := errors.Is(err, fs.ErrNotExist); got != tt.notExist {
+				t.Errorf("errors.Is(err, fs.ErrNotExist) = %v, want %v: %v", got, tt.notExist, err)
+			}
+			if got := errors.Is(err, ErrPathEscapes); got != tt.escape {
+				t.Errorf("errors.Is(err, ErrPathEscapes) = %v, want %v: %v", got, tt.escape, err)
+			}
+		})
+	}
+	if _, err := NewJSONSchemaFile(nil, "t.json", JSONSchemaOptions{}); err == nil {
+		t.Error("a nil file system was accepted")
+	}
+}
+
+func TestJSONSpec(t *testing.T) {
+	fsys := fstest.MapFS{"schemas/t.json": {Data: []byte(`{"type":"object","required":["order"],"properties":{"order":{"type":"string"}}}`)}}
+	runSpecCases(t, NewCompiler(WithFiles(fsys)), []specCase{
+		{"json_valid", `{"type":"json_valid"}`, `{"a": }`, StatusFailed},
+		{"json_valid passes", `{"type":"json_valid","name":"v"}`, `[1]`, StatusPassed},
+		{"schema", `{"type":"json_schema","schema":` + ticketSchema + `}`, "Here you go:\n```json\n{\"id\": \"A1\", \"urgent\": true}\n```", StatusPassed},
+		{"schema mismatch", `{"type":"json_schema","schema":` + ticketSchema + `}`, `{"id": 7, "urgent": true}`, StatusFailed},
+		{"schema_file", `{"type":"json_schema","schema_file":"schemas/t.json"}`, `As the order {"order": "A-1"}`, StatusPassed},
+		{"schema_file fails", `{"type":"json_schema","schema_file":"schemas/t.json"}`, `{"order": 1}`, StatusFailed},
+	})
+}
+
+func TestJSONSpecErrors(t *testing.T) {
+	fsys := fstest.MapFS{"schemas/t.json": {Data: []byte(`{"type":"object"}`)}}
+	files := NewCompiler(WithFiles(fsys))
+	runSpecErrors(t, []specErrCase{
+		{"uncompilable schema", nil, `{"type":"json_schema","schema":{"type":"nonsense-type"}}`, "schema", nil},
+		{"schema not an object", nil, `{"type":"json_schema","schema":"x"}`, "schema", nil},
+		{"neither", nil, `{"type":"json_schema"}`, "schema", nil},
+		{"both", files, `{"type":"json_schema","schema":{},"schema_file":"schemas/t.json"}`, "schema_file", nil},
+		{"no files", nil, `{"type":"json_schema","schema_file":"schemas/t.json"}`, "schema_file", nil},
+		{"missing file", files, `{"type":"json_schema","schema_file":"schemas/none.json"}`, "schema_file", fs.ErrNotExist},
+		{"escaping file", files, `{"type":"json_schema","schema_file":"../../etc/passwd"}`, "schema_file", ErrPathEscapes},
+		{"schema_file not a string", files, `{"type":"json_schema","schema_file":3}`, "schema_file", nil},
+		{"unknown option", nil, `{"type":"json_valid","strict":true}`, "strict", nil},
+	}, fs.ErrNotExist, ErrPathEscapes)
+}
+
+// TestJSONSchemaTestSuite runs a sample of the JSON Schema Test Suite
+// (testdata/json-schema-test-suite, files and commits in its SOURCE.md)
+// through the json_schema grader, each case's data as the output.
+func TestJSONSchemaTestSuite(t *testing.T) {
+	files, err := filepath.Glob("testdata/json-schema-test-suite/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no suite files: %v", err)
+	}
+	n := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var groups []struct {
+			Description string          `json:"description"`
+			Schema      json.RawMessage `json:"schema"`
+			Tests       []struct {
+				Description string          `json:"description"`
+				Data        json.RawMessage `json:"data"`
+				Valid       bool            `json:"valid"`
+			} `json:"tests"`
+		}
+		if err := json.Unmarshal(b, &groups); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, grp := range groups {
+			g, err := NewJSONSchema(grp.Schema, JSONSchemaOptions{})
+			if err != nil {
+				t.Errorf("%s: %s: %v", file, grp.Description, err)
+				continue
+			}
+			for _, c := range grp.Tests {
+				want := StatusFailed
+				if c.Valid {
+					want = StatusPassed
+				}
+				// Compact keeps the data's exact text, numbers included.
+				var out bytes.Buffer
+				if err := json.Compact(&out, c.Data); err != nil {
+					t.Fatal(err)
+				}
+				if got := gradeOutput(g, out.String()); got.Status != want {
+					t.Errorf("%s: %s: %s: got %v (%s), want %v", filepath.Base(file), grp.Description, c.Description, got.Status, got.Reason, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 35 {
+		t.Errorf("ran %d cases, want the whole sample", n)
+	}
+}
+
+type ticket struct {
+	ID     string `json:"id"`
+	Urgent bool   `json:"urgent"`
+	Tags   []string
+}
+
+func TestDecodesInto(t *testing.T) {
+	tests := []struct {
+		name, output string
+		opts         DecodesOptions
+		want         Status
+		reason       string
+	}{
+		{"decodes", "```json\n{\"id\":\"A1\",\"urgent\":true}\n```", DecodesOptions{}, StatusPassed, ""},
+		{"type mismatch", `{"id":"A1","urgent":"yes"}`, DecodesOptions{}, StatusFailed, "urgent"},
+		{"unknown field", `{"id":"A1","extra":1}`, DecodesOptions{}, StatusFailed, "extra"},
+		{"unknown allowed", `{"id":"A1","extra":1}`, DecodesOptions{AllowUnknownFields: true}, StatusPassed, ""},
+		{"not json", `{"id":`, DecodesOptions{}, StatusFailed, "ticket"},
+		{"no json", `sorry`, DecodesOptions{}, StatusFailed, ""},
+		{"array for object", `[1]`, DecodesOptions{}, StatusFailed, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := DecodesInto[ticket](tt.opts)
+			got := gradeOutput(g, tt.output)
+			if got.Status != tt.want || !strings.Contains(got.Reason, tt.reason) {
+				t.Errorf("got %v %q, want %v with %q", got.Status, got.Reason, tt.want, tt.reason)
+			}
+		})
+	}
+	if got := DecodesInto[ticket](DecodesOptions{}).Name(); got != "decodes_into_ticket" {
+		t.Errorf("Name() = %q", got)
+	}
+	if got := DecodesInto[map[string]int](DecodesOptions{Name: "m"}).Name(); got != "m" {
+		t.Errorf("Name() = %q", got)
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	v, err := DecodeJSON[ticket]("Result: {\"id\":\"A1\",\"urgent\":true,\"Tags\":[\"x\"]} thanks")
+	if err != nil || v.ID != "A1" || !v.Urgent || len(v.Tags) != 1 {
+		t.Errorf("got %+v, %v", v, err)
+	}
+	if _, err := DecodeJSON[ticket](`{"id":"A1"} {"id":"B"}`); err == nil {
+		t.Error("text after the value was accepted")
+	}
+	if _, err := DecodeJSON[int](`"x"`); err == nil {
+		t.Error("a string decoded into an int")
+	}
+}
+
+func TestExtractJSON(t *testing.T) {
+	if got := ExtractJSON("Sure!\n```json\n{\"a\": 1}\n```\nBye"); got != `{"a": 1}` {
+		t.Errorf("got %q", got)
+	}
+}
+
+func FuzzJSONGraders(f *testing.F) {
+	for _, s := range []string{`{"id":"A1","urgent":true}`, "```json\n{\"id\":1}\n```", `[1,2`, `{"id":"x","urgent":false} ok`, "\"\xff\"", `1e400`} {
+		f.Add(s)
+	}
+	valid := NewJSONValid(JSONValidOptions{})
+	schema := MustJSONSchema(ticketSchema, JSONSchemaOptions{})
+	path, err := NewJSONPathEquals("$.id", "A1", JSONPathOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	decodes := DecodesInto[ticket](DecodesOptions{})
+	f.Fuzz(func(t *testing.T, output string) {
+		v := gradeOutput(valid, output)
+		for _, g := range []Grader{valid, schema, path, decodes} {
+			got := gradeOutput(g, output)
+			if got.Status != StatusPassed && got.Status != StatusFailed {
+				t.Fatalf("%s: status %v (%s)", g.Name(), got.Status, got.Reason)
+			}
+			// Whatever passes a JSON grader is valid JSON.
+			if got.Status == StatusPassed && v.Status != StatusPassed {
+				t.Fatalf("%s passed %q, which json_valid rejects", g.Name(), output)
+			}
+		}
+		if v.Status == StatusPassed != json.Valid([]byte(ExtractJSON(output))) {
+			t.Fatalf("json_valid %v disagrees with json.Valid on %q", v.Status, ExtractJSON(output))
+		}
+	})
+}
+
+// benchJSON is a ~1 KB output of the shape the graders read.
+var benchJSON = `{"id":"A1","urgent":true,"summary":"` + strings.Repeat("The committee weighs throughput against cost. ", 18) + `","tags":["a","b"],"metadata":{"model":"gpt-4o-mini","version":3,"score":0.57}}`
+
+func BenchmarkJSONGraders(b *testing.B) {
+	ctx := context.Background()
+	s := &Sample{Output: benchJSON}
+	run := func(name string, g Grader) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.Grade(ctx, s)
+			}
+		})
+	}
+	run("json_valid", NewJSONValid(JSONValidOptions{}))
+	b.Run("json.Valid", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			json.Valid([]byte(benchJSON))
+		}
+	})
+	g := MustJSONSchema(ticketSchema, JSONSchemaOptions{})
+	run("json_schema", g)
+	b.Run("Schema.Validate", func(b *testing.B) {
+		v, err := parseForBench(benchJSON)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = g.schema.Validate(v)
+		}
+	})
+	run("decodes_into", DecodesInto[ticket](DecodesOptions{AllowUnknownFields: true}))
+}
+
+func parseForBench(s string) (any, error) {
+	v, _, err := newParsers(false).parse(s)
+	return v, err
+}
