@@ -7,7 +7,20 @@
 // as a stream, never whole. Loading is fail-closed: an unknown key, a value
 // of the wrong type, a duplicate case id or a spec the [proctor.Compiler]
 // refuses is an [*Error] naming the file, the line and the field. Files a
-// suite names (schema_file) are confined to the suite's folder.
+// suite names (schema_file, config) are confined to the suite's folder.
+//
+// Beside SPEC.md's keys, a YAML or JSON suite may hold:
+//
+//   - redact_splits: a list of split names (holdout) whose cases' outputs
+//     reports never show; see [Suite.Redact].
+//   - data_source_config: {type: custom, item_schema: {...}} as OpenAI
+//     evals declare it: each case's item is validated against the JSON
+//     Schema, compiled once, and a case whose item does not match is not
+//     graded, its reason naming the line and field at fault (see
+//     [ItemSchemaGrader]); include_sample_schema is accepted and ignored,
+//     since templates always see the sample.
+//   - config: a configuration file in the suite's folder (judges and judge
+//     policy), loaded through [Options.LoadConfig].
 package suite
 
 import (

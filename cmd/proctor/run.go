@@ -21,6 +21,12 @@ the report table to standard output and writes the reports asked for.
 Exit status: 0 when nothing failed, 1 when a case failed (or was flaky,
 unless --allow-flaky), 2 for a usage, spec or suite error.
 
+A suite's config key names a config file in its folder (judges, as
+--config holds them), used when --config is not given. A judge of type
+scripted answers with canned replies and calls nothing: for demos and
+tests, not a model. Cases of the splits a suite's redact_splits names are
+counted but their outputs never appear in any report.
+
 flags:
 `
 
