@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -82,14 +83,11 @@ func (s *Suite) checkItem(cn *node, at string) string {
 		return ""
 	}
 	in := cn.get("item")
-	text := []byte("{}")
+	var v any = map[string]any{}
 	if in != nil {
-		text = in.JSON()
+		v = in.value()
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
-	if err == nil {
-		err = s.itemSchema.Validate(v)
-	}
+	err := s.itemSchema.Validate(v)
 	if err == nil {
 		return ""
 	}
@@ -107,6 +105,36 @@ func (s *Suite) checkItem(cn *node, at string) string {
 		msg = leafMessage(leaf)
 	}
 	return fmt.Sprintf("%s:%d: %s: %s", filepath.Base(s.Path), line, field, msg)
+}
+
+// value returns n as the JSON Schema library reads JSON: maps, slices,
+// strings, bools, nil and json.Number, without encoding it as text first.
+func (n *node) value() any {
+	switch n.kind {
+	case kindMap:
+		m := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			m[k] = n.items[i].value()
+		}
+		return m
+	case kindSeq:
+		a := make([]any, len(n.items))
+		for i, it := range n.items {
+			a[i] = it.value()
+		}
+		return a
+	}
+	switch n.what() {
+	case "a string":
+		var s string
+		_ = json.Unmarshal(n.raw, &s)
+		return s
+	case "a boolean":
+		return n.raw[0] == 't'
+	case "a number":
+		return json.Number(n.raw)
+	}
+	return nil
 }
 
 // firstLeaf returns the first error with no causes: the value at fault.
