@@ -158,3 +158,33 @@ func TestRunItemSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestRunSplitSelects(t *testing.T) {
+	tests := []struct {
+		split string
+		cases int
+		want  string
+		why   string
+	}{
+		{"holdout", 3, `split "holdout" only: 3 of the suite's 10 cases`, "only the holdout cases run, and the report says so"},
+		{"dev", 0, `split "dev" only: 0 of the suite's 10 cases`, "the quickstart names no dev split: nothing runs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.split, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			_, text, stderr := cli(t, "run", quickstart, "--split", tt.split, "--out", out)
+			rep, err := readReport(out)
+			if err != nil {
+				t.Fatalf("%v (stderr %s)", err, stderr)
+			}
+			if len(rep.Cases) != tt.cases || !strings.Contains(text, tt.want) {
+				t.Errorf("%d cases, report:\n%s\nwant %d cases and %q (%s)", len(rep.Cases), text, tt.cases, tt.want, tt.why)
+			}
+			for _, c := range rep.Cases {
+				if c.Split != tt.split {
+					t.Errorf("case %s of split %q ran", c.ID, c.Split)
+				}
+			}
+		})
+	}
+}
