@@ -42,3 +42,24 @@ func ExampleWriteText() {
 	// judges      none
 	// caveats     none
 }
+
+func ExampleSummary_Splits() {
+	s := reportfmt.NewSummary("demo")
+	for _, c := range []proctor.CaseResult{
+		{ID: "d1", Split: "dev", Verdict: proctor.StatusPassed},
+		{ID: "d2", Split: "dev", Verdict: proctor.StatusPassed},
+		{ID: "h1", Split: "holdout", Verdict: proctor.StatusPassed},
+		{ID: "h2", Split: "holdout", Verdict: proctor.StatusFailed},
+	} {
+		s.Add(c)
+	}
+	// Development cases pass more often than held-out ones: a sign the
+	// prompt was tuned to the cases it was tried on.
+	for _, sp := range s.Splits() {
+		rate, d, _ := sp.Totals.PassRate()
+		fmt.Printf("%-8s %.0f%% of %d\n", sp.Split, 100*rate, d)
+	}
+	// Output:
+	// dev      100% of 2
+	// holdout  50% of 2
+}

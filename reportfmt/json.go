@@ -55,8 +55,9 @@ func (j *JSON) Add(c proctor.CaseResult) error {
 	return j.err
 }
 
-// Finish writes the totals, pass rate, judges and caveats from s and closes
-// the report. It flushes but does not close the writer.
+// Finish writes the totals, pass rate, judges and caveats from s, and the
+// verdict counts per split when cases named splits ([Summary.Splits], as
+// "splits": [{"split", "totals"}]), and closes the report. It flushes but does not close the writer.
 func (j *JSON) Finish(s *Summary) error {
 	tail := proctor.NewReport(s.Suite)
 	tail.Totals = s.Totals
@@ -91,6 +92,17 @@ func (j *JSON) Finish(s *Summary) error {
 		j.write(name)
 		j.write([]byte(":"))
 		j.write(v)
+	}
+	if splits := s.Splits(); len(splits) > 0 {
+		// Beside the report's own fields: the verdict counts per split.
+		// proctor.Report reads past it; the split of each case is in
+		// its result, so a merged report can count them again.
+		b, err := json.Marshal(splits)
+		if err != nil {
+			return err
+		}
+		j.write([]byte(`,"splits":`))
+		j.write(b)
 	}
 	j.write([]byte("}\n"))
 	if j.err != nil {

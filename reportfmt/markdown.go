@@ -35,6 +35,18 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if line := attemptLine(s); line != "" {
 		p("Attempts: %s.\n", line)
 	}
+	if splits := s.Splits(); len(splits) > 0 {
+		p("\n#### By split\n\n| split | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n")
+		for _, sp := range splits {
+			st := sp.Totals
+			rate := "n/a"
+			if r, d, ok := st.PassRate(); ok {
+				lo, hi := Wilson(st.Passed, d)
+				rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
+			}
+			p("| %s | %d | %d | %d | %d | %s |\n", mdText(splitName(sp.Split)), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		}
+	}
 	var notPassed []proctor.CaseResult
 	for _, c := range s.Cases() {
 		if c.Verdict != proctor.StatusPassed {

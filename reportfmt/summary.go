@@ -48,6 +48,7 @@ type Summary struct {
 	omittedOther  int
 	reasons       map[string]int
 	attempts      map[[2]int]int // (measured attempts, passed attempts) -> cases
+	splits        map[string]*proctor.Totals
 }
 
 // NewSummary returns an empty Summary for the named suite.
@@ -79,16 +80,16 @@ const otherReasons = "(other reasons)"
 
 // Add counts one case result and keeps it for listing if there is room.
 func (s *Summary) Add(c proctor.CaseResult) {
-	switch c.Verdict {
-	case proctor.StatusPassed:
-		s.Totals.Passed++
-	case proctor.StatusFailed:
-		s.Totals.Failed++
-	case proctor.StatusFlaky:
-		s.Totals.Flaky++
-	default:
-		s.Totals.NotGraded++
+	count(&s.Totals, c.Verdict)
+	if s.splits == nil {
+		s.splits = map[string]*proctor.Totals{}
 	}
+	st := s.splits[c.Split]
+	if st == nil {
+		st = &proctor.Totals{}
+		s.splits[c.Split] = st
+	}
+	count(st, c.Verdict)
 	var n, pass int
 	for _, a := range c.Attempts {
 		switch a.Verdict {
@@ -141,6 +142,52 @@ func (s *Summary) keep(c proctor.CaseResult) {
 		return
 	}
 	s.omittedOther++
+}
+
+// count adds one case of verdict v to t.
+func count(t *proctor.Totals, v proctor.Status) {
+	switch v {
+	case proctor.StatusPassed:
+		t.Passed++
+	case proctor.StatusFailed:
+		t.Failed++
+	case proctor.StatusFlaky:
+		t.Flaky++
+	default:
+		t.NotGraded++
+	}
+}
+
+// SplitTotals are the verdict counts of the cases of one split.
+type SplitTotals struct {
+	// Split names the split; "" for the cases that name none.
+	Split  string         `json:"split"`
+	Totals proctor.Totals `json:"totals"`
+}
+
+// Splits returns the verdict counts of each split (a case's
+// [proctor.CaseResult.Split]: development, holdout...), by split name,
+// the cases with no split first; nil when no case named a split, so a
+// report of an unsplit suite shows no breakdown. A split's pass rate is
+// its Totals.PassRate, computed as the run's.
+func (s *Summary) Splits() []SplitTotals {
+	if len(s.splits) == 0 || (len(s.splits) == 1 && s.splits[""] != nil) {
+		return nil
+	}
+	out := make([]SplitTotals, 0, len(s.splits))
+	for name, t := range s.splits {
+		out = append(out, SplitTotals{Split: name, Totals: *t})
+	}
+	slices.SortFunc(out, func(a, b SplitTotals) int { return cmp.Compare(a.Split, b.Split) })
+	return out
+}
+
+// splitName is a split as reports print it.
+func splitName(s string) string {
+	if s == "" {
+		return "(no split)"
+	}
+	return s
 }
 
 // AddCaveat adds a caveat unless the summary already has it.

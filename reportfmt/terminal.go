@@ -51,6 +51,21 @@ func WriteText(w io.Writer, s *Summary) error {
 	if line := attemptLine(s); line != "" {
 		p("attempts    %s\n", line)
 	}
+	if splits := s.Splits(); len(splits) > 0 {
+		p("by split\n")
+		w := 0
+		for _, sp := range splits {
+			w = max(w, len(splitName(sp.Split)))
+		}
+		for _, sp := range splits {
+			st := sp.Totals
+			rate := "n/a"
+			if r, d, ok := st.PassRate(); ok {
+				rate = fmt.Sprintf("%s (%d of %d)", pct(r), st.Passed, d)
+			}
+			p("  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", w, splitName(sp.Split), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		}
+	}
 	if t.NotGraded > 0 {
 		p("not graded  %d %s, left out of the pass rate:\n", t.NotGraded, plural(t.NotGraded, "case", "cases"))
 		for _, r := range s.NotGradedReasons() {

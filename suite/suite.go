@@ -7,7 +7,20 @@
 // as a stream, never whole. Loading is fail-closed: an unknown key, a value
 // of the wrong type, a duplicate case id or a spec the [proctor.Compiler]
 // refuses is an [*Error] naming the file, the line and the field. Files a
-// suite names (schema_file) are confined to the suite's folder.
+// suite names (schema_file, config) are confined to the suite's folder.
+//
+// Beside SPEC.md's keys, a YAML or JSON suite may hold:
+//
+//   - redact_splits: a list of split names (holdout) whose cases' outputs
+//     reports never show; see [Suite.Redact].
+//   - data_source_config: {type: custom, item_schema: {...}} as OpenAI
+//     evals declare it: each case's item is validated against the JSON
+//     Schema, compiled once, and a case whose item does not match is not
+//     graded, its reason naming the line and field at fault (see
+//     [ItemSchemaGrader]); include_sample_schema is accepted and ignored,
+//     since templates always see the sample.
+//   - config: a configuration file in the suite's folder (judges and judge
+//     policy), loaded through [Options.LoadConfig].
 package suite
 
 import (
@@ -28,6 +41,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Error is a problem in a suite file: where it is and what was expected.
@@ -120,6 +134,14 @@ type Options struct {
 	// Types are custom spec types the suite's specs may name, registered
 	// on the suite's compiler with [proctor.Compiler.Register].
 	Types map[string]proctor.Builder
+	// LoadConfig, when set, loads the configuration file a suite names
+	// with its config key (judges and judge policy, as a --config file
+	// holds them): it is given the file's name and contents, read from the
+	// suite's folder, and returns the options the file configures. They
+	// are added to the suite's compiler and to [Suite.RunnerOptions]. When
+	// nil, the config key is checked (a file inside the suite's folder)
+	// and not read: the caller has its own configuration.
+	LoadConfig func(name string, data []byte) ([]proctor.Option, error)
 }
 
 // Suite is a loaded suite. Its cases are read with [Suite.Cases]; for a
@@ -132,7 +154,8 @@ type Suite struct {
 	Name string
 	// Path is the file it was loaded from.
 	Path string
-	// Checks are the suite-level graders, applied to every case.
+	// Checks are the suite-level graders. Every case's Checks begin with
+	// them, so a [proctor.Runner] must not be given them again.
 	Checks []proctor.Check
 	// Subject produces outputs for cases without recorded ones; nil when
 	// the suite has none.
@@ -142,14 +165,20 @@ type Suite struct {
 	// Count is the number of cases selected (after split and shard) and
 	// Total the number in the file.
 	Count, Total int
+	// Config is the configuration file the suite names with its config
+	// key, relative to the suite's folder; "" when it names none.
+	Config string
 
-	opts     Options
-	root     *os.Root
-	comp     *proctor.Compiler
-	attempts int
-	model    proctor.Model
-	cases    []proctor.Case // YAML and JSON suites
-	jsonl    bool
+	opts       Options
+	root       *os.Root
+	comp       *proctor.Compiler
+	attempts   int
+	model      proctor.Model
+	cases      []proctor.Case // YAML and JSON suites
+	jsonl      bool
+	extra      []proctor.Option   // from the suite's config file
+	redact     []string           // splits whose outputs reports hide
+	itemSchema *jsonschema.Schema // data_source_config.item_schema
 
 	mu    sync.Mutex
 	cache map[string]proctor.Check // compiled specs by their JSON text
@@ -189,9 +218,10 @@ func (s *Suite) compiler(root *os.Root) *proctor.Compiler {
 func (s *Suite) Close() error { return s.root.Close() }
 
 // RunnerOptions returns the options that give a [proctor.Runner] the
-// suite's graders and subject.
+// suite's subject and what its config file configures (see
+// [Options.LoadConfig]). The suite-level graders travel with the cases.
 func (s *Suite) RunnerOptions() []proctor.Option {
-	opts := []proctor.Option{proctor.WithChecks(s.Checks...)}
+	opts := slices.Clone(s.extra)
 	if s.Subject != nil {
 		opts = append(opts, proctor.WithSubject(s.Subject))
 	}
@@ -235,11 +265,33 @@ func (s *Suite) load() error {
 	return s.decodeSuite(doc)
 }
 
-var suiteKeys = []string{"name", "description", "attempts", "model", "graders", "subject", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases"}
 
 func (s *Suite) decodeSuite(doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
 		return err
+	}
+	if n := doc.get("config"); n != nil {
+		if err := s.decodeConfig(n); err != nil {
+			return err
+		}
+	}
+	if n := doc.get("redact_splits"); n != nil {
+		if n.kind != kindSeq {
+			return s.errAt(n, "redact_splits", "want a list of split names, got %s", n.what())
+		}
+		for i, it := range n.items {
+			name, err := s.str(it, fmt.Sprintf("redact_splits[%d]", i))
+			if err != nil {
+				return err
+			}
+			s.redact = append(s.redact, name)
+		}
+	}
+	if n := doc.get("data_source_config"); n != nil {
+		if err := s.decodeDataSource(n); err != nil {
+			return err
+		}
 	}
 	if n := doc.get("name"); n != nil {
 		name, err := s.str(n, "name")
@@ -357,6 +409,7 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 		return c, s.errAt(idn, at+".id", "must not be empty")
 	}
 	c.ID = id
+	raw := at
 	at = fmt.Sprintf("%s (id %q)", at, id)
 	if d := n.get("description"); d != nil {
 		if _, err := s.str(d, at+".description"); err != nil {
@@ -428,11 +481,16 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	if len(c.Outputs) == 0 && s.Subject == nil {
 		return c, s.errAt(n, at, "has no recorded outputs and the suite has no subject: give outputs, or a subject to produce them")
 	}
+	var own []proctor.Check
 	if v := n.get("checks"); v != nil {
-		if c.Checks, err = s.specs(v, at+".checks"); err != nil {
+		if own, err = s.specs(v, at+".checks"); err != nil {
 			return c, err
 		}
 	}
+	if reason := s.checkItem(n, raw); reason != "" {
+		return notGradedCase(c, reason), nil
+	}
+	c.Checks = append(slices.Clip(s.Checks), own...)
 	return c, nil
 }
 
@@ -803,3 +861,31 @@ func (s *Suite) loadGraderFile(path string) ([]proctor.Check, error) {
 // defaultTimeout is a subject's per-attempt time limit when the suite sets
 // none.
 const defaultTimeout = 30 * time.Second
+
+// decodeConfig reads the config key: a file inside the suite's folder,
+// loaded through [Options.LoadConfig] when the caller set it.
+func (s *Suite) decodeConfig(n *node) error {
+	name, err := s.str(n, "config")
+	if err != nil {
+		return err
+	}
+	if !filepath.IsLocal(name) {
+		return s.errAt(n, "config", "%q: want a file inside the suite's folder", name)
+	}
+	s.Config = name
+	if s.opts.LoadConfig == nil {
+		return nil
+	}
+	data, err := s.root.ReadFile(name)
+	if err != nil {
+		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: "cannot read the config file", Err: err}
+	}
+	opts, err := s.opts.LoadConfig(name, data)
+	if err != nil {
+		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: name, Err: err}
+	}
+	s.extra = opts
+	s.opts.Compiler = append(slices.Clip(s.opts.Compiler), opts...)
+	s.comp = s.compiler(s.root)
+	return nil
+}

@@ -62,8 +62,8 @@ func TestLoadFull(t *testing.T) {
 	if d := cmp.Diff(wantSample, str.Sample); d != "" {
 		t.Errorf("strings sample (-want +got):\n%s", d)
 	}
-	if len(str.Checks) != 1 || !str.Checks[0].Required {
-		t.Errorf("strings checks = %+v, want one required", str.Checks)
+	if len(str.Checks) != 2 || str.Checks[0].Name() != "not_contains" || !str.Checks[1].Required {
+		t.Errorf("strings checks = %+v, want the suite's not_contains, then its own required check", str.Checks)
 	}
 	obj := cs[1]
 	if got := *obj.Sample.Expected; got != `{"order":"A-17","items":[1,2]}` {

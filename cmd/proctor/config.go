@@ -42,6 +42,10 @@ type fileConfig struct {
 }
 
 type judgeEntry struct {
+	// Type is "openai" (the default: an OpenAI-compatible chat endpoint)
+	// or "scripted": canned replies from Replies, for demos and tests. A
+	// scripted judge is not a model and calls nothing.
+	Type        string `json:"type"`
 	Name        string `json:"name"`
 	Family      string `json:"family"`
 	Model       string `json:"model"`
@@ -55,6 +59,8 @@ type judgeEntry struct {
 		InputPerMTok  float64 `json:"input_per_mtok"`
 		OutputPerMTok float64 `json:"output_per_mtok"`
 	} `json:"prices"`
+	// Replies are a scripted judge's canned replies.
+	Replies []scriptedReply `json:"replies"`
 }
 
 // cliConfig is a loaded --config: the options to pass to the Compiler and
@@ -123,6 +129,25 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 	return &fc, nil
 }
 
+// loadSuiteConfig reads the config file a suite names (its config key):
+// the same file as --config, read from the suite's folder, except that it
+// may not name a judge_cache folder, since files a suite names stay in its
+// folder.
+func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
+	fc, err := parseConfig(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if fc.JudgeCache != "" {
+		return nil, fmt.Errorf("judge_cache: set it in a --config file, not in the config a suite names")
+	}
+	c, err := buildConfig(fc)
+	if err != nil {
+		return nil, err
+	}
+	return c.opts, nil
+}
+
 // buildConfig builds the judges and the policy options.
 func buildConfig(fc *fileConfig) (*cliConfig, error) {
 	if len(fc.Embedder) > 0 && string(bytes.TrimSpace(fc.Embedder)) != "null" {
@@ -147,6 +172,21 @@ func buildConfig(fc *fileConfig) (*cliConfig, error) {
 			return nil, fmt.Errorf("%s (%s): timeout_ms, concurrency and max_tokens must not be negative", where, j.Name)
 		}
 		seen[j.Name] = true
+		switch j.Type {
+		case "scripted":
+			m, err := scriptedJudge(j)
+			if err != nil {
+				return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
+			}
+			models = append(models, m)
+			continue
+		case "", "openai":
+			if len(j.Replies) > 0 {
+				return nil, fmt.Errorf("%s (%s): replies are for type scripted", where, j.Name)
+			}
+		default:
+			return nil, fmt.Errorf("%s (%s): type %q: want openai (the default) or scripted", where, j.Name, j.Type)
+		}
 		o := openai.ChatOptions{
 			BaseURL: j.BaseURL, Model: j.Model, APIKeyEnv: j.APIKeyEnv,
 			Seed: j.Seed, MaxTokens: j.MaxTokens, Timeout: time.Duration(j.TimeoutMS) * time.Millisecond,

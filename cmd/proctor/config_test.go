@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 )
 
 // fakeChat serves chat completions on loopback, replying verdict with high
@@ -128,5 +130,70 @@ func TestCalibrateCommand(t *testing.T) {
 		if code := run(context.Background(), args, nil, &out, &errb); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+func TestScriptedJudgeConfig(t *testing.T) {
+	tests := []struct {
+		name, body, wantErr string
+	}{
+		{"ok", "judges:\n  - {name: s, type: scripted, family: f, replies: [{case: a, reply: {verdict: pass}}, {reply: 'Verdict: FAIL'}]}\n", ""},
+		{"no replies", "judges:\n  - {name: s, type: scripted, family: f}\n", "a scripted judge needs replies"},
+		{"reply missing", "judges:\n  - {name: s, type: scripted, family: f, replies: [{case: a}]}\n", "replies[0]: reply is required"},
+		{"with endpoint", "judges:\n  - {name: s, type: scripted, family: f, base_url: 'http://127.0.0.1:1', replies: [{reply: x}]}\n", "a scripted judge calls nothing"},
+		{"replies on openai", "judges:\n  - {name: s, family: f, base_url: 'http://127.0.0.1:1', replies: [{reply: x}]}\n", "replies are for type scripted"},
+		{"unknown type", "judges:\n  - {name: s, type: magic, family: f}\n", `type "magic": want openai (the default) or scripted`},
+		{"unknown reply key", "judges:\n  - {name: s, type: scripted, family: f, replies: [{reply: x, when: y}]}\n", "unknown field"},
+		{"no family", "judges:\n  - {name: s, type: scripted, replies: [{reply: x}]}\n", "family is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadConfig(writeFile(t, "c.yaml", tt.body))
+			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("got %v, want error %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestScriptedJudgeReplies(t *testing.T) {
+	cfg := writeFile(t, "c.yaml", `judges:
+  - name: scripted offline judge
+    type: scripted
+    family: scripted
+    replies:
+      - {case: a, prompt_contains: "Rome", reply: {criterion: c, violations: v, verdict: fail, confidence: high}}
+      - {case: a, reply: {criterion: c, violations: none, verdict: pass, confidence: high}}
+      - {case: b, reply: "Verdict: FAIL"}
+`)
+	dir := t.TempDir()
+	suitePath := filepath.Join(dir, "s.yaml")
+	os.WriteFile(suitePath, []byte(`cases:
+  - {id: a, outputs: ["Paris", "Rome"], checks: [{type: llm_judge, rubric: r}]}
+  - {id: b, outputs: ["x"], checks: [{type: llm_judge, rubric: r}]}
+  - {id: c, outputs: ["y"], checks: [{type: llm_judge, rubric: r}]}
+`), 0o644)
+	out := filepath.Join(dir, "r.json")
+	cli(t, "run", suitePath, "--config", cfg, "--out", out)
+	rep, err := readReport(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		id   string
+		want proctor.Status
+		why  string
+	}{
+		{"a", proctor.StatusFlaky, "matched by case id, then by a substring of the prompt: Paris passes, Rome fails"},
+		{"b", proctor.StatusFailed, "a plain-text reply is read as a judge's"},
+		{"c", proctor.StatusNotGraded, "no reply matches: the judge call fails and the check is not graded, never passed"},
+	}
+	for i, tt := range tests {
+		if c := rep.Cases[i]; c.ID != tt.id || c.Verdict != tt.want {
+			t.Errorf("case %s: %v, want %s %v (%s)", c.ID, c.Verdict, tt.id, tt.want, tt.why)
+		}
+	}
+	if r := rep.Cases[2].Attempts[0].Grades[0].Reason; !strings.Contains(r, `has no reply for case "c"`) {
+		t.Errorf("reason %q does not say the scripted judge had no reply", r)
 	}
 }

@@ -21,6 +21,12 @@ the report table to standard output and writes the reports asked for.
 Exit status: 0 when nothing failed, 1 when a case failed (or was flaky,
 unless --allow-flaky), 2 for a usage, spec or suite error.
 
+A suite's config key names a config file in its folder (judges, as
+--config holds them), used when --config is not given. A judge of type
+scripted answers with canned replies and calls nothing: for demos and
+tests, not a model. Cases of the splits a suite's redact_splits names are
+counted but their outputs never appear in any report.
+
 flags:
 `
 
@@ -64,12 +70,20 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	s, err := suite.Load(pos[0], suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard})
+	sopts := suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard}
+	if *configFile == "" {
+		// The config file the suite names, if any, stands in for --config.
+		sopts.LoadConfig = loadSuiteConfig
+	}
+	s, err := suite.Load(pos[0], sopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
 		return exitUsage
 	}
 	defer s.Close()
+	if *configFile != "" && s.Config != "" {
+		fmt.Fprintf(stderr, "proctor run: using --config %s, not the suite's config %s\n", *configFile, s.Config)
+	}
 
 	ropts := append(append([]proctor.Option{}, opts...), s.RunnerOptions()...)
 	ropts = append(ropts, proctor.WithConcurrency(*concurrency))
@@ -133,6 +147,9 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	prog := newProgress(stderr, *progress == "auto", s.Count)
 	graded, runErr := suite.Run(ctx, runner, s.Cases(), *concurrency, func(c proctor.CaseResult) error {
+		// A split the suite keeps out of reports loses its outputs here,
+		// before any report sees the result.
+		c = s.Redact(c)
 		sum.Add(c)
 		for _, sink := range sinks {
 			if err := sink(c); err != nil {

@@ -34,7 +34,10 @@ func TestRunQuickstart(t *testing.T) {
 		t.Errorf("exit %d, want 1: cases failed (stderr %s)", code, stderr)
 	}
 	golden(t, []byte(out))
-	for _, w := range []string{"flaky", "not graded", "passed", "failed"} {
+	for _, w := range []string{"flaky", "not graded", "passed", "failed",
+		"[required: skipped has-product, polite-reply]",
+		"scripted offline judge (canned replies, scripted) prompts proctor-judge/1: 2 calls, 1 cache hits",
+		"holdout     passed 1 | failed 2"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the quickstart report lacks %q", w)
 		}
@@ -51,7 +54,7 @@ func TestRunQuickstart(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatalf("report.json: %v", err)
 	}
-	if rep.Totals != (proctor.Totals{Passed: 3, Failed: 3, Flaky: 1, NotGraded: 1}) || len(rep.Cases) != 8 {
+	if rep.Totals != (proctor.Totals{Passed: 4, Failed: 4, Flaky: 1, NotGraded: 1}) || len(rep.Cases) != 10 {
 		t.Errorf("totals %+v with %d cases", rep.Totals, len(rep.Cases))
 	}
 }
