@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/judges/openai"
-	"go.yaml.in/yaml/v3"
+	"github.com/proctorhq/proctor/yamlspec"
 )
 
 // fileConfig is the --config file (SPEC.md): judges, embedder and the judge
@@ -39,6 +40,16 @@ type fileConfig struct {
 	Redact bool `json:"redact"`
 	// JudgeTimeoutMS bounds each judge call.
 	JudgeTimeoutMS int `json:"judge_timeout_ms"`
+	// Network opens private addresses to network graders (custom_webhook):
+	// the only way past the SSRF guard, for tests and on-premises graders.
+	Network *struct {
+		Allow []string `json:"allow"` // CIDR prefixes, e.g. "10.20.0.0/16"
+	} `json:"network"`
+	// Webhook signs custom_webhook request bodies with the key held in the
+	// named environment variable.
+	Webhook *struct {
+		SigningKeyEnv string `json:"signing_key_env"`
+	} `json:"webhook"`
 }
 
 type judgeEntry struct {
@@ -105,16 +116,12 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 	js := b
 	ext := strings.ToLower(filepath.Ext(path))
 	if t := bytes.TrimSpace(b); ext == ".yaml" || ext == ".yml" || (ext != ".json" && (len(t) == 0 || t[0] != '{')) {
-		var v any
-		if err := yaml.Unmarshal(b, &v); err != nil {
-			return nil, fmt.Errorf("not YAML: %w", err)
-		}
-		if v == nil {
-			v = map[string]any{}
-		}
 		var err error
-		if js, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("YAML does not convert to JSON: %w", err)
+		if js, err = yamlspec.ToJSON(b); err != nil {
+			return nil, err
+		}
+		if string(bytes.TrimSpace(js)) == "null" {
+			js = []byte("{}")
 		}
 	}
 	var fc fileConfig
@@ -154,6 +161,22 @@ func buildConfig(fc *fileConfig) (*cliConfig, error) {
 		return nil, fmt.Errorf("embedder config not supported yet")
 	}
 	c := &cliConfig{}
+	if n := fc.Network; n != nil {
+		for i, a := range n.Allow {
+			p, err := netip.ParsePrefix(a)
+			if err != nil {
+				return nil, fmt.Errorf("network.allow[%d]: want a CIDR prefix such as 10.0.0.0/8: %w", i, err)
+			}
+			c.opts = append(c.opts, proctor.WithNetworkAllow(p))
+		}
+	}
+	if w := fc.Webhook; w != nil && w.SigningKeyEnv != "" {
+		key := os.Getenv(w.SigningKeyEnv)
+		if key == "" {
+			return nil, fmt.Errorf("webhook.signing_key_env: environment variable %s is empty or unset", w.SigningKeyEnv)
+		}
+		c.opts = append(c.opts, proctor.WithWebhookSigningKey([]byte(key)))
+	}
 	if len(fc.Judges) == 0 {
 		return c, nil
 	}
