@@ -17,7 +17,7 @@ import (
 //	bleu         promptfoo 457,459   Go floor 133,756
 func BenchmarkWorkloadSimilarity(b *testing.B) {
 	checks := []struct {
-		check string
+		check  string
 		grader func(threshold float64) proctor.Grader
 	}{
 		{"levenshtein", func(t float64) proctor.Grader {

@@ -117,7 +117,7 @@ func TestRougeTokenizer(t *testing.T) {
 	}{
 		{"one Two three", false, "one two three"},
 		{"one\n Two \nthree", false, "one two three"},
-		{"Déjà-vu, ÉTÉ x2", false, "d j vu t x2"},   // non-ASCII letters separate tokens
+		{"Déjà-vu, ÉTÉ x2", false, "d j vu t x2"},                // non-ASCII letters separate tokens
 		{"\u0130stanbul \u212Aelvin", false, "i stanbul kelvin"}, // Python's lower() of U+0130 is i + U+0307
 		{"The runners were running quickly", true, "the runner were run quickli"},
 		{"!!! ... ???", false, ""},

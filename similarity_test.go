@@ -17,11 +17,11 @@ func TestGLEUNLTK(t *testing.T) {
 	hyp1 := "It is a guide to action which ensures that the military always obeys the commands of the party"
 	hyp2 := "It is to insure the troops forever hearing the activity guidebook that party direct"
 	tests := []struct {
-		name   string
-		got    float64
-		shown  string
-		num    int
-		den    int
+		name  string
+		got   float64
+		shown string
+		num   int
+		den   int
 	}{
 		{"the the the", SentenceGLEU("the the the the the the the", []string{"the cat is on the mat"}), "0.0909", 2, 22},
 		{"hyp1", SentenceGLEU(hyp1, []string{ref1}), "0.4393", 29, 66},
