@@ -2,7 +2,6 @@ package proctor
 
 import "testing"
 
-
 func TestSimilarityAllocs(t *testing.T) {
 	if similarityRace {
 		t.Skip("allocation counts differ under -race")
