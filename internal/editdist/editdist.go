@@ -7,6 +7,7 @@
 package editdist
 
 import (
+	"math"
 	"math/bits"
 	"sync"
 )
@@ -206,12 +207,18 @@ func Indel(a, b []int32) int {
 	return len(a) + len(b) - 2*LCS(a, b)
 }
 
+// maxTableWords bounds the memory LCSIndices keeps in full columns; past
+// it, columns are kept at checkpoints and recomputed segment by segment.
+var maxTableWords = 1 << 22
+
 // LCSIndices returns the indices into ref of the longest common subsequence
 // of ref and can that rouge-score's _backtrack_norec reads out of the full
 // dynamic-programming table: from the end, a match is taken when the
 // symbols are equal, otherwise the step goes left (along can) when that
 // cell is strictly larger, else up (along ref). The table's columns are
-// kept as bit vectors, ⌈len(ref)/64⌉ words each.
+// bit vectors of ⌈len(ref)/64⌉ words; when all of them would take more than
+// 32 MiB, only every ⌈√len(can)⌉-th is kept and the others are recomputed,
+// at most twice the time.
 func LCSIndices(ref, can []int32) []int {
 	m, n := len(ref), len(can)
 	if m == 0 || n == 0 {
@@ -220,14 +227,9 @@ func LCSIndices(ref, can []int32) []int {
 	p := newPeq(ref)
 	defer p.release()
 	w := p.words
-	cols := make([]uint64, (n+1)*w)
-	for i := 0; i < w; i++ {
-		cols[i] = ^uint64(0)
-	}
-	for j, c := range can {
-		row := p.vec(c)
-		prev := cols[j*w : (j+1)*w]
-		cur := cols[(j+1)*w : (j+2)*w]
+	// step computes column j+1 (after can[j]) from column j.
+	step := func(prev, cur []uint64, j int) {
+		row := p.vec(can[j])
 		var carry uint64
 		for k := 0; k < w; k++ {
 			u := prev[k] & row[k]
@@ -236,14 +238,55 @@ func LCSIndices(ref, can []int32) []int {
 			cur[k] = x | (prev[k] - u)
 		}
 	}
+	seg := n + 1 // columns per segment
+	if (n+1)*w > maxTableWords {
+		seg = int(math.Sqrt(float64(n))) + 1
+	}
+	// Checkpoints: column c*seg for every c.
+	cps := make([]uint64, ((n/seg)+1)*w)
+	buf := make([]uint64, (seg+1)*w) // columns loaded..loaded+seg
+	for i := 0; i < w; i++ {
+		buf[i] = ^uint64(0)
+	}
+	col := buf[:w]
+	for j := 0; j < n; j++ {
+		if j%seg == 0 {
+			copy(cps[(j/seg)*w:], col)
+		}
+		next := buf[((j+1)%seg+1)*w-w : ((j+1)%seg+1)*w]
+		if seg == n+1 {
+			next = buf[(j+1)*w : (j+2)*w]
+		}
+		step(col, next, j)
+		col = next
+	}
+	if n%seg == 0 {
+		copy(cps[(n/seg)*w:], col)
+	}
+	loaded := -1 // segment whose columns buf holds, -1 if none
+	if seg == n+1 {
+		loaded = 0
+	}
+	column := func(j int) []uint64 {
+		s := j / seg
+		if s != loaded {
+			copy(buf[:w], cps[s*w:(s+1)*w])
+			for k := 0; k < seg && s*seg+k < n; k++ {
+				step(buf[k*w:(k+1)*w], buf[(k+1)*w:(k+2)*w], s*seg+k)
+			}
+			loaded = s
+		}
+		k := j - s*seg
+		return buf[k*w : (k+1)*w]
+	}
 	// t(i, j) = the zero bits of column j among its low i bits.
 	t := func(i, j int) int {
-		col := cols[j*w : (j+1)*w]
-		n := 0
+		c := column(j)
+		z := 0
 		for k := 0; 64*k < i; k++ {
-			n += zeros(col[k], min(64, i-64*k))
+			z += zeros(c[k], min(64, i-64*k))
 		}
-		return n
+		return z
 	}
 	var out []int
 	i, j := m, n

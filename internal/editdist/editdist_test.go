@@ -87,13 +87,18 @@ func TestAgainstDP(t *testing.T) {
 				if got, want := LCS(a, b), tab[n][m]; got != want {
 					t.Fatalf("LCS(len %d, len %d, alphabet %d) = %d, want %d", n, m, alpha, got, want)
 				}
-				got, want := LCSIndices(a, b), dpBacktrack(a, b)
-				if len(got) != len(want) {
-					t.Fatalf("LCSIndices(len %d, len %d) = %v, want %v", n, m, got, want)
-				}
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("LCSIndices(len %d, len %d) = %v, want %v", n, m, got, want)
+				want := dpBacktrack(a, b)
+				for _, limit := range []int{1 << 22, 1} { // full table, then checkpoints
+					maxTableWords = limit
+					got := LCSIndices(a, b)
+					maxTableWords = 1 << 22
+					if len(got) != len(want) {
+						t.Fatalf("LCSIndices(len %d, len %d, limit %d) = %v, want %v", n, m, limit, got, want)
+					}
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("LCSIndices(len %d, len %d, limit %d) = %v, want %v", n, m, limit, got, want)
+						}
 					}
 				}
 			}
