@@ -209,7 +209,7 @@ func Indel(a, b []int32) int {
 
 // maxTableWords bounds the memory LCSIndices keeps in full columns; past
 // it, columns are kept at checkpoints and recomputed segment by segment.
-var maxTableWords = 1 << 22
+const maxTableWords = 1 << 22
 
 // LCSIndices returns the indices into ref of the longest common subsequence
 // of ref and can that rouge-score's _backtrack_norec reads out of the full
@@ -219,7 +219,9 @@ var maxTableWords = 1 << 22
 // bit vectors of ⌈len(ref)/64⌉ words; when all of them would take more than
 // 32 MiB, only every ⌈√len(can)⌉-th is kept and the others are recomputed,
 // at most twice the time.
-func LCSIndices(ref, can []int32) []int {
+func LCSIndices(ref, can []int32) []int { return lcsIndices(ref, can, maxTableWords) }
+
+func lcsIndices(ref, can []int32, maxWords int) []int {
 	m, n := len(ref), len(can)
 	if m == 0 || n == 0 {
 		return nil
@@ -239,7 +241,7 @@ func LCSIndices(ref, can []int32) []int {
 		}
 	}
 	seg := n + 1 // columns per segment
-	if (n+1)*w > maxTableWords {
+	if (n+1)*w > maxWords {
 		seg = int(math.Sqrt(float64(n))) + 1
 	}
 	// Checkpoints: column c*seg for every c.

@@ -88,10 +88,8 @@ func TestAgainstDP(t *testing.T) {
 					t.Fatalf("LCS(len %d, len %d, alphabet %d) = %d, want %d", n, m, alpha, got, want)
 				}
 				want := dpBacktrack(a, b)
-				for _, limit := range []int{1 << 22, 1} { // full table, then checkpoints
-					maxTableWords = limit
-					got := LCSIndices(a, b)
-					maxTableWords = 1 << 22
+				for _, limit := range []int{maxTableWords, 1} { // full table, then checkpoints
+					got := lcsIndices(a, b, limit)
 					if len(got) != len(want) {
 						t.Fatalf("LCSIndices(len %d, len %d, limit %d) = %v, want %v", n, m, limit, got, want)
 					}
