@@ -3,6 +3,7 @@ package proctor
 import (
 	"context"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/proctorhq/proctor/internal/editdist"
 )
@@ -58,6 +59,11 @@ func IndelSimilarity(a, b string) float64 {
 	})
 }
 
+// maxEditCells bounds len(output)·len(reference) for the edit-distance
+// graders: about a second of bit-parallel work (2^34 pairs, 2^28 64-bit
+// steps), so a huge output cannot stall a run.
+const maxEditCells = 1 << 34
+
 // EditOptions configure [NewLevenshtein] and [NewFuzzyMatch]. The zero
 // value compares with the sample's expected answer and references (best
 // of) and passes at 0.5.
@@ -74,7 +80,8 @@ type EditOptions struct {
 // reference reaches the threshold: [LevenshteinSimilarity] for
 // [NewLevenshtein], [IndelSimilarity] for [NewFuzzyMatch]. The output is
 // compared as it is, white space included. It is not graded when there is
-// no reference. An EditSimilarity is immutable and safe for concurrent use.
+// no reference, or when the output's and a reference's lengths multiply
+// past 2^34 code-point pairs (about a second of work). An EditSimilarity is immutable and safe for concurrent use.
 type EditSimilarity struct {
 	name      string
 	metric    string
@@ -106,8 +113,12 @@ func (g *EditSimilarity) Grade(_ context.Context, s *Sample) Grade {
 	if !ok {
 		return NotGraded(noReference)
 	}
+	n := utf8.RuneCountInString(s.Output)
 	best := 0.0
 	for _, r := range refs {
+		if m := utf8.RuneCountInString(r); n > 0 && m > maxEditCells/n {
+			return NotGradedf("output (%d code points) and reference (%d) are too long to compare: the limit is %d code-point pairs", n, m, maxEditCells)
+		}
 		best = max(best, g.sim(s.Output, r))
 	}
 	return scoreGrade(g.metric, best, g.threshold, len(refs), nil)
