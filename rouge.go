@@ -97,7 +97,8 @@ type RougeOptions struct {
 // one with the best F-measure counts, as score_multi picks it.
 //
 // It passes when the chosen measure reaches the threshold and is not
-// graded when there is no reference. Its evidence is the [RougeScore]. A
+// graded when there is no reference, or, for rougeL and rougeLsum, when
+// the texts could hold more than 2^34 token pairs (both over ~256 KB). Its evidence is the [RougeScore]. A
 // Rouge is immutable and safe for concurrent use.
 type Rouge struct {
 	name      string
@@ -180,6 +181,16 @@ func (g *Rouge) Grade(_ context.Context, s *Sample) Grade {
 	refs, ok := bestOfRefs(g.refs, s)
 	if !ok {
 		return NotGraded(noReference)
+	}
+	if g.n <= 0 {
+		// LCS costs O(n·m/64) in tokens; a token takes at least two bytes
+		// but the last one.
+		n := (len(s.Output) + 1) / 2
+		for _, r := range refs {
+			if m := (len(r) + 1) / 2; n > 0 && m > maxEditCells/n {
+				return NotGradedf("%s: output and reference are too long to compare (over %d token pairs)", g.variant, maxEditCells)
+			}
+		}
 	}
 	best := g.Score(refs[0], s.Output)
 	for _, r := range refs[1:] {
