@@ -156,21 +156,34 @@ func (g *Rouge) Name() string { return g.name }
 // Score returns the ROUGE score of prediction against target, as
 // rouge-score's RougeScorer.score(target, prediction) does.
 func (g *Rouge) Score(target, prediction string) RougeScore {
+	stem := g.stem
+	if stem != nil {
+		// Texts repeat words: stem each distinct one once.
+		memo := map[string]string{}
+		stem = func(w string) string {
+			s, ok := memo[w]
+			if !ok {
+				s = g.stem(w)
+				memo[w] = s
+			}
+			return s
+		}
+	}
 	switch {
 	case g.n > 0:
-		return rougeN(tokenize.Rouge(nil, target, g.stem), tokenize.Rouge(nil, prediction, g.stem), g.n)
+		return rougeN(tokenize.Rouge(nil, target, stem), tokenize.Rouge(nil, prediction, stem), g.n)
 	case g.n == 0:
-		return rougeL(tokenize.Rouge(nil, target, g.stem), tokenize.Rouge(nil, prediction, g.stem))
+		return rougeL(tokenize.Rouge(nil, target, stem), tokenize.Rouge(nil, prediction, stem))
 	}
-	return rougeLsum(g.sentences(target), g.sentences(prediction))
+	return rougeLsum(sentences(target, stem), sentences(prediction, stem))
 }
 
 // sentences splits text at newlines, drops empty lines and tokenises each.
-func (g *Rouge) sentences(text string) [][]string {
+func sentences(text string, stem func(string) string) [][]string {
 	var out [][]string
 	for s := range strings.SplitSeq(text, "\n") {
 		if s != "" {
-			out = append(out, tokenize.Rouge(nil, s, g.stem))
+			out = append(out, tokenize.Rouge(nil, s, stem))
 		}
 	}
 	return out
@@ -205,9 +218,11 @@ func (g *Rouge) Grade(_ context.Context, s *Sample) Grade {
 func rougeN(target, pred []string, n int) RougeScore {
 	tab := ngram.Get()
 	defer ngram.Put(tab)
-	var tIDs, pIDs []int32
-	tab.Each(tab.Tokens(nil, target), n, n, func(_ int, id int32) { tIDs = append(tIDs, id) })
-	tab.Each(tab.Tokens(nil, pred), n, n, func(_ int, id int32) { pIDs = append(pIDs, id) })
+	tIDs := make([]int32, 0, len(target))
+	pIDs := make([]int32, 0, len(pred))
+	ids := tab.Tokens(make([]int32, 0, max(len(target), len(pred))), target)
+	tab.Each(ids, n, n, func(_ int, id int32) { tIDs = append(tIDs, id) })
+	tab.Each(tab.Tokens(ids[:0], pred), n, n, func(_ int, id int32) { pIDs = append(pIDs, id) })
 	cnt := make([]int32, tab.Len())
 	for _, id := range tIDs {
 		cnt[id]++
@@ -231,8 +246,8 @@ func rougeL(target, pred []string) RougeScore {
 	}
 	tab := ngram.Get()
 	defer ngram.Put(tab)
-	t := tab.Tokens(nil, target)
-	p := tab.Tokens(nil, pred)
+	t := tab.Tokens(make([]int32, 0, len(target)), target)
+	p := tab.Tokens(make([]int32, 0, len(pred)), pred)
 	lcs := float64(editdist.LCS(t, p))
 	return newRougeScore(lcs/float64(len(pred)), lcs/float64(len(target)))
 }

@@ -100,8 +100,11 @@ func Tok13a(buf, tmp []byte, line string) ([]byte, []byte) {
 // separator), stemming tokens longer than three characters with stem when
 // it is not nil, and returns the extended slice.
 func Rouge(dst []string, text string, stem func(string) string) []string {
-	var b []byte
-	var ends []int
+	b := make([]byte, 0, len(text))
+	ends := make([]int, 0, len(text)/4+1)
+	if dst == nil {
+		dst = make([]string, 0, len(text)/4+1)
+	}
 	inTok := false
 	closeTok := func() {
 		if inTok {
