@@ -29,25 +29,28 @@ func squadGolds(golds []string) [][]string {
 // that normalise to nothing are dropped; when none is left the gold is
 // the empty answer, which only an empty prediction matches (F1 1).
 func TokenF1Score(prediction string, golds []string) float64 {
+	f1, _ := squadBest(prediction, golds)
+	return f1
+}
+
+// squadBest returns the best F1 over golds and whether one is an exact
+// match.
+func squadBest(prediction string, golds []string) (float64, bool) {
 	pred := tokenize.SQuAD(nil, prediction)
-	best := 0.0
+	best, exact := 0.0, false
 	for _, g := range squadGolds(golds) {
 		best = max(best, squadF1(g, pred))
+		exact = exact || slices.Equal(g, pred)
 	}
-	return best
+	return best, exact
 }
 
 // SQuADExact reports whether prediction equals one of golds after the
 // SQuAD v2 script's normalisation (its compute_exact), golds chosen as
 // [TokenF1Score] chooses them.
 func SQuADExact(prediction string, golds []string) bool {
-	pred := tokenize.SQuAD(nil, prediction)
-	for _, g := range squadGolds(golds) {
-		if slices.Equal(g, pred) {
-			return true
-		}
-	}
-	return false
+	_, exact := squadBest(prediction, golds)
+	return exact
 }
 
 func squadF1(gold, pred []string) float64 {
@@ -113,10 +116,10 @@ func (g *TokenF1) Grade(_ context.Context, s *Sample) Grade {
 	if !ok {
 		return NotGraded(noReference)
 	}
-	f1 := TokenF1Score(s.Output, refs)
+	f1, exact := squadBest(s.Output, refs)
 	ev := struct {
 		F1    float64 `json:"f1"`
 		Exact bool    `json:"exact_match"`
-	}{f1, SQuADExact(s.Output, refs)}
+	}{f1, exact}
 	return scoreGrade("token F1", f1, g.threshold, len(refs), ev)
 }

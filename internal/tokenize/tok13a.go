@@ -6,16 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// punct13a marks the ASCII characters the 13a tokeniser surrounds with
-// spaces: sacreBLEU's class [\{-\~\[-\` -\&\(-\+\:-\@\/].
-var punct13a = func() (t [128]bool) {
-	for _, r := range [][2]byte{{'{', '~'}, {'[', '`'}, {' ', '&'}, {'(', '+'}, {':', '@'}, {'/', '/'}} {
-		for c := r[0]; c <= r[1]; c++ {
-			t[c] = true
-		}
-	}
-	return t
-}()
+// isPunct13a reports whether the 13a tokeniser surrounds c with spaces:
+// sacreBLEU's class [\{-\~\[-\` -\&\(-\+\:-\@\/].
+func isPunct13a(c byte) bool {
+	return '{' <= c && c <= '~' || '[' <= c && c <= '`' || ' ' <= c && c <= '&' ||
+		'(' <= c && c <= '+' || ':' <= c && c <= '@' || c == '/'
+}
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
@@ -52,7 +48,7 @@ func Tok13a(buf, tmp []byte, line string) ([]byte, []byte) {
 	a = append(a, ' ')
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if c < utf8.RuneSelf && punct13a[c] {
+		if isPunct13a(c) {
 			a = append(a, ' ', c, ' ')
 		} else {
 			a = append(a, c)
@@ -165,8 +161,10 @@ func isWord(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r)
 }
 
-// asciiPunct is Python's string.punctuation.
-const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+// isASCIIPunct reports whether c is in Python's string.punctuation.
+func isASCIIPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
 
 // SQuAD appends to dst the tokens of s as the official SQuAD v2 evaluation
 // script's get_tokens returns them: lower-cased, ASCII punctuation removed,
@@ -176,42 +174,55 @@ func SQuAD(dst []string, s string) []string {
 		return dst
 	}
 	s = Lower(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if r < utf8.RuneSelf && strings.IndexByte(asciiPunct, byte(r)) >= 0 {
-			continue
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isASCIIPunct(c) {
+			b = append(b, c)
 		}
-		b.WriteRune(r)
 	}
-	s = b.String()
-	// Replace each maximal \w run equal to a, an or the with a space.
-	var out []byte
-	last := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !isWord(r) {
-			i += n
-			continue
-		}
+	// Replace each maximal \w run equal to a, an or the with a space, in
+	// place: the output never outgrows what has been read.
+	w := 0
+	for i := 0; i < len(b); {
 		j := i
-		for j < len(s) {
-			r, n := utf8.DecodeRuneInString(s[j:])
+		for j < len(b) {
+			if c := b[j]; c < utf8.RuneSelf {
+				if !isWord(rune(c)) {
+					break
+				}
+				j++
+				continue
+			}
+			r, n := utf8.DecodeRune(b[j:])
 			if !isWord(r) {
 				break
 			}
 			j += n
 		}
-		if w := s[i:j]; w == "a" || w == "an" || w == "the" {
-			out = append(out, s[last:i]...)
-			out = append(out, ' ')
-			last = j
+		if j == i { // a non-word rune
+			n := 1
+			if b[i] >= utf8.RuneSelf {
+				_, n = utf8.DecodeRune(b[i:])
+			}
+			w += copy(b[w:], b[i:i+n])
+			i += n
+			continue
+		}
+		if isArticle(b[i:j]) {
+			b[w] = ' '
+			w++
+		} else {
+			w += copy(b[w:], b[i:j])
 		}
 		i = j
 	}
-	if out != nil {
-		out = append(out, s[last:]...)
-		s = string(out)
+	return Fields(dst, string(b[:w]))
+}
+
+func isArticle(b []byte) bool {
+	switch string(b) {
+	case "a", "an", "the":
+		return true
 	}
-	return Fields(dst, s)
+	return false
 }
