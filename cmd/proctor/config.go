@@ -21,8 +21,9 @@ type fileConfig struct {
 	// Judges are OpenAI-compatible chat endpoints; the first is the
 	// primary, the others form the panel.
 	Judges []judgeEntry `json:"judges"`
-	// Embedder is an OpenAI-compatible embeddings endpoint.
-	Embedder json.RawMessage `json:"embedder"`
+	// Embedder is an OpenAI-compatible embeddings endpoint for
+	// semantic_similarity; without it the built-in lexical embedder is used.
+	Embedder *embedderEntry `json:"embedder"`
 	// AllowSameFamily lets a judge grade a model of its own family; every
 	// report then says so in its caveats.
 	AllowSameFamily bool `json:"allow_same_family"`
@@ -50,6 +51,16 @@ type fileConfig struct {
 	Webhook *struct {
 		SigningKeyEnv string `json:"signing_key_env"`
 	} `json:"webhook"`
+}
+
+type embedderEntry struct {
+	Model      string `json:"model"`
+	BaseURL    string `json:"base_url"`
+	APIKeyEnv  string `json:"api_key_env"`
+	Dimensions int    `json:"dimensions"`
+	TimeoutMS  int    `json:"timeout_ms"`
+	MaxRetries int    `json:"max_retries"`
+	BatchSize  int    `json:"batch_size"`
 }
 
 type judgeEntry struct {
@@ -157,10 +168,23 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 
 // buildConfig builds the judges and the policy options.
 func buildConfig(fc *fileConfig) (*cliConfig, error) {
-	if len(fc.Embedder) > 0 && string(bytes.TrimSpace(fc.Embedder)) != "null" {
-		return nil, fmt.Errorf("embedder config not supported yet")
-	}
 	c := &cliConfig{}
+	if e := fc.Embedder; e != nil {
+		if e.Model == "" {
+			return nil, fmt.Errorf("embedder: model is required")
+		}
+		if e.TimeoutMS < 0 || e.Dimensions < 0 || e.BatchSize < 0 {
+			return nil, fmt.Errorf("embedder: timeout_ms, dimensions and batch_size must not be negative")
+		}
+		emb, err := openai.NewEmbedder(openai.EmbedderConfig{
+			BaseURL: e.BaseURL, Model: e.Model, APIKeyEnv: e.APIKeyEnv, Dimensions: e.Dimensions,
+			Timeout: time.Duration(e.TimeoutMS) * time.Millisecond, MaxRetries: e.MaxRetries, BatchSize: e.BatchSize,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+		c.opts = append(c.opts, proctor.WithEmbedder(emb))
+	}
 	if n := fc.Network; n != nil {
 		for i, a := range n.Allow {
 			p, err := netip.ParsePrefix(a)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package proctor
+
+const similarityRace = false
