@@ -3,7 +3,7 @@ package proctor
 import "testing"
 
 func TestSimilarityAllocs(t *testing.T) {
-	if similarityRace {
+	if raceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
 	out, exp := benchPair(200)

@@ -1,5 +1,0 @@
-//go:build !race
-
-package proctor
-
-const similarityRace = false
