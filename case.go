@@ -342,7 +342,7 @@ func merged(base, out Sample) Sample {
 		out.Input = base.Input
 	}
 	if out.Expected == nil {
-		out.Expected = base.Expected
+		out.Expected, out.ExpectedJSON = base.Expected, base.ExpectedJSON
 	}
 	if out.References == nil {
 		out.References = base.References

@@ -268,7 +268,6 @@ func BenchmarkParseTemplate(b *testing.B) {
 	}
 }
 
-
 // TestDeterministicAllocs pins the allocation promises of the passing path.
 func TestDeterministicAllocs(t *testing.T) {
 	if raceEnabled {

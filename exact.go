@@ -92,7 +92,7 @@ func (g *ExactMatch) Grade(_ context.Context, s *Sample) Grade {
 		if !ok {
 			return NotGraded("no expected value: set expected on the case or the spec")
 		}
-		if t := strings.TrimSpace(want); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if t := strings.TrimSpace(want); s.ExpectedJSON && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 			var v any
 			if json.Unmarshal([]byte(t), &v) == nil {
 				return structuralMatch(v, s.Output)

@@ -37,7 +37,9 @@ func TestExactMatch(t *testing.T) {
 		{"structural not JSON", `{"type":"exact_match","expected":{"a":1}}`, must(NewExactMatchJSON(map[string]any{"a": 1}, ExactMatchOptions{})),
 			Sample{Output: "a is 1"}, StatusFailed, "the output must be JSON"},
 		{"structural from sample", `{"type":"exact_match"}`, NewExactMatch(ExactMatchOptions{}),
-			Sample{Output: `{"a": 1}`, Expected: Ptr(`{"a":1.0}`)}, StatusPassed, "a JSON expected on the sample compares structurally"},
+			Sample{Output: `{"a": 1}`, Expected: Ptr(`{"a":1.0}`), ExpectedJSON: true}, StatusPassed, "a JSON expected on the sample compares structurally"},
+		{"JSON-looking string from sample", `{"type":"exact_match"}`, NewExactMatch(ExactMatchOptions{}),
+			Sample{Output: `{"a": 1}`, Expected: Ptr(`{"a":1.0}`)}, StatusFailed, "an expected that was a string compares as text, even when it reads as JSON"},
 		{"number expected", `{"type":"exact_match","expected":42}`, NewExactMatchTo("42", ExactMatchOptions{}),
 			Sample{Output: "42"}, StatusPassed, "a number compares as its JSON text"},
 	}

@@ -16,7 +16,7 @@ func ExampleNewExactMatch() {
 	ctx := context.Background()
 	for _, s := range []proctor.Sample{
 		{Output: " READY\n", Expected: proctor.Ptr("ready")},
-		{Output: "```json\n{\"b\": [1, 2], \"a\": 1}\n```", Expected: proctor.Ptr(`{"a": 1, "b": [1, 2]}`)},
+		{Output: "```json\n{\"b\": [1, 2], \"a\": 1}\n```", Expected: proctor.Ptr(`{"a": 1, "b": [1, 2]}`), ExpectedJSON: true},
 		{Output: "Rome", Expected: proctor.Ptr("Paris")},
 		{Output: "hello"},
 	} {

@@ -99,6 +99,11 @@ type Sample struct {
 	// not the same as an empty expected answer. A JSON expected value that
 	// is not a string is kept as its compact JSON text.
 	Expected *string `json:"expected,omitempty"`
+	// ExpectedJSON reports that Expected holds the JSON text of a value
+	// that was not a string (an object, array, number or boolean), as the
+	// JSON form of a sample decodes it. exact_match compares an object or
+	// array expected structurally only when it is set.
+	ExpectedJSON bool `json:"-"`
 	// References are further acceptable answers (BLEU, token F1, ...).
 	References []string `json:"references,omitempty"`
 	// ReferenceIDs are ids of relevant items, from {"id": ...} objects in

@@ -552,7 +552,6 @@ func (t *tailBuffer) lastLine() string {
 	return clipRunes(string(b), 300)
 }
 
-
 func pythonSpec(o *SpecOptions) (Grader, error) {
 	opts := PythonOptions{Name: o.Name()}
 	src := o.RequireString("source")

@@ -48,6 +48,7 @@ func (s *Sample) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("expected: %w", err)
 	}
 	s.Expected = exp
+	s.ExpectedJSON = exp != nil && len(bytes.TrimSpace(w.Expected)) > 0 && bytes.TrimSpace(w.Expected)[0] != '"'
 	if s.References, s.ReferenceIDs, err = textOrIDs(w.References); err != nil {
 		return fmt.Errorf("references: %w", err)
 	}
