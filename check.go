@@ -2,7 +2,9 @@ package proctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 )
@@ -138,4 +140,19 @@ func trimStack(st []byte) string {
 		lines = lines[:8]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// CloseChecks closes the graders of checks that implement io.Closer
+// ([Python] holds worker processes, [Multi] closes its sub-graders) and
+// returns their errors joined. Callers of [Compiler.Compile] should call it
+// on the checks they compiled once they are done grading; graders without
+// resources are left alone.
+func CloseChecks(checks []Check) error {
+	var errs []error
+	for _, c := range checks {
+		if cl, ok := c.Grader.(io.Closer); ok {
+			errs = append(errs, cl.Close())
+		}
+	}
+	return errors.Join(errs...)
 }

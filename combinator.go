@@ -3,6 +3,7 @@ package proctor
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -29,10 +30,22 @@ type Not struct {
 }
 
 var (
-	_ Grader = (*All)(nil)
-	_ Grader = (*Any)(nil)
-	_ Grader = (*Not)(nil)
+	_ Grader    = (*All)(nil)
+	_ Grader    = (*Any)(nil)
+	_ Grader    = (*Not)(nil)
+	_ io.Closer = (*All)(nil)
+	_ io.Closer = (*Any)(nil)
+	_ io.Closer = (*Not)(nil)
 )
+
+// Close closes the nested graders that hold resources (see [CloseChecks]).
+func (g *All) Close() error { return CloseChecks(g.checks) }
+
+// Close closes the nested graders that hold resources (see [CloseChecks]).
+func (g *Any) Close() error { return CloseChecks(g.checks) }
+
+// Close closes the nested grader if it holds resources (see [CloseChecks]).
+func (g *Not) Close() error { return CloseChecks([]Check{g.check}) }
 
 // NewAll returns a grader that requires every grader to pass.
 func NewAll(name string, graders ...Grader) *All {

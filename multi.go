@@ -174,21 +174,6 @@ func (g *Multi) Close() error {
 	return CloseChecks(g.checks)
 }
 
-// CloseChecks closes the graders of checks that implement io.Closer
-// ([Python] holds worker processes, [Multi] closes its sub-graders) and
-// returns their errors joined. Callers of [Compiler.Compile] should call it
-// on the checks they compiled once they are done grading; graders without
-// resources are left alone.
-func CloseChecks(checks []Check) error {
-	var errs []error
-	for _, c := range checks {
-		if cl, ok := c.Grader.(io.Closer); ok {
-			errs = append(errs, cl.Close())
-		}
-	}
-	return errors.Join(errs...)
-}
-
 func multiSpec(o *SpecOptions) (Grader, error) {
 	checks, keys, ok := o.Checks("graders")
 	calc := o.RequireString("calculate_output")

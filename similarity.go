@@ -1,7 +1,149 @@
 package proctor
 
-// similaritySpecs registers the spec types bleu, rouge, token_f1, gleu, levenshtein, fuzzy_match, context_f1, localization_f1, semantic_similarity.
-func similaritySpecs(m map[string]Builder) {}
+import (
+	"fmt"
+	"strconv"
+)
 
-// embedConfig holds what similarity graders are given. Owned by similarity.go.
-type embedConfig struct{}
+// similaritySpecs registers the spec types bleu, rouge, token_f1, gleu, levenshtein, fuzzy_match, context_f1, localization_f1, semantic_similarity.
+//
+// context_f1 is registered elsewhere; meteor is deliberately absent (NLTK's
+// METEOR needs WordNet data to match, so a spec naming it is a spec error).
+func similaritySpecs(m map[string]Builder) {
+	m["bleu"] = func(o *SpecOptions) (Grader, error) {
+		opts := BLEUOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		return NewBLEU(opts), o.Err()
+	}
+	m["gleu"] = func(o *SpecOptions) (Grader, error) {
+		opts := GLEUOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		return NewGLEU(opts), o.Err()
+	}
+	m["rouge"] = func(o *SpecOptions) (Grader, error) {
+		opts := RougeOptions{
+			Variant:    o.String("variant", "rougeL"),
+			Stemmer:    o.Bool("stemmer", false),
+			References: specReferences(o),
+			Threshold:  specThreshold(o),
+			Name:       o.Name(),
+		}
+		switch o.Enum("measure", "fmeasure", "fmeasure", "precision", "recall") {
+		case "precision":
+			opts.Measure = RougePrecision
+		case "recall":
+			opts.Measure = RougeRecall
+		}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		g, err := NewRouge(opts)
+		if err != nil {
+			o.Wrap("variant", "want rouge1 .. rouge9, rougeL or rougeLsum", err)
+			return nil, o.Err()
+		}
+		return g, nil
+	}
+	m["token_f1"] = func(o *SpecOptions) (Grader, error) {
+		opts := TokenF1Options{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		return NewTokenF1(opts), o.Err()
+	}
+	m["levenshtein"] = func(o *SpecOptions) (Grader, error) {
+		opts := EditOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		return NewLevenshtein(opts), o.Err()
+	}
+	m["fuzzy_match"] = func(o *SpecOptions) (Grader, error) {
+		opts := EditOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		return NewFuzzyMatch(opts), o.Err()
+	}
+	m["localization_f1"] = localizationSpec
+	m["semantic_similarity"] = func(o *SpecOptions) (Grader, error) {
+		opts := SemanticSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		return newSemanticSimilarity(o.config().embedder(), opts), nil
+	}
+}
+
+// specThreshold reads the threshold option; nil when absent, so the
+// grader's documented default applies.
+func specThreshold(o *SpecOptions) *float64 {
+	if !o.Has("threshold") {
+		return nil
+	}
+	t := o.Threshold(0)
+	return &t
+}
+
+// specReferences reads the reference options shared by the similarity
+// specs: expected (a string) or references (strings). Both may be given;
+// expected comes first. Nil when neither is, so the sample's are used.
+func specReferences(o *SpecOptions) []string {
+	var refs []string
+	if e, ok := o.OptString("expected"); ok {
+		refs = append(refs, e)
+	}
+	if rs, ok := o.OptStrings("references"); ok {
+		if len(rs) == 0 {
+			o.Errorf("references", "must hold at least one reference")
+		}
+		refs = append(refs, rs...)
+	}
+	return refs
+}
+
+// bestOfRefs returns the references a best-of grader compares with: fixed
+// ones when configured, else the sample's expected answer followed by its
+// references. ok is false when there are none.
+func bestOfRefs(fixed []string, s *Sample) ([]string, bool) {
+	if fixed != nil {
+		return fixed, true
+	}
+	var refs []string
+	if e, ok := s.ExpectedText(); ok {
+		refs = append(refs, e)
+	}
+	refs = append(refs, s.References...)
+	return refs, len(refs) > 0
+}
+
+// multiRefs returns the references of a metric that takes several at once
+// (BLEU, GLEU): fixed ones when configured, else the sample's references,
+// else its expected answer.
+func multiRefs(fixed []string, s *Sample) ([]string, bool) {
+	if fixed != nil {
+		return fixed, true
+	}
+	if len(s.References) > 0 {
+		return s.References, true
+	}
+	if e, ok := s.ExpectedText(); ok {
+		return []string{e}, true
+	}
+	return nil, false
+}
+
+const noReference = "no reference: set expected or references on the case or the spec"
+
+// thresholdOr returns *t, or def when t is nil.
+func thresholdOr(t *float64, def float64) float64 {
+	if t == nil {
+		return def
+	}
+	return *t
+}
+
+// scoreGrade is the grade of a similarity score against a threshold, with
+// the score formatted in the reason.
+func scoreGrade(metric string, score, threshold float64, refs int, ev any) Grade {
+	cmp := ">="
+	if score < threshold {
+		cmp = "<"
+	}
+	reason := fmt.Sprintf("%s %s %s threshold %s", metric, fmtScore(score), cmp, fmtScore(threshold))
+	if refs > 1 {
+		reason += fmt.Sprintf(" (best of %d references)", refs)
+	}
+	return Scored(score, threshold, reason).WithEvidence(ev)
+}
+
+func fmtScore(f float64) string { return strconv.FormatFloat(f, 'f', 4, 64) }

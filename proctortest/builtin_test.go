@@ -67,6 +67,7 @@ var minimalSpecs = map[string]string{
 	"all":              `{"type":"all","graders":[{"type":"contains","value":"Paris"},{"type":"not_contains","value":"London"}]}`,
 	"any":              `{"type":"any","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}]}`,
 	"not":              `{"type":"not","grader":{"type":"contains","value":"London"}}`,
+	"text_similarity":  `{"type":"text_similarity","input":"{{sample.output_text}}","reference":"Paris","evaluation_metric":"fuzzy_match","pass_threshold":0.5}`,
 	"multi":            `{"type":"multi","graders":{"a":{"type":"contains","value":"Paris"}},"calculate_output":"a","pass_threshold":0.5}`,
 	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }

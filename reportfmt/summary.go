@@ -285,15 +285,17 @@ func CaseReason(c proctor.CaseResult) string {
 		for i, g := range a.Grades {
 			if g.Status == want {
 				r := g.Grader
+				// The skipped checks come before the reason, so a clipped
+				// reason never hides them.
+				if len(a.Skipped) > 0 && i == len(a.Grades)-1 {
+					r += " [required: skipped " + strings.Join(a.Skipped, ", ") + "]"
+				}
 				switch {
-				case strings.HasPrefix(g.Reason, g.Grader+" "):
+				case strings.HasPrefix(g.Reason, g.Grader+" ") && len(a.Skipped) == 0:
 					// "subject failed: ..." names its grader already.
 					r = g.Reason
 				case g.Reason != "":
 					r += ": " + g.Reason
-				}
-				if len(a.Skipped) > 0 && i == len(a.Grades)-1 {
-					r += " [required: skipped " + strings.Join(a.Skipped, ", ") + "]"
 				}
 				return r
 			}

@@ -180,8 +180,9 @@ type Suite struct {
 	redact     []string           // splits whose outputs reports hide
 	itemSchema *jsonschema.Schema // data_source_config.item_schema
 
-	mu    sync.Mutex
-	cache map[string]proctor.Check // compiled specs by their JSON text
+	mu      sync.Mutex
+	cache   map[string]proctor.Check // compiled specs by their JSON text
+	closers []proctor.Check          // compiled checks holding resources, closed by Close
 }
 
 // Load reads and checks a suite file. Every spec is compiled and every case
@@ -214,8 +215,15 @@ func (s *Suite) compiler(root *os.Root) *proctor.Compiler {
 	return c
 }
 
-// Close releases the suite's folder.
-func (s *Suite) Close() error { return s.root.Close() }
+// Close releases the suite's folder and closes the graders that hold
+// resources (python workers). Call it when grading is done.
+func (s *Suite) Close() error {
+	s.mu.Lock()
+	closers := s.closers
+	s.closers = nil
+	s.mu.Unlock()
+	return errors.Join(proctor.CloseChecks(closers), s.root.Close())
+}
 
 // RunnerOptions returns the options that give a [proctor.Runner] the
 // suite's subject and what its config file configures (see
@@ -617,6 +625,9 @@ func (s *Suite) compile(spec []byte) (proctor.Check, error) {
 		return ch, err
 	}
 	s.mu.Lock()
+	if _, ok := ch.Grader.(io.Closer); ok {
+		s.closers = append(s.closers, ch)
+	}
 	if s.cache == nil || len(s.cache) >= maxCached {
 		s.cache = make(map[string]proctor.Check)
 	}

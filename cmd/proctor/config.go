@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/judges/openai"
-	"go.yaml.in/yaml/v3"
+	"github.com/proctorhq/proctor/yamlspec"
 )
 
 // fileConfig is the --config file (SPEC.md): judges, embedder and the judge
@@ -20,8 +21,9 @@ type fileConfig struct {
 	// Judges are OpenAI-compatible chat endpoints; the first is the
 	// primary, the others form the panel.
 	Judges []judgeEntry `json:"judges"`
-	// Embedder is an OpenAI-compatible embeddings endpoint.
-	Embedder json.RawMessage `json:"embedder"`
+	// Embedder is an OpenAI-compatible embeddings endpoint for
+	// semantic_similarity; without it the built-in lexical embedder is used.
+	Embedder *embedderEntry `json:"embedder"`
 	// AllowSameFamily lets a judge grade a model of its own family; every
 	// report then says so in its caveats.
 	AllowSameFamily bool `json:"allow_same_family"`
@@ -39,6 +41,26 @@ type fileConfig struct {
 	Redact bool `json:"redact"`
 	// JudgeTimeoutMS bounds each judge call.
 	JudgeTimeoutMS int `json:"judge_timeout_ms"`
+	// Network opens private addresses to network graders (custom_webhook):
+	// the only way past the SSRF guard, for tests and on-premises graders.
+	Network *struct {
+		Allow []string `json:"allow"` // CIDR prefixes, e.g. "10.20.0.0/16"
+	} `json:"network"`
+	// Webhook signs custom_webhook request bodies with the key held in the
+	// named environment variable.
+	Webhook *struct {
+		SigningKeyEnv string `json:"signing_key_env"`
+	} `json:"webhook"`
+}
+
+type embedderEntry struct {
+	Model      string `json:"model"`
+	BaseURL    string `json:"base_url"`
+	APIKeyEnv  string `json:"api_key_env"`
+	Dimensions int    `json:"dimensions"`
+	TimeoutMS  int    `json:"timeout_ms"`
+	MaxRetries int    `json:"max_retries"`
+	BatchSize  int    `json:"batch_size"`
 }
 
 type judgeEntry struct {
@@ -105,16 +127,12 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 	js := b
 	ext := strings.ToLower(filepath.Ext(path))
 	if t := bytes.TrimSpace(b); ext == ".yaml" || ext == ".yml" || (ext != ".json" && (len(t) == 0 || t[0] != '{')) {
-		var v any
-		if err := yaml.Unmarshal(b, &v); err != nil {
-			return nil, fmt.Errorf("not YAML: %w", err)
-		}
-		if v == nil {
-			v = map[string]any{}
-		}
 		var err error
-		if js, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("YAML does not convert to JSON: %w", err)
+		if js, err = yamlspec.ToJSON(b); err != nil {
+			return nil, err
+		}
+		if string(bytes.TrimSpace(js)) == "null" {
+			js = []byte("{}")
 		}
 	}
 	var fc fileConfig
@@ -150,10 +168,39 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 
 // buildConfig builds the judges and the policy options.
 func buildConfig(fc *fileConfig) (*cliConfig, error) {
-	if len(fc.Embedder) > 0 && string(bytes.TrimSpace(fc.Embedder)) != "null" {
-		return nil, fmt.Errorf("embedder config not supported yet")
-	}
 	c := &cliConfig{}
+	if e := fc.Embedder; e != nil {
+		if e.Model == "" {
+			return nil, fmt.Errorf("embedder: model is required")
+		}
+		if e.TimeoutMS < 0 || e.Dimensions < 0 || e.BatchSize < 0 {
+			return nil, fmt.Errorf("embedder: timeout_ms, dimensions and batch_size must not be negative")
+		}
+		emb, err := openai.NewEmbedder(openai.EmbedderConfig{
+			BaseURL: e.BaseURL, Model: e.Model, APIKeyEnv: e.APIKeyEnv, Dimensions: e.Dimensions,
+			Timeout: time.Duration(e.TimeoutMS) * time.Millisecond, MaxRetries: e.MaxRetries, BatchSize: e.BatchSize,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+		c.opts = append(c.opts, proctor.WithEmbedder(emb))
+	}
+	if n := fc.Network; n != nil {
+		for i, a := range n.Allow {
+			p, err := netip.ParsePrefix(a)
+			if err != nil {
+				return nil, fmt.Errorf("network.allow[%d]: want a CIDR prefix such as 10.0.0.0/8: %w", i, err)
+			}
+			c.opts = append(c.opts, proctor.WithNetworkAllow(p))
+		}
+	}
+	if w := fc.Webhook; w != nil && w.SigningKeyEnv != "" {
+		key := os.Getenv(w.SigningKeyEnv)
+		if key == "" {
+			return nil, fmt.Errorf("webhook.signing_key_env: environment variable %s is empty or unset", w.SigningKeyEnv)
+		}
+		c.opts = append(c.opts, proctor.WithWebhookSigningKey([]byte(key)))
+	}
 	if len(fc.Judges) == 0 {
 		return c, nil
 	}

@@ -52,11 +52,10 @@ func TestLoadConfig(t *testing.T) {
 		{"yaml", "c.yaml", "judges:\n  - name: j1\n    family: a\n    model: m\n    base_url: http://127.0.0.1:1/v1\n  - {name: j2, family: b, model: m2, base_url: 'http://127.0.0.1:1/v1'}\nallow_same_family: true\njudge_cache: /tmp/x\nredact: true\n", "", 4},
 		{"empty", "c.json", `{}`, "", 0},
 		{"unknown key", "c.json", `{"judgez":[]}`, "unknown field", 0},
-		{"embedder", "c.json", `{"embedder":{"model":"e","base_url":"http://127.0.0.1:1/v1"}}`, "embedder config not supported yet", 0},
 		{"no family", "c.json", `{"judges":[{"name":"j1","model":"m","base_url":"http://127.0.0.1:1/v1"}]}`, "family is required", 0},
 		{"duplicate", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"},{"name":"j","family":"b","model":"m","base_url":"http://x"}]}`, "used twice", 0},
 		{"unset key", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","api_key_env":"PROCTOR_TEST_UNSET"}]}`, "not set", 0},
-		{"bad yaml", "c.yaml", "judges: [", "not YAML", 0},
+		{"bad yaml", "c.yaml", "judges: [", "yaml: line 1", 0},
 		{"negative budget", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_budget":{"calls":-1}}`, "negative", 0},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,26 @@
+package proctor
+
+import "testing"
+
+func TestSimilarityAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	out, exp := benchPair(200)
+	tests := []struct {
+		name string
+		f    func()
+		max  float64
+	}{
+		{"LevenshteinSimilarity", func() { LevenshteinSimilarity(out, exp) }, 0},
+		{"IndelSimilarity", func() { IndelSimilarity(out, exp) }, 0},
+		// One copy of each tokenised text plus the references' lengths.
+		{"SentenceBLEU", func() { SentenceBLEU(out, []string{exp}) }, 4},
+	}
+	for _, tt := range tests {
+		tt.f() // warm the pools
+		if got := testing.AllocsPerRun(50, tt.f); got > tt.max {
+			t.Errorf("%s: %v allocs per run, want <= %v", tt.name, got, tt.max)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package proctor_test
+
+import (
+	"testing"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/workload"
+)
+
+// BenchmarkWorkloadSimilarity grades the shared workload's samples with
+// the checks graders.json defines, reporting ns per grade beside the
+// alternatives' figures (../shared/bench/README.md, one core):
+//
+//	levenshtein  JS direct 476,271   Go floor (bit-parallel) 131,697
+//	rouge_l      JS direct 5,558,918 Go floor 124,852
+//	rouge_n      promptfoo 230,209   Go floor 58,835
+//	bleu         promptfoo 457,459   Go floor 133,756
+func BenchmarkWorkloadSimilarity(b *testing.B) {
+	checks := []struct {
+		check  string
+		grader func(threshold float64) proctor.Grader
+	}{
+		{"levenshtein", func(t float64) proctor.Grader {
+			return proctor.NewLevenshtein(proctor.EditOptions{Threshold: &t})
+		}},
+		{"rouge_l", func(t float64) proctor.Grader {
+			return proctor.MustRouge(proctor.RougeOptions{Variant: "rougeL", Threshold: &t})
+		}},
+		{"rouge_n", func(t float64) proctor.Grader {
+			return proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1", Threshold: &t})
+		}},
+		{"bleu", func(t float64) proctor.Grader {
+			return proctor.NewBLEU(proctor.BLEUOptions{Threshold: &t})
+		}},
+	}
+	for _, c := range checks {
+		b.Run(c.check, func(b *testing.B) {
+			w := workload.Load(b, c.check)
+			threshold := w.MinScore
+			if c.check == "levenshtein" {
+				threshold = w.MinSimil
+			}
+			g := c.grader(threshold)
+			samples := make([]proctor.Sample, len(w.SampleSet))
+			for i, s := range w.SampleSet {
+				samples[i] = proctor.Sample{Output: s.Output, Expected: proctor.Ptr(s.Expected)}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				for i := range samples {
+					g.Grade(b.Context(), &samples[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(samples)), "ns/grade")
+		})
+	}
+}

@@ -1,0 +1,125 @@
+package proctor
+
+import (
+	"context"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/editdist"
+)
+
+var runePool = sync.Pool{New: func() any { return new([2][]int32) }}
+
+// withRunes calls f with the code points of a and b in pooled buffers.
+func withRunes[T any](a, b string, f func(x, y []int32) T) T {
+	bufs := runePool.Get().(*[2][]int32)
+	defer runePool.Put(bufs)
+	bufs[0], bufs[1] = appendRunes(bufs[0][:0], a), appendRunes(bufs[1][:0], b)
+	return f(bufs[0], bufs[1])
+}
+
+func appendRunes(dst []int32, s string) []int32 {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// LevenshteinDistance returns the number of code-point insertions,
+// deletions and substitutions that turn a into b. Invalid UTF-8 bytes
+// count as U+FFFD each.
+func LevenshteinDistance(a, b string) int {
+	return withRunes(a, b, editdist.Levenshtein)
+}
+
+// LevenshteinSimilarity returns 1 - distance / max(len(a), len(b)) over
+// code points; two empty strings are 1.
+func LevenshteinSimilarity(a, b string) float64 {
+	return withRunes(a, b, func(x, y []int32) float64 {
+		n := max(len(x), len(y))
+		if n == 0 {
+			return 1
+		}
+		return 1 - float64(editdist.Levenshtein(x, y))/float64(n)
+	})
+}
+
+// IndelSimilarity returns the normalised Indel similarity rapidfuzz's
+// fuzz.ratio (and python-Levenshtein's ratio) compute, on a 0-1 scale:
+// 1 - indel / (len(a) + len(b)) over code points, where indel counts the
+// insertions and deletions (no substitutions) that turn a into b. Two
+// empty strings are 1, as in rapidfuzz.
+func IndelSimilarity(a, b string) float64 {
+	return withRunes(a, b, func(x, y []int32) float64 {
+		n := len(x) + len(y)
+		if n == 0 {
+			return 1
+		}
+		return 1 - float64(editdist.Indel(x, y))/float64(n)
+	})
+}
+
+// maxEditCells bounds len(output)·len(reference) for the edit-distance
+// graders: about a second of bit-parallel work (2^34 pairs, 2^28 64-bit
+// steps), so a huge output cannot stall a run.
+const maxEditCells = 1 << 34
+
+// EditOptions configure [NewLevenshtein] and [NewFuzzyMatch]. The zero
+// value compares with the sample's expected answer and references (best
+// of) and passes at 0.5.
+type EditOptions struct {
+	// References, when not nil, are used instead of the sample's.
+	References []string
+	// Threshold is the similarity to reach; nil means 0.5.
+	Threshold *float64
+	// Name is shown in results; default "levenshtein" or "fuzzy_match".
+	Name string
+}
+
+// EditSimilarity passes when the output's character similarity to the best
+// reference reaches the threshold: [LevenshteinSimilarity] for
+// [NewLevenshtein], [IndelSimilarity] for [NewFuzzyMatch]. The output is
+// compared as it is, white space included. It is not graded when there is
+// no reference, or when the output's and a reference's lengths multiply
+// past 2^34 code-point pairs (about a second of work). An EditSimilarity is immutable and safe for concurrent use.
+type EditSimilarity struct {
+	name      string
+	metric    string
+	sim       func(a, b string) float64
+	refs      []string
+	threshold float64
+}
+
+var _ Grader = (*EditSimilarity)(nil)
+
+// NewLevenshtein returns a grader on 1 - Levenshtein distance / max length.
+func NewLevenshtein(opts EditOptions) *EditSimilarity {
+	return &EditSimilarity{name: nameOr(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
+		sim: LevenshteinSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+}
+
+// NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1.
+func NewFuzzyMatch(opts EditOptions) *EditSimilarity {
+	return &EditSimilarity{name: nameOr(opts.Name, "fuzzy_match"), metric: "fuzzy ratio",
+		sim: IndelSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+}
+
+// Name returns the grader's name.
+func (g *EditSimilarity) Name() string { return g.name }
+
+// Grade scores s.Output.
+func (g *EditSimilarity) Grade(_ context.Context, s *Sample) Grade {
+	refs, ok := bestOfRefs(g.refs, s)
+	if !ok {
+		return NotGraded(noReference)
+	}
+	n := utf8.RuneCountInString(s.Output)
+	best := 0.0
+	for _, r := range refs {
+		if m := utf8.RuneCountInString(r); n > 0 && m > maxEditCells/n {
+			return NotGradedf("output (%d code points) and reference (%d) are too long to compare: the limit is %d code-point pairs", n, m, maxEditCells)
+		}
+		best = max(best, g.sim(s.Output, r))
+	}
+	return scoreGrade(g.metric, best, g.threshold, len(refs), nil)
+}

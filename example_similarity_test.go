@@ -1,0 +1,62 @@
+package proctor_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/proctorhq/proctor"
+)
+
+func ExampleSentenceBLEU() {
+	s := proctor.SentenceBLEU("The dog bit the man.", []string{"The dog bit the man.", "The dog had bit the man."})
+	fmt.Printf("BLEU %.2f, brevity penalty %.2f\n", s.Score, s.BP)
+	s = proctor.SentenceBLEU("It wasn't surprising.", []string{"It was not unexpected."})
+	fmt.Printf("BLEU %.4f, 1-gram matches %d of %d\n", s.Score, s.Counts[0], s.Totals[0])
+	// Output:
+	// BLEU 1.00, brevity penalty 1.00
+	// BLEU 0.1479, 1-gram matches 2 of 4
+}
+
+func ExampleNewRouge() {
+	g := proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1", Stemmer: true})
+	sc := g.Score("The quick brown fox jumps over the lazy dog", "The quick brown dog jumps on the log.")
+	fmt.Printf("precision %.3f recall %.3f fmeasure %.3f\n", sc.Precision, sc.Recall, sc.FMeasure)
+
+	exp := "The quick brown fox jumps over the lazy dog"
+	gr := g.Grade(context.Background(), &proctor.Sample{Output: "The quick brown dog jumps on the log.", Expected: &exp})
+	fmt.Println(gr.Status, gr.Reason)
+	// Output:
+	// precision 0.750 recall 0.667 fmeasure 0.706
+	// passed rouge1 fmeasure 0.7059 >= threshold 0.5000
+}
+
+// fixedEmbedder returns a fixed vector per text, as a test double for a
+// real embedding model.
+type fixedEmbedder map[string][]float32
+
+func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = f[t]
+	}
+	return out, nil
+}
+
+func ExampleNewSemanticSimilarity() {
+	emb := fixedEmbedder{
+		"A feline rested on the rug.": {0.6, 0.8, 0},
+		"The cat sat on the mat.":     {0.8, 0.6, 0},
+		"Stocks fell sharply.":        {0, 0, 1},
+	}
+	g := proctor.NewSemanticSimilarity(emb, proctor.SemanticSimilarityOptions{Threshold: proctor.Ptr(0.9)})
+	exp := "The cat sat on the mat."
+	for _, out := range []string{"A feline rested on the rug.", "Stocks fell sharply."} {
+		gr := g.Grade(context.Background(), &proctor.Sample{Output: out, Expected: &exp})
+		fmt.Printf("%s %.2f\n", gr.Status, gr.Score)
+	}
+	fmt.Println(proctor.KindOf(g))
+	// Output:
+	// passed 0.96
+	// failed 0.00
+	// network
+}

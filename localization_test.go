@@ -1,0 +1,120 @@
+package proctor
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseLocations(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want Locations
+		err  bool
+	}{
+		{"path:start-end", "See a.go:10-20 and ./b/c.py:3.", Locations{"a.go": {{10, 20}}, "b/c.py": {{3, 3}}}, false},
+		{"github anchors", "src/x.ts#L5-L7 then src/x.ts#L9", Locations{"src/x.ts": {{5, 7}, {9, 9}}}, false},
+		{"ranges merged", "a.go:1-5\na.go:4-9\na.go:11", Locations{"a.go": {{1, 9}, {11, 11}}}, false},
+		{"backslashes", `pkg\util.go:2`, Locations{"pkg/util.go": {{2, 2}}}, false},
+		{"JSON map", `{"a.go": [[1,5],[9,9]], "b.go": [3, "7-8"], "c.go": []}`, Locations{"a.go": {{1, 5}, {9, 9}}, "b.go": {{3, 3}, {7, 8}}, "c.go": nil}, false},
+		{"fenced JSON", "Here:\n```json\n{\"a.go\": [[2, 4]]}\n```", Locations{"a.go": {{2, 4}}}, false},
+		{"times and ports are not citations", "at 10:30 on localhost:8080", nil, true},
+		{"reversed range ignored", "a.go:9-3", nil, true},
+		{"empty", "", nil, true},
+		{"bad JSON range", `{"a.go": [[5, 1]]}`, nil, true},
+		{"JSON empty object", `{}`, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseLocations(tt.in)
+			if (err != nil) != tt.err {
+				t.Fatalf("got error %v, want error %v", err, tt.err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for f, rs := range tt.want {
+				g, ok := got[f]
+				if !ok || len(g) != len(rs) {
+					t.Fatalf("got %v, want %v", got, tt.want)
+				}
+				for i := range rs {
+					if g[i] != rs[i] {
+						t.Fatalf("got %v, want %v", got, tt.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestLocalizationF1(t *testing.T) {
+	want := `{"a.go": [[1, 10]], "b.go": [[5, 5]]}`
+	tests := []struct {
+		name      string
+		output    string
+		threshold float64
+		status    Status
+		score     float64
+		why       string
+	}{
+		{"exact", "a.go:1-10\nb.go:5", 0.5, StatusPassed, 1, "every file and line cited"},
+		// files 1/1 vs 1/2 -> F1 2/3; lines 10/10 vs 10/11 -> F1 20/21.
+		{"one file", "a.go:1-10", 0.5, StatusPassed, (2.0/3 + 20.0/21) / 2, "half the files, most lines"},
+		// files F1 1; lines 5 of 5 cited, 5 of 11 expected -> F1 10/16.
+		{"right files, some lines", "a.go:1-4 b.go:5", 0.9, StatusFailed, (1 + 10.0/16) / 2, "right files, wrong lines is not a full match"},
+		{"nothing cited fails at 0", "I could not find it.", 0, StatusFailed, 0, "empty candidates fail even at threshold 0"},
+		{"wrong file fails at 0", "c.go:1-3", 0, StatusFailed, 0, "zero-quality candidates fail even at threshold 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewLocalizationF1(LocalizationOptions{Threshold: &tt.threshold})
+			gr := g.Grade(t.Context(), &Sample{Output: tt.output, Expected: &want})
+			if gr.Status != tt.status || math.Abs(gr.Score-tt.score) > 1e-12 {
+				t.Errorf("got %v %.6f (%s), want %v %.6f: %s", gr.Status, gr.Score, gr.Reason, tt.status, tt.score, tt.why)
+			}
+		})
+	}
+	if gr := NewLocalizationF1(LocalizationOptions{}).Grade(t.Context(), &Sample{Output: "a.go:1"}); gr.Status != StatusNotGraded {
+		t.Errorf("no expected: got %v, want not_graded", gr.Status)
+	}
+	bad := "no citations here"
+	if gr := NewLocalizationF1(LocalizationOptions{}).Grade(t.Context(), &Sample{Output: "a.go:1", Expected: &bad}); gr.Status != StatusNotGraded {
+		t.Errorf("unreadable expected: got %v, want not_graded", gr.Status)
+	}
+	// Files only in the expected locations: the score is the file F1.
+	files := `{"a.go": [], "b.go": []}`
+	if gr := NewLocalizationF1(LocalizationOptions{}).Grade(t.Context(), &Sample{Output: "a.go:3", Expected: &files}); math.Abs(gr.Score-2.0/3) > 1e-12 {
+		t.Errorf("files only: got %v, want 2/3", gr.Score)
+	}
+	// Huge ranges are counted, not enumerated.
+	huge := "a.go:1-1000000000000"
+	if gr := NewLocalizationF1(LocalizationOptions{}).Grade(t.Context(), &Sample{Output: strings.Repeat(huge+"\n", 3), Expected: &huge}); gr.Status != StatusPassed {
+		t.Errorf("huge range: got %v (%s), want passed", gr.Status, gr.Reason)
+	}
+}
+
+func FuzzParseLocations(f *testing.F) {
+	for _, s := range []string{"a.go:1-5", "x/y.py#L3-L9", `{"a.go": [[1,2]]}`, "```json\n{\"a\": [1]}\n```", "a.go:99999999999999999999", ""} {
+		f.Add(s)
+	}
+	want := "a.go:1-10"
+	g := NewLocalizationF1(LocalizationOptions{})
+	f.Fuzz(func(t *testing.T, s string) {
+		locs, err := ParseLocations(s)
+		if err == nil {
+			for file, rs := range locs {
+				for i, r := range rs {
+					if r.Start < 1 || r.End < r.Start || i > 0 && r.Start <= rs[i-1].End+1 {
+						t.Fatalf("%q: bad ranges for %q: %v", s, file, rs)
+					}
+				}
+			}
+		}
+		gr := g.Grade(t.Context(), &Sample{Output: s, Expected: &want})
+		if gr.Status != StatusPassed && gr.Status != StatusFailed {
+			t.Fatalf("%q: status %v, want passed or failed", s, gr.Status)
+		}
+	})
+}

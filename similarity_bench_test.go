@@ -1,0 +1,82 @@
+package proctor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/proctorhq/proctor/internal/editdist"
+)
+
+var benchWords = strings.Fields(`the a model answer returns cache latency request user team plan
+index column window context retrieval step result baseline option default clear second average
+improves reduces depends limits highlights balances throughput energy trust cost maintenance`)
+
+// benchWordsText returns n words drawn deterministically from benchWords,
+// with punctuation every few words; seed varies the sequence.
+func benchWordsText(n, seed int) string {
+	var b strings.Builder
+	x := uint32(seed*2654435761 + 1)
+	for i := range n {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(benchWords[int(x%uint32(len(benchWords)))])
+		if x%9 == 0 {
+			b.WriteString(".")
+		}
+	}
+	return b.String()
+}
+
+// benchPair returns an output and an expected text of n words that share
+// most of their wording.
+func benchPair(n int) (string, string) {
+	exp := benchWordsText(n, 1)
+	w := strings.Fields(exp)
+	for i := 0; i < len(w); i += 7 {
+		w[i] = "changed"
+	}
+	return strings.Join(w, " "), exp
+}
+
+func BenchmarkSimilarity(b *testing.B) {
+	for _, n := range []int{200, 2000} {
+		out, exp := benchPair(n)
+		s := &Sample{Output: out, Expected: &exp}
+		size := "/" + map[int]string{200: "200w", 2000: "2000w"}[n]
+		graders := []Grader{
+			NewBLEU(BLEUOptions{}), NewGLEU(GLEUOptions{}),
+			MustRouge(RougeOptions{Variant: "rouge1"}), MustRouge(RougeOptions{Variant: "rouge2"}),
+			MustRouge(RougeOptions{Variant: "rougeL"}), MustRouge(RougeOptions{Variant: "rougeLsum"}),
+			MustRouge(RougeOptions{Variant: "rougeL", Stemmer: true}),
+			NewTokenF1(TokenF1Options{}), NewLevenshtein(EditOptions{}), NewFuzzyMatch(EditOptions{}),
+			NewSemanticSimilarity(nil, SemanticSimilarityOptions{}),
+		}
+		names := []string{"bleu", "gleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeL_stem", "token_f1", "levenshtein", "fuzzy_match", "semantic_lexical"}
+		for i, g := range graders {
+			b.Run(names[i]+size, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					g.Grade(b.Context(), s)
+				}
+			})
+		}
+		// The bare primitives, for the grader's overhead.
+		ro, re := []int32(out), []int32(exp)
+		b.Run("primitive_levenshtein_runes"+size, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				editdist.Levenshtein(ro, re)
+			}
+		})
+		b.Run("primitive_lcs_runes"+size, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				editdist.LCS(ro, re)
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package proctor
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/proctorhq/proctor/internal/porter"
+	"github.com/proctorhq/proctor/internal/tokenize"
+)
+
+func TestSimilaritySpecs(t *testing.T) {
+	exp := "testing one two"
+	tests := []struct {
+		name   string
+		spec   string
+		sample Sample
+		status Status
+		score  float64
+	}{
+		{"bleu default threshold", `{"type": "bleu"}`, Sample{Output: "a b c d", Expected: Ptr("a b c d")}, StatusPassed, 1},
+		{"bleu references option", `{"type": "bleu", "references": ["x y", "a b c d"], "threshold": 0.99}`, Sample{Output: "a b c d"}, StatusPassed, 1},
+		{"gleu", `{"type": "gleu", "threshold": 0.1}`, Sample{Output: "the the the the the the the", Expected: Ptr("the cat is on the mat")}, StatusFailed, 2.0 / 22},
+		{"rouge rouge_1 recall", `{"type": "rouge", "variant": "rouge1", "measure": "recall", "threshold": 0.3}`, Sample{Output: "testing", Expected: &exp}, StatusPassed, 1.0 / 3},
+		{"rouge default is rougeL fmeasure", `{"type": "rouge"}`, Sample{Output: "testing one", Expected: &exp}, StatusPassed, 0.8},
+		{"rouge stemmer", `{"type": "rouge", "variant": "rouge1", "stemmer": true, "expected": "runners running", "threshold": 1}`, Sample{Output: "runner run"}, StatusPassed, 1},
+		{"token_f1", `{"type": "token_f1", "references": ["The Eiffel Tower"]}`, Sample{Output: "eiffel tower"}, StatusPassed, 1},
+		{"levenshtein", `{"type": "levenshtein", "threshold": 0.5}`, Sample{Output: "kitten", Expected: Ptr("sitting")}, StatusPassed, 4.0 / 7},
+		{"fuzzy_match", `{"type": "fuzzy_match", "threshold": 0.95}`, Sample{Output: "this is a test", Expected: Ptr("this is a test!")}, StatusPassed, 28.0 / 29},
+		{"localization_f1 object expected", `{"type": "localization_f1", "expected": {"a.go": [[1, 3]]}}`, Sample{Output: "a.go:1-3"}, StatusPassed, 1},
+		{"localization_f1 text expected", `{"type": "localization_f1", "expected": "a.go:1-3", "threshold": 0}`, Sample{Output: "nothing"}, StatusFailed, 0},
+		{"semantic_similarity lexical", `{"type": "semantic_similarity", "expected": "red apple", "threshold": 0.99}`, Sample{Output: "Red apple."}, StatusPassed, 1},
+		{"no reference", `{"type": "bleu"}`, Sample{Output: "x"}, StatusNotGraded, 0},
+	}
+	c := NewCompiler()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ch, err := c.Compile([]byte(tt.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr := ch.Grade(t.Context(), &tt.sample)
+			if gr.Status != tt.status || math.Abs(gr.Score-tt.score) > 1e-6 {
+				t.Errorf("got %v %v (%s), want %v %v", gr.Status, gr.Score, gr.Reason, tt.status, tt.score)
+			}
+		})
+	}
+}
+
+func TestSimilaritySpecErrors(t *testing.T) {
+	tests := []struct{ spec, option string }{
+		{`{"type": "rouge", "variant": "rouge10"}`, "variant"},
+		{`{"type": "rouge", "measure": "f1"}`, "measure"},
+		{`{"type": "rouge", "stemmer": "yes"}`, "stemmer"},
+		{`{"type": "bleu", "threshold": 2}`, "threshold"},
+		{`{"type": "bleu", "references": "one"}`, "references"},
+		{`{"type": "bleu", "references": []}`, "references"},
+		{`{"type": "token_f1", "expected": 3}`, "expected"},
+		{`{"type": "levenshtein", "max_distance": 3}`, "max_distance"},
+		{`{"type": "localization_f1", "expected": "no citations"}`, "expected"},
+		{`{"type": "localization_f1", "expected": [1, 2]}`, "expected"},
+		{`{"type": "semantic_similarity", "model": "x"}`, "model"},
+		{`{"type": "meteor"}`, "type"},
+	}
+	c := NewCompiler()
+	for _, tt := range tests {
+		_, err := c.Compile([]byte(tt.spec))
+		var se *SpecError
+		if !errors.As(err, &se) || se.Option != tt.option {
+			t.Errorf("%s: got %v, want a SpecError on option %q", tt.spec, err, tt.option)
+		}
+	}
+}
+
+func TestWithEmbedderSharesCache(t *testing.T) {
+	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1, 0}, "b": {1, 0}}}
+	c := NewCompiler(WithEmbedder(f))
+	var checks []Check
+	for range 2 {
+		ch, err := c.Compile([]byte(`{"type": "semantic_similarity", "expected": "b"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checks = append(checks, ch)
+	}
+	for _, ch := range checks {
+		if gr := ch.Grade(context.Background(), &Sample{Output: "a"}); gr.Status != StatusPassed {
+			t.Errorf("got %v (%s), want passed", gr.Status, gr.Reason)
+		}
+		if KindOf(ch.Grader) != KindNetwork {
+			t.Errorf("kind: got %v, want network", KindOf(ch.Grader))
+		}
+	}
+	if n := f.texts.Load(); n != 2 {
+		t.Errorf("texts embedded: got %d, want 2 (one cache per compiler)", n)
+	}
+}
+
+// Every similarity grader survives hostile outputs with a valid status.
+func TestSimilarityGradersHostileInput(t *testing.T) {
+	long := strings.Repeat("word Ünïcödé, punct!? ", 3000) // ~64 KB
+	inputs := []string{"", "   ", "!!! ??? ...", "\xff\xfe invalid utf-8", "日本語のテキスト", long}
+	graders := []Grader{
+		NewBLEU(BLEUOptions{}), NewGLEU(GLEUOptions{}), MustRouge(RougeOptions{}),
+		MustRouge(RougeOptions{Variant: "rougeLsum", Stemmer: true}), MustRouge(RougeOptions{Variant: "rouge4"}),
+		NewTokenF1(TokenF1Options{}), NewLevenshtein(EditOptions{}), NewFuzzyMatch(EditOptions{}),
+		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationOptions{Expected: Locations{"a.go": {{1, 2}}}}),
+	}
+	for _, g := range graders {
+		for _, out := range inputs {
+			for _, ref := range inputs {
+				gr := g.Grade(t.Context(), &Sample{Output: out, Expected: &ref})
+				if gr.Status > StatusFailed || gr.HasScore && (gr.Score < 0 || gr.Score > 1 || math.IsNaN(gr.Score)) {
+					t.Errorf("%s(%.20q, %.20q): got %v %v", g.Name(), out, ref, gr.Status, gr.Score)
+				}
+			}
+		}
+	}
+}
+
+func FuzzTokenizers(f *testing.F) {
+	for _, s := range []string{"The dog bit the man.", "3.14, 1,000 and 2-3", "&amp;lt;<skipped>-\n", "İstanbul KELVIN", "the—cat", "Σίσυφος ΟΔΥΣΣΕΥΣ", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, _ := tokenize.Tok13a(nil, nil, s)
+		for _, tok := range tokenize.Fields(nil, string(b)) {
+			if tok == "" || strings.ContainsAny(tok, " \t\n") {
+				t.Fatalf("13a(%q): bad token %q", s, tok)
+			}
+		}
+		for _, stem := range []func(string) string{nil, porter.Stem} {
+			for _, tok := range tokenize.Rouge(nil, s, stem) {
+				if tok == "" || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+					t.Fatalf("rouge(%q): bad token %q", s, tok)
+				}
+			}
+		}
+		for _, tok := range tokenize.SQuAD(nil, s) {
+			if tok == "" || tok == "a" || tok == "an" || tok == "the" {
+				t.Fatalf("squad(%q): bad token %q", s, tok)
+			}
+		}
+		_ = SentenceBLEU(s, []string{s})
+		if sc := MustRouge(RougeOptions{Variant: "rougeLsum"}).Score(s, s); sc.FMeasure < 0 || sc.FMeasure > 1+1e-12 {
+			t.Fatalf("rougeLsum(%q, same) = %v", s, sc)
+		}
+	})
+}
