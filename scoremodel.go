@@ -195,8 +195,10 @@ func resolveJudge(p *JudgePool, typ, model string) (int, string) {
 // Which judge grades: see [ScoreModelOptions.Model]. Without a judge the
 // grade is not graded; a template variable the sample lacks is not graded.
 // Sampling parameters are not passed to judges (a judge is called at
-// temperature 0); see [SamplingParams]. Immutable and safe for concurrent
-// use.
+// temperature 0); see [SamplingParams]. The sample's text is quoted into
+// the messages as it is, with no fence around it: an output that imitates
+// a "[system]" block or a score can sway the judge, as it could OpenAI's.
+// Immutable and safe for concurrent use.
 type ScoreModel struct {
 	evalModel
 	lo, hi, threshold float64
