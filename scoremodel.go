@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -810,7 +811,7 @@ func cmpErr(err error, def string) string {
 
 // strictJSON decodes b into v, refusing unknown fields.
 func strictJSON(b []byte, v any) error {
-	d := json.NewDecoder(strings.NewReader(string(b)))
+	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	return d.Decode(v)
 }

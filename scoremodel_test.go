@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -444,4 +445,31 @@ func TestScoreModelSpec(t *testing.T) {
 	if !strings.Contains(j.prompts[0], "[system]\nRate 1-4.\n\n[user]\nSection:\nThe reaction") {
 		t.Errorf("prompt %q: content parts not rendered", j.prompts[0])
 	}
+}
+
+// BenchmarkReadScoreReply reads the reply shapes a judge gives, beside
+// the bare number parse they all end in.
+func BenchmarkReadScoreReply(b *testing.B) {
+	for _, bc := range []struct{ name, reply string }{
+		{"bare", "0.85"},
+		{"json", `{"steps": [{"description": "checks the facts", "conclusion": "all kept"}], "result": 0.95}`},
+		{"lines", "The summary keeps the facts.\nIt omits one date.\nScore: 0.9"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := readScoreReply(bc.reply); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("strconv.ParseFloat", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := strconv.ParseFloat("0.85", 64); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
