@@ -106,7 +106,7 @@ func TestDeterministicSpecErrors(t *testing.T) {
 		{`{"type":"text_similarity","reference":"x","evaluation_metric":"jaccard","pass_threshold":0.5}`, "evaluation_metric"},
 		{`{"type":"text_similarity","reference":"x","evaluation_metric":"bleu"}`, "pass_threshold"},
 		{`{"type":"text_similarity","reference":"x","evaluation_metric":"bleu","pass_threshold":2}`, "pass_threshold"},
-		{`{"type":"score_model","model":"gpt-4.1"}`, "type"},
+		{`{"type":"score_model","model":"gpt-4.1"}`, "input"},
 	}
 	c := NewCompiler()
 	for _, tt := range tests {

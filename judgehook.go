@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
@@ -18,6 +19,12 @@ type CustomRead struct {
 	HasScore bool
 	// Reasoning is whatever reasoning the reply gave.
 	Reasoning string
+	// RawScore, when set, is the score on the grader's own scale, which
+	// the judge's vote in the evidence shows; default Score.
+	RawScore *float64
+	// Category is the label the judge chose (label_model), shown in its
+	// vote in the evidence.
+	Category string
 }
 
 // gradeCustom lets graders of this package that write their own judge
@@ -33,8 +40,30 @@ type CustomRead struct {
 func (jc *judgeConfig) gradeCustom(ctx context.Context, s *Sample, severity Severity,
 	prompt func(s *Sample, redact func(string) string) (string, string),
 	read func(reply string) (CustomRead, error)) Grade {
-	t := judgeTask{kind: taskCustom, customPrompt: prompt, customRead: read}
+	return jc.gradeCustomFirst(ctx, s, severity, -1, prompt, read)
+}
+
+// gradeCustomFirst is gradeCustom asking judge first (an index into the
+// pool's judges; -1 for pool order) before the others, when it may grade
+// the sample's model.
+func (jc *judgeConfig) gradeCustomFirst(ctx context.Context, s *Sample, severity Severity, first int,
+	prompt func(s *Sample, redact func(string) string) (string, string),
+	read func(reply string) (CustomRead, error)) Grade {
+	t := judgeTask{kind: taskCustom, customPrompt: prompt, customRead: read, first: first + 1}
 	return jc.decide(ctx, s, &t, severity)
+}
+
+// askFirst moves judge i to the front of order when order holds it (it
+// may have been skipped for sharing the subject's family).
+func askFirst(order []int, i int) []int {
+	k := slices.Index(order, i)
+	if k <= 0 {
+		return order
+	}
+	out := make([]int, 0, len(order))
+	out = append(out, i)
+	out = append(out, order[:k]...)
+	return append(out, order[k+1:]...)
 }
 
 // readCustom adapts a custom reader to the panel's reading.
@@ -46,7 +75,7 @@ func readCustom(t *judgeTask, text string) (judgereply.Reply, readVerdict, error
 	if err != nil {
 		return judgereply.Reply{}, readVerdict{}, err
 	}
-	rep := judgereply.Reply{Reasoning: r.Reasoning}
+	rep := judgereply.Reply{Reasoning: r.Reasoning, Category: r.Category}
 	if r.Confidence == ConfidenceHigh {
 		rep.Confidence = "high"
 	}
@@ -54,6 +83,9 @@ func readCustom(t *judgeTask, text string) (judgereply.Reply, readVerdict, error
 	if r.HasScore && !math.IsNaN(r.Score) {
 		sc := min(max(r.Score, 0), 1)
 		rv.score, rv.norm, rv.hasScore = sc, sc, true
+		if r.RawScore != nil {
+			rv.score = *r.RawScore
+		}
 	}
 	return rep, rv, nil
 }

@@ -42,6 +42,7 @@ type judgeTask struct {
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
 	customRead   func(reply string) (CustomRead, error)                       // taskCustom
+	first        int                                                          // taskCustom: 1 + the pool index of the judge to ask first; 0 for pool order
 }
 
 // build writes the prompts for s, or returns why it cannot be graded.

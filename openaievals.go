@@ -271,14 +271,6 @@ var similarityMetrics = map[string]map[string]any{
 // similarityMetricNames lists the evaluation_metric values, for messages.
 const similarityMetricNames = "fuzzy_match, bleu, gleu, meteor, cosine, rouge_1, rouge_2, rouge_3, rouge_4, rouge_5, rouge_l"
 
-// notYet is a builder for an OpenAI grader type this build cannot run: a
-// spec error naming the type, never a silent pass.
-func notYet(typ string) Builder {
-	return func(o *SpecOptions) (Grader, error) {
-		return nil, &SpecError{Spec: o.label(), Option: "type", Msg: fmt.Sprintf("OpenAI-evals grader type %s is not available yet in this build", typ)}
-	}
-}
-
 // openaiSpecs registers the spec types string_check, text_similarity,
 // score_model and label_model (multi and python are in compat.go).
 func openaiSpecs(m map[string]Builder) {
@@ -336,17 +328,16 @@ func openaiSpecs(m map[string]Builder) {
 		}
 		return &TextSimilarity{name: o.Name(), metric: ch.Grader, inputReference: inputReference{in, ref}}, nil
 	}
-	for _, typ := range []string{"score_model", "label_model"} {
-		m[typ] = notYet(typ)
-	}
+	m["score_model"] = scoreModelSpec
+	m["label_model"] = labelModelSpec
 }
 
 // CompileTestingCriteria compiles an OpenAI-evals testing_criteria list:
 // a JSON array of grader objects with OpenAI's field names (string_check,
-// text_similarity, multi, python; score_model and label_model are refused
-// with a *[SpecError] saying they are not available yet), or an object
+// text_similarity, score_model, label_model, multi, python), or an object
 // holding such an array under "testing_criteria" (an eval's create
-// request). Any proctor spec may appear in the list too. Errors name the
+// request). score_model and label_model ask the judges the Compiler was
+// given ([ScoreModel], [LabelModel]). Any proctor spec may appear in the list too. Errors name the
 // entry by its index and name.
 func (c *Compiler) CompileTestingCriteria(list []byte) ([]Check, error) {
 	list = bytes.TrimSpace(list)

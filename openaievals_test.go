@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -145,8 +149,10 @@ func TestCompileTestingCriteria(t *testing.T) {
 	for _, typ := range []string{"score_model", "label_model"} {
 		_, err := c.CompileTestingCriteria([]byte(`[{"name":"g","type":"` + typ + `","source":"def grade(i,s): return 1"}]`))
 		var se *SpecError
-		if !errors.As(err, &se) || !strings.Contains(err.Error(), typ) || !strings.Contains(err.Error(), "not available yet") {
-			t.Errorf("%s: got %v, want a spec error naming it as not available yet", typ, err)
+		// score_model and label_model are built now: without a model the
+		// spec is refused naming the option.
+		if !errors.As(err, &se) || se.Option != "model" {
+			t.Errorf("%s: got %v, want a spec error naming option model", typ, err)
 		}
 	}
 	for _, bad := range []string{`[]`, `{}`, `[{"type":"string_check","operation":"eq"}]`, `nope`} {
@@ -173,5 +179,94 @@ func TestSeedTestingCriteria(t *testing.T) {
 	defer CloseChecks(checks)
 	if len(checks) != 2 || checks[1].Name() != "chemical_name_grader" {
 		t.Errorf("got %d checks, want cosine_similarity and chemical_name_grader", len(checks))
+	}
+}
+
+// TestSeedTestingCriteriaEndToEnd runs the testing_criteria list of the
+// design seed (seeds/004: chemical_name_grader and
+// word_length_deviation_grader in python, cosine_similarity as
+// text_similarity, llm_as_judge as score_model), as OpenAI writes it, on
+// two summaries through CompileTestingCriteria and a Runner, with a
+// scripted judge named after the model the list asks for.
+func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH: the seed's python graders need it")
+	}
+	list, err := os.ReadFile("testdata/compat/openai/testing_criteria.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var prompts []string
+	judge := JudgeModel{Name: "gpt-4.1", Family: "openai", Model: "scripted", Call: func(_ context.Context, p string) (string, error) {
+		mu.Lock()
+		prompts = append(prompts, p)
+		mu.Unlock()
+		switch {
+		case strings.Contains(p, "Generated Summary:\nRat hepatocytes"):
+			return "0.97", nil
+		case strings.Contains(p, "Generated Summary:\nHepatocytes were"):
+			return `{"steps": [{"description": "both tracers are missing", "conclusion": "major omissions"}], "result": 0.3}`, nil
+		}
+		return "", errors.New("unexpected prompt")
+	}}
+	pool := NewJudgePool(judge)
+	checks, err := NewCompiler(pool).CompileTestingCriteria(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer CloseChecks(checks)
+
+	lines, err := os.ReadFile("testdata/compat/openai/summaries.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []Case
+	for line := range strings.Lines(string(lines)) {
+		var c struct {
+			ID      string         `json:"id"`
+			Item    map[string]any `json:"item"`
+			Outputs []string       `json:"outputs"`
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, Case{ID: c.ID, Sample: Sample{Item: c.Item}, Outputs: []Sample{{Output: c.Outputs[0]}}})
+	}
+	rep, err := NewRunner(WithChecks(checks...), pool).Run(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Status{"good": StatusPassed, "bad": StatusFailed}
+	names := []string{"chemical_name_grader", "word_length_deviation_grader", "cosine_similarity", "llm_as_judge"}
+	for _, cr := range rep.Cases {
+		if cr.Verdict != want[cr.ID] {
+			t.Errorf("case %s: verdict %v, want %v", cr.ID, cr.Verdict, want[cr.ID])
+		}
+		grades := cr.Attempts[0].Grades
+		if len(grades) != len(names) {
+			t.Fatalf("case %s: %d grades, want %d", cr.ID, len(grades), len(names))
+		}
+		for _, g := range grades {
+			// Every check agrees on these two summaries: the good one keeps
+			// both tracers, runs 78 words and shares its wording; the bad
+			// one has 12 words and no tracer.
+			if !slices.Contains(names, g.Grader) || g.Status != want[cr.ID] {
+				t.Errorf("case %s: %s %v (%s), want %v", cr.ID, g.Grader, g.Status, g.Reason, want[cr.ID])
+			}
+			if g.Grader == "llm_as_judge" {
+				ev := judgeEvidence(g)
+				if ev == nil || len(ev.Judges) != 1 || ev.Judges[0].Name != "gpt-4.1" || len(g.Caveats) != 0 {
+					t.Errorf("case %s: llm_as_judge evidence %+v, caveats %q; want gpt-4.1 alone, no caveat", cr.ID, ev, g.Caveats)
+				}
+			}
+		}
+	}
+	if len(prompts) != 2 || !strings.HasPrefix(prompts[0], "[system]\nYou are an expert technical summarization evaluator.") ||
+		!strings.Contains(prompts[0], "[user]\nSource Section:\nThe study administered [1-14C]glucose") {
+		t.Errorf("judge asked %d prompts; first %q", len(prompts), prompts)
+	}
+	if len(rep.Judges) != 1 || rep.Judges[0].Calls != 2 {
+		t.Errorf("judge stats %+v, want gpt-4.1 with 2 calls", rep.Judges)
 	}
 }

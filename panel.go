@@ -159,6 +159,9 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	run := judgeRun{jc: jc, task: t, prompts: prompts}
 	p := jc.pool
 	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
+	if t.first > 0 {
+		order = askFirst(order, t.first-1)
+	}
 	ev := &JudgeEvidence{PromptVersion: PromptVersion}
 	var caveats []string
 	for _, j := range skipped {
