@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -116,7 +117,10 @@ func (g *ExactMatch) Grade(_ context.Context, s *Sample) Grade {
 	if eq {
 		return Grade{Status: StatusPassed, Score: 1, HasScore: true}
 	}
-	return Grade{Status: StatusFailed, HasScore: true, Reason: fmt.Sprintf("output %s does not equal expected %s", clip(got), clip(want))}
+	r := make([]byte, 0, 64+min(len(got), 100)+min(len(want), 100))
+	r = appendClip(append(r, "output "...), got)
+	r = appendClip(append(r, " does not equal expected "...), want)
+	return Grade{Status: StatusFailed, HasScore: true, Reason: string(r)}
 }
 
 // structuralMatch decodes the output (fences removed) and compares it with
@@ -142,14 +146,26 @@ func stripPunct(s string) string {
 	}, s)
 }
 
-// clip quotes s for a reason, shortened to 80 runes.
-func clip(s string) string {
+// clip quotes s for a reason, shortened to 80 runes. It reads no further
+// than the cut, so a long output costs no more than a short one.
+func clip(s string) string { return string(appendClip(nil, s)) }
+
+// appendClip appends clip(s) to b.
+func appendClip(b []byte, s string) []byte {
 	const n = 80
-	r := []rune(s)
-	if len(r) > n {
-		return fmt.Sprintf("%q…", string(r[:n]))
+	cut, runes := len(s), 0
+	for i := range s {
+		if runes == n {
+			cut = i
+			break
+		}
+		runes++
 	}
-	return fmt.Sprintf("%q", s)
+	b = strconv.AppendQuote(b, s[:cut])
+	if cut < len(s) {
+		b = append(b, "…"...)
+	}
+	return b
 }
 
 func nameOr(name, def string) string {

@@ -33,10 +33,12 @@ type ContainsOptions struct {
 // Contains passes when the output contains the values (every one, or any
 // one with [ModeAny]). Safe for concurrent use.
 type Contains struct {
-	name   string
-	values []string
-	opts   ContainsOptions
-	negate bool
+	name    string
+	values  []string
+	reasons []string // the failure reason for each value, built once
+	none    string   // the failure reason when no value matched (ModeAny)
+	opts    ContainsOptions
+	negate  bool
 }
 
 var _ Grader = (*Contains)(nil)
@@ -82,7 +84,20 @@ func newContains(typ string, values []string, opts ContainsOptions, negate bool)
 			return nil, fmt.Errorf("proctor: %s: empty value matches every output", typ)
 		}
 	}
-	return &Contains{name: nameOr(opts.Name, typ), values: values, opts: opts, negate: negate}, nil
+	g := &Contains{name: nameOr(opts.Name, typ), values: values, opts: opts, negate: negate,
+		reasons: make([]string, len(values))}
+	for i, v := range values {
+		if negate {
+			g.reasons[i] = "output contains " + clip(v)
+		} else {
+			g.reasons[i] = "output does not contain " + clip(v)
+		}
+	}
+	g.none = fmt.Sprintf("output contains none of %d values", len(values))
+	if negate {
+		g.none = "output contains every value"
+	}
+	return g, nil
 }
 
 // Name returns the grader's name.
@@ -94,31 +109,31 @@ func (g *Contains) Grade(_ context.Context, s *Sample) Grade {
 	if g.negate {
 		// not_contains: ModeAll passes when no value is present; ModeAny
 		// passes when at least one is absent.
-		for _, v := range g.values {
+		for i, v := range g.values {
 			found := g.has(out, v)
 			if g.opts.Mode == ModeAll && found {
-				return Failf("output contains %s", clip(v))
+				return Fail(g.reasons[i])
 			}
 			if g.opts.Mode == ModeAny && !found {
 				return Pass("")
 			}
 		}
 		if g.opts.Mode == ModeAny {
-			return Fail("output contains every value")
+			return Fail(g.none)
 		}
 		return Pass("")
 	}
-	for _, v := range g.values {
+	for i, v := range g.values {
 		found := g.has(out, v)
 		if g.opts.Mode == ModeAny && found {
 			return Pass("")
 		}
 		if g.opts.Mode == ModeAll && !found {
-			return Failf("output does not contain %s", clip(v))
+			return Fail(g.reasons[i])
 		}
 	}
 	if g.opts.Mode == ModeAny {
-		return Failf("output contains none of %d values", len(g.values))
+		return Fail(g.none)
 	}
 	return Pass("")
 }
@@ -303,6 +318,7 @@ type AffixOptions struct {
 type Affix struct {
 	name   string
 	value  string
+	reason string // the failure reason, built once
 	suffix bool
 	opts   AffixOptions
 }
@@ -312,13 +328,15 @@ var _ Grader = (*Affix)(nil)
 // NewStartsWith returns a grader that passes when the trimmed output starts
 // with value.
 func NewStartsWith(value string, opts AffixOptions) *Affix {
-	return &Affix{name: nameOr(opts.Name, "starts_with"), value: value, opts: opts}
+	return &Affix{name: nameOr(opts.Name, "starts_with"), value: value, opts: opts,
+		reason: "output does not start with " + clip(value)}
 }
 
 // NewEndsWith returns a grader that passes when the trimmed output ends with
 // value.
 func NewEndsWith(value string, opts AffixOptions) *Affix {
-	return &Affix{name: nameOr(opts.Name, "ends_with"), value: value, suffix: true, opts: opts}
+	return &Affix{name: nameOr(opts.Name, "ends_with"), value: value, suffix: true, opts: opts,
+		reason: "output does not end with " + clip(value)}
 }
 
 // Name returns the grader's name.
@@ -341,10 +359,7 @@ func (g *Affix) Grade(_ context.Context, s *Sample) Grade {
 	if ok {
 		return Pass("")
 	}
-	if g.suffix {
-		return Failf("output does not end with %s", clip(g.value))
-	}
-	return Failf("output does not start with %s", clip(g.value))
+	return Fail(g.reason)
 }
 
 // textSpecs registers the text graders' spec types.
