@@ -97,7 +97,7 @@ func MustChoice(opts ChoiceOptions) *Choice {
 // choiceLetter reads an expected value: one letter, optionally in brackets
 // or followed by '.' or ')'.
 func choiceLetter(s, choices string) (rune, bool) {
-	s = strings.Trim(strings.TrimSpace(s), "()[]*.:) ")
+	s = strings.Trim(strings.TrimSpace(s), "()[]*.: ")
 	r, n := utf8.DecodeRuneInString(s)
 	if n == 0 || n != len(s) {
 		return 0, false

@@ -188,7 +188,7 @@ func templateVar(name string) (tmplPart, error) {
 		path := strings.Split(rest, ".")
 		for _, k := range path {
 			if k == "" || !looksLikeVar(k) {
-				return tmplPart{}, fmt.Errorf("variable %q: bad key %q after item.", name, k)
+				return tmplPart{}, fmt.Errorf("variable %q: bad key %q after \"item.\"", name, k)
 			}
 		}
 		return tmplPart{v: varItem, path: path, name: name}, nil

@@ -41,23 +41,16 @@ func Stem(word string) string {
 	return step5b(stem)
 }
 
+// isCons reports whether w[i] is a consonant in Porter's sense: not a
+// vowel, and y only when it starts the word or follows a vowel.
 func isCons(w string, i int) bool {
-	for {
-		switch w[i] {
-		case 'a', 'e', 'i', 'o', 'u':
-			return false
-		case 'y':
-			if i == 0 {
-				return true
-			}
-			// y is a consonant when it follows a vowel.
-			if isCons(w, i-1) {
-				return false
-			}
-			return true
-		}
-		return true
+	switch w[i] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return false
+	case 'y':
+		return i == 0 || !isCons(w, i-1)
 	}
+	return true
 }
 
 // measure is Porter's m: the number of vowel-consonant transitions.
