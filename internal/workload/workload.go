@@ -27,20 +27,20 @@ type Sample struct {
 	Kind     string `json:"kind"`
 }
 
-// Check is one entry of graders.json's "checks": its options as raw JSON
-// and the sample set it runs on.
+// Check is one entry of graders.json's "checks" with the sample set it runs
+// on. Options a check does not have are left zero.
 type Check struct {
-	Raw       map[string]json.RawMessage
-	Kinds     []string
-	Limit     int
-	Pattern   string `json:"pattern"`
-	Value     string `json:"value"`
-	Path      string `json:"path"`
-	Equals    any    `json:"equals"`
-	MinScore  float64
-	MinSimil  float64
-	Schema    json.RawMessage
-	SampleSet []Sample
+	Raw       map[string]json.RawMessage // every option as raw JSON
+	Kinds     []string                   // sample kinds kept; nil keeps all
+	Limit     int                        // at most this many samples; 0: no limit
+	Pattern   string                     // regex_fullmatch
+	Value     string                     // contains
+	Path      string                     // json_path_equals
+	Equals    any                        // json_path_equals
+	MinScore  float64                    // rouge and bleu thresholds
+	MinSimil  float64                    // levenshtein threshold
+	Schema    json.RawMessage            // graders.json's shared schema
+	SampleSet []Sample                   // the samples the check runs on, in file order
 }
 
 // Path returns the workload file's path.
