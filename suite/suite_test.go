@@ -390,6 +390,10 @@ func TestOpenAISubject(t *testing.T) {
 	if _, err := subj(context.Background(), proctor.Sample{Input: "fail"}, 0); err == nil || !strings.Contains(err.Error(), "HTTP 503") {
 		t.Errorf("err = %v, want HTTP 503", err)
 	}
+	bad := suite.OpenAISubject(suite.OpenAIOptions{BaseURL: "ftp://127.0.0.1", Model: "m"})
+	if _, err := bad(context.Background(), proctor.Sample{Input: "hi"}, 0); err == nil || !strings.Contains(err.Error(), "base URL") {
+		t.Errorf("err = %v, want the refused base URL: options the client refuses make each attempt not graded", err)
+	}
 }
 
 // slowSubject answers with the input after a delay that makes later cases
