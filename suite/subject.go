@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/judges/openai"
 )
 
 // decodeSubject reads the suite's subject: a command or an
@@ -298,133 +298,65 @@ type OpenAIOptions struct {
 	Client *http.Client
 }
 
-// maxReply bounds a chat reply's body.
-const maxReply = 16 << 20
-
 // OpenAISubject returns a [proctor.Subject] that sends the case's input as
-// the user message to an OpenAI-compatible chat completions endpoint and
-// takes the first choice's message as the output, with the latency, the
-// token usage, the cost when Prices are set, the HTTP status, the tool
-// calls and the model. A transport error, a status outside 2xx or a reply
-// without a choice makes the attempt not graded with the reason. It is
-// safe for concurrent use.
+// the user message (after System, when set) to an OpenAI-compatible chat
+// completions endpoint through [openai.Chat.Complete] and takes the first
+// choice's message as the output, with the latency, the token usage, the
+// cost when Prices are set, the HTTP status, the tool calls and the model.
+// No seed is sent, and temperature and max_tokens only when set. A
+// transport error, a status outside 2xx, a reply without a choice, or
+// options [openai.NewChat] refuses (a bad base URL, APIKeyEnv unset) make
+// the attempt not graded with the reason. It is safe for concurrent use.
 func OpenAISubject(o OpenAIOptions) proctor.Subject {
 	timeout := o.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
 	}
-	client := o.Client
-	if client == nil {
-		client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	co := openai.ChatOptions{BaseURL: o.BaseURL, Model: o.Model, APIKeyEnv: o.APIKeyEnv, Timeout: timeout, Client: o.Client}
+	if p := o.Prices; p != nil {
+		co.InputPerMTok, co.OutputPerMTok = p.InputPerMTok, p.OutputPerMTok
 	}
-	url := strings.TrimRight(o.BaseURL, "/") + "/chat/completions"
+	chat, err := openai.NewChat(co)
+	if err != nil {
+		return func(_ context.Context, in proctor.Sample, _ int) (proctor.Sample, error) { return in, err }
+	}
+	var msgs []openai.Message
+	if o.System != "" {
+		msgs = append(msgs, openai.Message{Role: "system", Content: o.System})
+	}
 	return func(ctx context.Context, in proctor.Sample, _ int) (proctor.Sample, error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		type msg struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		}
-		body := struct {
-			Model       string   `json:"model"`
-			Messages    []msg    `json:"messages"`
-			Temperature *float64 `json:"temperature,omitempty"`
-			MaxTokens   int      `json:"max_tokens,omitempty"`
-		}{Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
-		if o.System != "" {
-			body.Messages = append(body.Messages, msg{"system", o.System})
-		}
-		body.Messages = append(body.Messages, msg{"user", in.Input})
-		b, err := json.Marshal(body)
-		if err != nil {
-			return in, err
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
-		if err != nil {
-			return in, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		if o.APIKeyEnv != "" {
-			req.Header.Set("Authorization", "Bearer "+os.Getenv(o.APIKeyEnv))
+		req := openai.Request{
+			Messages:    append(msgs[:len(msgs):len(msgs)], openai.Message{Role: "user", Content: in.Input}),
+			Temperature: o.Temperature,
+			MaxTokens:   o.MaxTokens,
 		}
 		start := time.Now()
-		resp, err := client.Do(req)
-		if err != nil {
-			return in, fmt.Errorf("chat request: %w", err)
-		}
-		defer resp.Body.Close()
-		raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
+		c, err := chat.Complete(ctx, req)
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		if err != nil {
-			return in, fmt.Errorf("reading the chat reply: %w", err)
-		}
-		if len(raw) > maxReply {
-			return in, fmt.Errorf("chat reply larger than %d bytes", maxReply)
-		}
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return in, fmt.Errorf("chat endpoint answered HTTP %d: %s", resp.StatusCode, clipBytes(raw, 300))
-		}
-		var reply struct {
-			Model   string `json:"model"`
-			Choices []struct {
-				Message struct {
-					Content   *string `json:"content"`
-					ToolCalls []struct {
-						Function struct {
-							Name      string `json:"name"`
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"message"`
-			} `json:"choices"`
-			Usage *struct {
-				PromptTokens     *float64 `json:"prompt_tokens"`
-				CompletionTokens *float64 `json:"completion_tokens"`
-				TotalTokens      *float64 `json:"total_tokens"`
-			} `json:"usage"`
-		}
-		if err := json.Unmarshal(raw, &reply); err != nil {
-			return in, fmt.Errorf("chat reply is not JSON: %w", err)
-		}
-		if len(reply.Choices) == 0 {
-			return in, fmt.Errorf("chat reply has no choices: %s", clipBytes(raw, 300))
+			return in, err
 		}
 		out := in
-		m := reply.Choices[0].Message
-		if m.Content != nil {
-			out.Output = *m.Content
-		}
-		for _, tc := range m.ToolCalls {
-			call := proctor.ToolCall{Name: tc.Function.Name}
-			if json.Valid([]byte(tc.Function.Arguments)) {
-				call.Arguments = json.RawMessage(tc.Function.Arguments)
-			} else if tc.Function.Arguments != "" {
-				call.Arguments, _ = json.Marshal(tc.Function.Arguments)
-			}
-			out.ToolCalls = append(out.ToolCalls, call)
-		}
-		out.HTTPStatus = resp.StatusCode
+		out.Output = c.Text
+		out.ToolCalls = append(out.ToolCalls, c.ToolCalls...)
+		out.HTTPStatus = c.Status
 		out.Model = proctor.Model{Name: o.Model, Family: o.Family}
-		out.Metrics.LatencyMS = proctor.Ptr(ms)
-		if u := reply.Usage; u != nil {
-			out.Metrics.InputTokens = u.PromptTokens
-			out.Metrics.OutputTokens = u.CompletionTokens
-			out.Metrics.TotalTokens = u.TotalTokens
-			if out.Metrics.TotalTokens == nil && u.PromptTokens != nil && u.CompletionTokens != nil {
-				out.Metrics.TotalTokens = proctor.Ptr(*u.PromptTokens + *u.CompletionTokens)
-			}
-			if p := o.Prices; p != nil && u.PromptTokens != nil && u.CompletionTokens != nil {
-				out.Metrics.CostUSD = proctor.Ptr(*u.PromptTokens*p.InputPerMTok/1e6 + *u.CompletionTokens*p.OutputPerMTok/1e6)
-			}
+		m := &out.Metrics
+		m.LatencyMS = proctor.Ptr(ms)
+		setTokens(&m.InputTokens, c.InputTokens)
+		setTokens(&m.OutputTokens, c.OutputTokens)
+		setTokens(&m.TotalTokens, c.TotalTokens)
+		if o.Prices != nil && c.InputTokens != nil && c.OutputTokens != nil {
+			m.CostUSD = proctor.Ptr(c.CostUSD)
 		}
 		return out, nil
 	}
 }
 
-func clipBytes(b []byte, n int) string {
-	s := strings.TrimSpace(string(bytes.ToValidUTF8(b, []byte("?"))))
-	if len(s) > n {
-		return s[:n] + "..."
+// setTokens sets the metric *dst to the token count n when the reply gave
+// one.
+func setTokens(dst **float64, n *int) {
+	if n != nil {
+		*dst = proctor.Ptr(float64(*n))
 	}
-	return s
 }

@@ -382,8 +382,17 @@ func TestOpenAISubject(t *testing.T) {
 	if msgs := gotBody["messages"].([]any); len(msgs) != 2 || gotBody["model"] != "m" {
 		t.Errorf("request = %v, want system and user messages for model m", gotBody)
 	}
+	for _, k := range []string{"seed", "temperature", "max_tokens"} {
+		if _, ok := gotBody[k]; ok {
+			t.Errorf("request = %v, want no %s: the subject leaves what the suite does not set to the server", gotBody, k)
+		}
+	}
 	if _, err := subj(context.Background(), proctor.Sample{Input: "fail"}, 0); err == nil || !strings.Contains(err.Error(), "HTTP 503") {
 		t.Errorf("err = %v, want HTTP 503", err)
+	}
+	bad := suite.OpenAISubject(suite.OpenAIOptions{BaseURL: "ftp://127.0.0.1", Model: "m"})
+	if _, err := bad(context.Background(), proctor.Sample{Input: "hi"}, 0); err == nil || !strings.Contains(err.Error(), "base URL") {
+		t.Errorf("err = %v, want the refused base URL: options the client refuses make each attempt not graded", err)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/jsonparse"
 )
 
 // decodeFlat decodes the commonest line shape, a JSON object whose values
@@ -130,22 +132,11 @@ func scanString(b []byte, i int, scratch *[]byte) (s []byte, next int, ok bool) 
 				out = (*scratch)[:0]
 			}
 			out = append(out, b[seg:k]...)
-			switch e := b[k+1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			default:
+			e, ok := jsonparse.Unescape(b[k+1])
+			if !ok {
 				return nil, 0, false // \u and anything invalid
 			}
+			out = append(out, e)
 			p, seg = k+2, k+2
 		default:
 			return nil, 0, false // a control character

@@ -373,19 +373,12 @@ func (p *Parser) slowStr(start int) (string, error) {
 				return "", p.errf("unexpected end of input in a string escape")
 			}
 			i++
-			switch e := p.s[i]; e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
+			if u, ok := Unescape(p.s[i]); ok {
+				b = append(b, u)
+				i++
+				continue
+			}
+			switch p.s[i] {
 			case 'u':
 				r, ok := hex4(p.s, i+1)
 				if !ok {
@@ -426,6 +419,28 @@ func (p *Parser) slowStr(start int) (string, error) {
 	}
 	p.i = i
 	return "", p.errf("unexpected end of input in a string")
+}
+
+// Unescape returns the byte that the one-letter JSON escape \e stands for
+// (\" \\ \/ \b \f \n \r \t), or false for any other letter, \u
+// included: that one needs the four hex digits after it ([Parser] reads
+// them). It is small enough to inline into a caller's scanning loop.
+func Unescape(e byte) (byte, bool) {
+	switch e {
+	case '"', '\\', '/':
+		return e, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
 }
 
 // hex4 reads four hex digits at s[i:].

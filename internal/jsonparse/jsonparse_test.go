@@ -249,3 +249,17 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestUnescape checks every byte against encoding/json: a one-letter escape
+// is accepted exactly when encoding/json decodes "\e" to one byte.
+func TestUnescape(t *testing.T) {
+	for e := range 256 {
+		var want string
+		err := json.Unmarshal([]byte{'"', '\\', byte(e), '"'}, &want)
+		wantOK := err == nil && len(want) == 1
+		got, ok := Unescape(byte(e))
+		if ok != wantOK || ok && string(got) != want {
+			t.Errorf("Unescape(%q) = %q, %v; want %q, %v (encoding/json)", byte(e), got, ok, want, wantOK)
+		}
+	}
+}

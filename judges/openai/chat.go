@@ -1,15 +1,12 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,10 +25,11 @@ type ChatOptions struct {
 	// must be set). With neither, no Authorization header is sent.
 	APIKey    string
 	APIKeyEnv string
-	// Seed is sent with every request (endpoints that take a seed sample
-	// deterministically with it); 0 means 7. Temperature is always 0.
+	// Seed is sent with every [Chat.Reply] (endpoints that take a seed
+	// sample deterministically with it); 0 means 7. Reply's temperature is
+	// always 0. [Chat.Complete] sends only what its [Request] holds.
 	Seed int
-	// MaxTokens caps the reply; 0 means 1024.
+	// MaxTokens caps a [Chat.Reply]; 0 means 1024.
 	MaxTokens int
 	// Timeout bounds each request; 0 means 60s.
 	Timeout time.Duration
@@ -39,19 +37,21 @@ type ChatOptions struct {
 	// followed.
 	Client *http.Client
 	// InputPerMTok and OutputPerMTok are prices in USD per million prompt
-	// and completion tokens, for the cost reported to [proctor.JudgeStats];
-	// zero means cost unknown.
+	// and completion tokens, for the cost reported to [proctor.JudgeStats]
+	// and in [Completion.CostUSD]; zero means cost unknown.
 	InputPerMTok, OutputPerMTok float64
 }
 
-// Chat is a judge backed by an OpenAI-compatible chat-completions
-// endpoint. It is safe for concurrent use.
+// Chat is a client of an OpenAI-compatible chat-completions endpoint: a
+// judge through [Chat.Reply], or any chat call through [Chat.Complete]. It
+// is safe for concurrent use.
 type Chat struct {
-	url    string
-	key    string
-	opts   ChatOptions
-	client *http.Client
+	ep   endpoint
+	opts ChatOptions
 }
+
+// maxChatReply caps how much of a reply body is read.
+const maxChatReply = 16 << 20
 
 // NewChat returns a Chat, or an error when BaseURL or Model is missing, the
 // base URL is not http(s), or APIKeyEnv names an unset variable.
@@ -82,9 +82,10 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	}
 	client := opts.Client
 	if client == nil {
-		client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		client = noRedirects()
 	}
-	return &Chat{url: base + "/chat/completions", key: key, opts: opts, client: client}, nil
+	ep := endpoint{api: "chat", url: base + "/chat/completions", key: key, client: client, timeout: opts.Timeout, maxBody: maxChatReply}
+	return &Chat{ep: ep, opts: opts}, nil
 }
 
 // JudgeModel returns c registered as a judge named name of the given family.
@@ -100,108 +101,157 @@ func (c *Chat) Judge() proctor.Judge {
 	}
 }
 
-type chatMessage struct {
-	Role    string `json:"role"`
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"` // "system", "user" or "assistant"
 	Content string `json:"content"`
 }
 
+// Request is one call made by [Chat.Complete]. Nil Temperature and zero
+// MaxTokens are left out of the request, to the server's defaults.
+type Request struct {
+	Messages    []Message
+	Temperature *float64
+	MaxTokens   int
+}
+
+// Completion is the first choice of a chat reply, with what it used.
+type Completion struct {
+	// Text is the message's content; "" when it had none (a reply of tool
+	// calls only).
+	Text string
+	// ToolCalls are the function calls the message asked for; arguments
+	// that are not valid JSON are kept as a JSON string.
+	ToolCalls []proctor.ToolCall
+	// Status is the HTTP status of the reply (2xx).
+	Status int
+	// InputTokens, OutputTokens and TotalTokens are the reply's usage;
+	// nil when the reply left a count out. TotalTokens is the sum of the
+	// other two when the reply gave those but not it.
+	InputTokens, OutputTokens, TotalTokens *int
+	// CostUSD is the cost at ChatOptions' prices; 0 when they are not set
+	// or either token count is missing.
+	CostUSD float64
+}
+
 type chatRequest struct {
-	Model       string        `json:"model"`
-	Messages    []chatMessage `json:"messages"`
-	Temperature float64       `json:"temperature"`
-	Seed        int           `json:"seed"`
-	MaxTokens   int           `json:"max_tokens"`
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	Seed        *int      `json:"seed,omitempty"`
+	MaxTokens   int       `json:"max_tokens,omitempty"`
 }
 
 type chatResponse struct {
 	Choices []struct {
 		Message struct {
-			Content *string `json:"content"`
+			Content   *string `json:"content"`
+			ToolCalls []struct {
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
 		} `json:"message"`
 	} `json:"choices"`
 	Usage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
+		PromptTokens     *int `json:"prompt_tokens"`
+		CompletionTokens *int `json:"completion_tokens"`
+		TotalTokens      *int `json:"total_tokens"`
 	} `json:"usage"`
 }
 
-// maxChatReply caps how much of a reply body is read.
-const maxChatReply = 4 << 20
+// call sends r and returns the decoded reply and its HTTP status, or an
+// error when the reply has no choice.
+func (c *Chat) call(ctx context.Context, r chatRequest) (chatResponse, int, error) {
+	r.Model = c.opts.Model
+	body, err := json.Marshal(r)
+	if err != nil {
+		return chatResponse{}, 0, fmt.Errorf("openai: chat: %w", err)
+	}
+	var cr chatResponse
+	status, err := c.ep.post(ctx, body, &cr)
+	if err != nil {
+		return cr, status, err
+	}
+	if len(cr.Choices) == 0 {
+		return cr, status, errors.New("openai: chat: reply has no choices")
+	}
+	return cr, status, nil
+}
 
-// Reply sends prompt as one user message and returns the first choice's
-// text with the tokens it used. 429, 5xx and network errors are returned
-// wrapped in [proctor.TransientError] (with the server's Retry-After, in
-// seconds, when it gave one).
+// Reply sends prompt as one user message at temperature 0 with the seed
+// and MaxTokens of [ChatOptions], and returns the first choice's text with
+// the tokens it used. 429, 5xx and network errors are returned wrapped in
+// [proctor.TransientError] (with the server's Retry-After when it gave
+// one); a status outside 2xx is a *[StatusError]; a reply without message
+// content is an error.
 func (c *Chat) Reply(ctx context.Context, prompt string) (proctor.JudgeReply, error) {
-	body, err := json.Marshal(chatRequest{
-		Model:       c.opts.Model,
-		Messages:    []chatMessage{{Role: "user", Content: prompt}},
-		Temperature: 0,
-		Seed:        c.opts.Seed,
+	cr, _, err := c.call(ctx, chatRequest{
+		Messages:    []Message{{Role: "user", Content: prompt}},
+		Temperature: new(float64),
+		Seed:        &c.opts.Seed,
 		MaxTokens:   c.opts.MaxTokens,
 	})
 	if err != nil {
-		return proctor.JudgeReply{}, fmt.Errorf("openai: chat: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return proctor.JudgeReply{}, fmt.Errorf("openai: chat: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.key != "" {
-		req.Header.Set("Authorization", "Bearer "+c.key)
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		err = fmt.Errorf("openai: chat: %w", err)
-		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			return proctor.JudgeReply{}, err
-		}
-		return proctor.JudgeReply{}, &proctor.TransientError{Err: err}
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxChatReply))
-	if err != nil {
-		return proctor.JudgeReply{}, &proctor.TransientError{Err: fmt.Errorf("openai: chat: reading reply: %w", err)}
-	}
-	if resp.StatusCode != http.StatusOK {
-		err := fmt.Errorf("openai: chat: %s: %s", resp.Status, chatClip(raw))
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-			return proctor.JudgeReply{}, &proctor.TransientError{Err: err, RetryAfter: chatRetryAfter(resp.Header.Get("Retry-After"))}
-		}
 		return proctor.JudgeReply{}, err
 	}
-	var cr chatResponse
-	if err := json.Unmarshal(raw, &cr); err != nil {
-		return proctor.JudgeReply{}, fmt.Errorf("openai: chat: reply is not JSON: %w", err)
-	}
-	if len(cr.Choices) == 0 || cr.Choices[0].Message.Content == nil {
+	if cr.Choices[0].Message.Content == nil {
 		return proctor.JudgeReply{}, errors.New("openai: chat: reply has no message content")
 	}
 	u := cr.Usage
-	tokens := u.TotalTokens
+	in, out := deref(u.PromptTokens), deref(u.CompletionTokens)
+	tokens := deref(u.TotalTokens)
 	if tokens == 0 {
-		tokens = u.PromptTokens + u.CompletionTokens
+		tokens = in + out
 	}
-	cost := (float64(u.PromptTokens)*c.opts.InputPerMTok + float64(u.CompletionTokens)*c.opts.OutputPerMTok) / 1e6
-	return proctor.JudgeReply{Text: *cr.Choices[0].Message.Content, Tokens: tokens, CostUSD: cost}, nil
+	return proctor.JudgeReply{Text: *cr.Choices[0].Message.Content, Tokens: tokens, CostUSD: c.cost(in, out)}, nil
 }
 
-func chatRetryAfter(h string) time.Duration {
-	if n, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
+// Complete sends r's messages and returns the first choice with its tool
+// calls and usage. Unlike [Chat.Reply] it sends no seed and only the
+// sampling settings r holds. Errors are as Reply's, except that a reply
+// with tool calls and no content is a completion with empty Text.
+func (c *Chat) Complete(ctx context.Context, r Request) (Completion, error) {
+	cr, status, err := c.call(ctx, chatRequest{Messages: r.Messages, Temperature: r.Temperature, MaxTokens: r.MaxTokens})
+	if err != nil {
+		return Completion{}, err
 	}
-	return 0
+	return c.completion(cr, status), nil
 }
 
-func chatClip(b []byte) string {
-	const n = 200
-	s := strings.TrimSpace(string(b))
-	if len(s) > n {
-		return s[:n] + "…"
+func (c *Chat) completion(cr chatResponse, status int) Completion {
+	m, u := cr.Choices[0].Message, cr.Usage
+	out := Completion{Status: status, InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if m.Content != nil {
+		out.Text = *m.Content
 	}
-	return s
+	for _, tc := range m.ToolCalls {
+		call := proctor.ToolCall{Name: tc.Function.Name}
+		if json.Valid([]byte(tc.Function.Arguments)) {
+			call.Arguments = json.RawMessage(tc.Function.Arguments)
+		} else if tc.Function.Arguments != "" {
+			call.Arguments, _ = json.Marshal(tc.Function.Arguments)
+		}
+		out.ToolCalls = append(out.ToolCalls, call)
+	}
+	if in, o := u.PromptTokens, u.CompletionTokens; in != nil && o != nil {
+		if out.TotalTokens == nil {
+			out.TotalTokens = proctor.Ptr(*in + *o)
+		}
+		out.CostUSD = c.cost(*in, *o)
+	}
+	return out
+}
+
+// cost is the price of in prompt and out completion tokens.
+func (c *Chat) cost(in, out int) float64 {
+	return (float64(in)*c.opts.InputPerMTok + float64(out)*c.opts.OutputPerMTok) / 1e6
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/proctorhq/proctor"
 )
@@ -56,8 +58,8 @@ func TestChatReply(t *testing.T) {
 	if want := (100*2 + 20*8) / 1e6; r.CostUSD != want {
 		t.Errorf("cost %v, want %v", r.CostUSD, want)
 	}
-	if req.Model != "m1" || req.Temperature != 0 || req.Seed != 7 || len(req.Messages) != 1 || req.Messages[0].Content != "the prompt" {
-		t.Errorf("request %+v: want model m1, temperature 0, seed 7, the prompt as one message", req)
+	if req.Model != "m1" || req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 || req.MaxTokens != 1024 || len(req.Messages) != 1 || req.Messages[0].Content != "the prompt" {
+		t.Errorf("request %+v: want model m1, temperature 0, seed 7, max_tokens 1024, the prompt as one message", req)
 	}
 	if auth != "Bearer k-123" {
 		t.Errorf("Authorization %q, want the key from the named variable", auth)
@@ -136,5 +138,113 @@ func TestChatAsPoolJudge(t *testing.T) {
 	st := p.Stats()[0]
 	if st.Calls != 2 || st.Retries != 1 || st.Tokens != 50 {
 		t.Errorf("stats %+v, want 2 calls, 1 retry, 50 tokens", st)
+	}
+}
+
+func TestChatComplete(t *testing.T) {
+	temp := 0.5
+	tests := []struct {
+		name      string
+		req       Request
+		reply     string
+		wantBody  string // the request as the server decoded it, re-encoded
+		wantText  string
+		wantCalls string // tool calls as JSON
+		wantTotal int    // -1: nil
+		wantCost  float64
+		why       string
+	}{
+		{
+			name:      "server defaults",
+			req:       Request{Messages: []Message{{"system", "be brief"}, {"user", "hi"}}},
+			reply:     `{"choices":[{"message":{"content":"hello"}}],"usage":{"prompt_tokens":1000,"completion_tokens":500}}`,
+			wantBody:  `{"messages":[{"content":"be brief","role":"system"},{"content":"hi","role":"user"}],"model":"m"}`,
+			wantText:  "hello",
+			wantCalls: `null`,
+			wantTotal: 1500,
+			wantCost:  0.006,
+			why:       "no seed, temperature or max_tokens unless asked; total is the sum when the reply omits it",
+		},
+		{
+			name:      "settings and tool calls",
+			req:       Request{Messages: []Message{{"user", "hi"}}, Temperature: &temp, MaxTokens: 9},
+			reply:     `{"choices":[{"message":{"content":null,"tool_calls":[{"function":{"name":"f","arguments":"{\"a\":1}"}},{"function":{"name":"g","arguments":"not json"}}]}}]}`,
+			wantBody:  `{"max_tokens":9,"messages":[{"content":"hi","role":"user"}],"model":"m","temperature":0.5}`,
+			wantText:  "",
+			wantCalls: `[{"name":"f","arguments":{"a":1}},{"name":"g","arguments":"not json"}]`,
+			wantTotal: -1,
+			why:       "a tool-only reply is a completion; arguments that are not JSON are kept as a string; no usage, no cost",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got map[string]any
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				json.NewDecoder(r.Body).Decode(&got)
+				w.Write([]byte(tt.reply))
+			}))
+			defer srv.Close()
+			c, err := NewChat(ChatOptions{BaseURL: srv.URL, Model: "m", InputPerMTok: 2, OutputPerMTok: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			comp, err := c.Complete(context.Background(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := json.Marshal(got); string(b) != tt.wantBody {
+				t.Errorf("request body: got %s, want %s (%s)", b, tt.wantBody, tt.why)
+			}
+			calls, _ := json.Marshal(comp.ToolCalls)
+			if comp.Text != tt.wantText || string(calls) != tt.wantCalls || comp.Status != 200 {
+				t.Errorf("got text %q, calls %s, status %d; want %q, %s, 200 (%s)", comp.Text, calls, comp.Status, tt.wantText, tt.wantCalls, tt.why)
+			}
+			total := -1
+			if comp.TotalTokens != nil {
+				total = *comp.TotalTokens
+			}
+			if total != tt.wantTotal || comp.CostUSD != tt.wantCost {
+				t.Errorf("got total %d, cost %v; want %d, %v (%s)", total, comp.CostUSD, tt.wantTotal, tt.wantCost, tt.why)
+			}
+		})
+	}
+}
+
+func TestChatStatusError(t *testing.T) {
+	srv := chatServer(t, 400, "  "+strings.Repeat("é", 400), nil, nil)
+	c, err := NewChat(ChatOptions{BaseURL: srv.URL + "/v1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), Request{Messages: []Message{{"user", "p"}}})
+	var se *StatusError
+	if !errors.As(err, &se) || se.StatusCode != 400 || se.API != "chat" {
+		t.Fatalf("got %v, want a *StatusError for HTTP 400", err)
+	}
+	if !strings.HasPrefix(se.Body, "é") || !strings.HasSuffix(se.Body, "…") || len(se.Body) > errorBodyClip+len("…") || !utf8.ValidString(se.Body) {
+		t.Errorf("body %q: want the trimmed start of the reply, cut on a rune boundary", se.Body)
+	}
+}
+
+func TestEndpointCapsReply(t *testing.T) {
+	tests := []struct {
+		name, body string
+		wantErr    string
+	}{
+		{"at the cap", `"12345678"`, ""},
+		{"over the cap", `"123456789"`, "larger than 10 bytes"},
+		{"not JSON", `"1234`, "not JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(tt.body)) }))
+			defer srv.Close()
+			ep := endpoint{api: "x", url: srv.URL, client: srv.Client(), timeout: time.Second, maxBody: 10}
+			var v string
+			_, err := ep.post(context.Background(), []byte(`{}`), &v)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("got %v, want error %q", err, tt.wantErr)
+			}
+		})
 	}
 }

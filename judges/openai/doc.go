@@ -1,5 +1,6 @@
 // Package openai adapts OpenAI-compatible HTTP endpoints to proctor: a
-// chat-completions judge ([NewChat]) and an embeddings provider. It uses
+// chat-completions judge ([NewChat]), a plain chat call for a model under
+// test ([Chat.Complete]) and an embeddings provider ([NewEmbedder]). It uses
 // only net/http and talks to the base URL it is given and nothing else;
 // proctor itself never opens a connection, so importing this package is
 // how a caller chooses to send judged text to a model.
@@ -9,7 +10,7 @@
 // are given), and marks rate limits (429), server errors (5xx) and network
 // errors as transient so that proctor's judge pool retries them with
 // backoff. Other failures (400, 401, 404, a reply with no choices) are not
-// retried.
+// retried. A status outside 2xx is a *[StatusError] for both endpoints.
 //
 //	chat, err := openai.NewChat(openai.ChatOptions{
 //		BaseURL:   "https://api.openai.com/v1",

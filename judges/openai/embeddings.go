@@ -1,16 +1,12 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -49,25 +45,14 @@ type EmbedderConfig struct {
 // (POST {base}/embeddings). It satisfies proctor.EmbeddingProvider and
 // proctor.BatchEmbedder and is safe for concurrent use.
 type Embedder struct {
-	url, model, key string
-	dims            int
-	timeout, base   time.Duration
-	retries, batch  int
-	client          *http.Client
+	ep    endpoint
+	model string
+	dims  int
+	batch int
 }
 
-// EmbeddingsError is a reply the endpoint gave with a status other than
-// 200, after any retries.
-type EmbeddingsError struct {
-	StatusCode int
-	// Body is the start of the reply, for people.
-	Body string
-}
-
-// Error reads "openai: embeddings: HTTP 400: BODY".
-func (e *EmbeddingsError) Error() string {
-	return fmt.Sprintf("openai: embeddings: HTTP %d: %s", e.StatusCode, e.Body)
-}
+// maxEmbeddingsReply caps how much of an embeddings reply is read.
+const maxEmbeddingsReply = 256 << 20
 
 // NewEmbedder returns an Embedder. It returns an error when Model is empty
 // or APIKeyEnv names a variable that is unset or empty.
@@ -76,36 +61,40 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 		return nil, errors.New("openai: embeddings: Model is required")
 	}
 	e := &Embedder{
-		url:     strings.TrimRight(embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/") + "/embeddings",
-		model:   cfg.Model,
-		dims:    cfg.Dimensions,
-		timeout: cfg.Timeout,
-		base:    cfg.RetryBaseDelay,
-		retries: cfg.MaxRetries,
-		batch:   cfg.BatchSize,
-		client:  cfg.HTTPClient,
+		ep: endpoint{
+			api:     "embeddings",
+			url:     strings.TrimRight(embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/") + "/embeddings",
+			client:  cfg.HTTPClient,
+			timeout: cfg.Timeout,
+			maxBody: maxEmbeddingsReply,
+			retries: cfg.MaxRetries,
+			base:    cfg.RetryBaseDelay,
+		},
+		model: cfg.Model,
+		dims:  cfg.Dimensions,
+		batch: cfg.BatchSize,
 	}
 	if cfg.APIKeyEnv != "" {
-		e.key = os.Getenv(cfg.APIKeyEnv)
-		if e.key == "" {
+		e.ep.key = os.Getenv(cfg.APIKeyEnv)
+		if e.ep.key == "" {
 			return nil, fmt.Errorf("openai: embeddings: environment variable %s is unset or empty", cfg.APIKeyEnv)
 		}
 	}
-	if e.timeout <= 0 {
-		e.timeout = 30 * time.Second
+	if e.ep.timeout <= 0 {
+		e.ep.timeout = 30 * time.Second
 	}
-	if e.base <= 0 {
-		e.base = 500 * time.Millisecond
+	if e.ep.base <= 0 {
+		e.ep.base = 500 * time.Millisecond
 	}
-	if e.retries == 0 {
-		e.retries = 3
+	if e.ep.retries == 0 {
+		e.ep.retries = 3
 	}
-	e.retries = max(e.retries, 0)
+	e.ep.retries = max(e.ep.retries, 0)
 	if e.batch <= 0 {
 		e.batch = 256
 	}
-	if e.client == nil {
-		e.client = &http.Client{}
+	if e.ep.client == nil {
+		e.ep.client = &http.Client{}
 	}
 	return e, nil
 }
@@ -153,91 +142,20 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if err != nil {
 		return nil, fmt.Errorf("openai: embeddings: %w", err)
 	}
-	for attempt := 0; ; attempt++ {
-		vecs, wait, err := e.try(ctx, body, len(texts))
-		if err == nil {
-			return vecs, nil
-		}
-		if wait < 0 || attempt >= e.retries || ctx.Err() != nil {
-			return nil, err
-		}
-		if wait == 0 {
-			wait = e.backoff(attempt)
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("openai: embeddings: %w (after %v)", ctx.Err(), err)
-		case <-t.C:
-		}
-	}
-}
-
-// backoff is the full-jitter exponential delay before retry attempt+1.
-func (e *Embedder) backoff(attempt int) time.Duration {
-	d := e.base << min(attempt, 16)
-	d = min(d, 30*time.Second)
-	return time.Duration(rand.Int64N(int64(d)) + 1)
-}
-
-// try makes one request. wait < 0 means the error is final; wait > 0 is
-// the server's Retry-After; 0 means retry with backoff.
-func (e *Embedder) try(ctx context.Context, body []byte, n int) ([][]float32, time.Duration, error) {
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, -1, fmt.Errorf("openai: embeddings: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if e.key != "" {
-		req.Header.Set("Authorization", "Bearer "+e.key)
-	}
-	resp, err := e.client.Do(req)
-	if err != nil {
-		return nil, 0, fmt.Errorf("openai: embeddings: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		err := &EmbeddingsError{StatusCode: resp.StatusCode, Body: strings.TrimSpace(string(snippet))}
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-			return nil, embedRetryAfter(resp.Header.Get("Retry-After")), err
-		}
-		return nil, -1, err
-	}
 	var r embeddingsReply
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 256<<20)).Decode(&r); err != nil {
-		return nil, -1, fmt.Errorf("openai: embeddings: reply: %w", err)
+	if _, err := e.ep.post(ctx, body, &r); err != nil {
+		return nil, err
 	}
+	n := len(texts)
 	if len(r.Data) != n {
-		return nil, -1, fmt.Errorf("openai: embeddings: reply has %d vectors for %d texts", len(r.Data), n)
+		return nil, fmt.Errorf("openai: embeddings: reply has %d vectors for %d texts", len(r.Data), n)
 	}
 	out := make([][]float32, n)
 	for _, d := range r.Data {
 		if d.Index < 0 || d.Index >= n || out[d.Index] != nil {
-			return nil, -1, fmt.Errorf("openai: embeddings: reply has a bad or repeated index %d", d.Index)
+			return nil, fmt.Errorf("openai: embeddings: reply has a bad or repeated index %d", d.Index)
 		}
 		out[d.Index] = d.Embedding
 	}
-	return out, 0, nil
-}
-
-// embedRetryAfter reads a Retry-After header (seconds or an HTTP date), capped
-// at a minute; 0 when absent or unreadable.
-func embedRetryAfter(h string) time.Duration {
-	if h == "" {
-		return 0
-	}
-	var d time.Duration
-	if s, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
-		d = time.Duration(s) * time.Second
-	} else if t, err := http.ParseTime(h); err == nil {
-		d = time.Until(t)
-	}
-	if d <= 0 {
-		return 0
-	}
-	return min(d, time.Minute)
+	return out, nil
 }
