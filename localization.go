@@ -20,7 +20,10 @@ import (
 type Locations map[string][]LineRange
 
 // LineRange is the inclusive range of lines Start..End, 1-based.
-type LineRange struct{ Start, End int }
+type LineRange struct {
+	// Start is the first line of the range and End the last; Start <= End.
+	Start, End int
+}
 
 func (r LineRange) len() int { return r.End - r.Start + 1 }
 

@@ -239,7 +239,8 @@ type SamplingParams struct {
 	Temperature *float64 `json:"temperature"`
 	// TopP in [0, 1].
 	TopP *float64 `json:"top_p"`
-	Seed *int64   `json:"seed"`
+	// Seed is any integer.
+	Seed *int64 `json:"seed"`
 	// MaxCompletionsTokens is positive (OpenAI's spelling).
 	MaxCompletionsTokens *int `json:"max_completions_tokens"`
 	// ReasoningEffort is none, minimal, low, medium, high or xhigh.

@@ -173,6 +173,7 @@ type ToolSequence struct {
 // ToolSequenceOptions configure [NewToolSequence]. The zero value matches a
 // subsequence.
 type ToolSequenceOptions struct {
+	// Mode is SequenceSubsequence (default) or SequenceExact.
 	Mode SequenceMode
 	// Name is shown in results; default "tool_sequence".
 	Name string
