@@ -41,7 +41,7 @@ type judgeTask struct {
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
-	customRead   func(reply string) (CustomRead, error)                       // taskCustom
+	customRead   func(reply string) (customReading, error)                    // taskCustom
 	first        int                                                          // taskCustom: 1 + the pool index of the judge to ask first; 0 for pool order
 }
 
