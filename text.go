@@ -3,6 +3,7 @@ package proctor
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,6 +19,18 @@ const (
 	// ModeAny requires at least one value.
 	ModeAny
 )
+
+// String returns SPEC.md's word: "all" or "any"; an unknown mode prints as
+// mode_N.
+func (m MatchMode) String() string {
+	switch m {
+	case ModeAll:
+		return "all"
+	case ModeAny:
+		return "any"
+	}
+	return "mode_" + strconv.Itoa(int(m))
+}
 
 // ContainsOptions configure [NewContains] and [NewNotContains]. The zero
 // value is case-sensitive and requires every value.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ohler55/ojg/jp"
@@ -160,6 +161,18 @@ const (
 	// SequenceExact passes when the calls are exactly the names, in order.
 	SequenceExact
 )
+
+// String returns SPEC.md's word: "subsequence" or "exact"; an unknown mode
+// prints as mode_N.
+func (m SequenceMode) String() string {
+	switch m {
+	case SequenceSubsequence:
+		return "subsequence"
+	case SequenceExact:
+		return "exact"
+	}
+	return "mode_" + strconv.Itoa(int(m))
+}
 
 // ToolSequence passes when the sample's tool calls follow the names in
 // order: as a subsequence (the default) or exactly. A failure's reason
