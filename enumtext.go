@@ -36,19 +36,19 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return unmarshalEnum(k, b, int(KindModel)+1, "grader kind")
 }
 
+// MarshalText encodes m as [ContainsMode.String] does.
+func (m ContainsMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes "all" or "any".
+func (m *ContainsMode) UnmarshalText(b []byte) error {
+	return unmarshalEnum(m, b, int(ContainsAny)+1, "mode")
+}
+
 // MarshalText encodes m as [MatchMode.String] does.
 func (m MatchMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// UnmarshalText decodes "all" or "any".
-func (m *MatchMode) UnmarshalText(b []byte) error {
-	return unmarshalEnum(m, b, int(ModeAny)+1, "mode")
-}
-
-// MarshalText encodes m as [RegexMatch.String] does.
-func (m RegexMatch) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
 // UnmarshalText decodes "default", "full" or "search".
-func (m *RegexMatch) UnmarshalText(b []byte) error {
+func (m *MatchMode) UnmarshalText(b []byte) error {
 	return unmarshalEnum(m, b, int(MatchSearch)+1, "match")
 }
 

@@ -21,10 +21,10 @@ func TestEnumText(t *testing.T) {
 	}{
 		{"Kind", []string{"deterministic", "network", "model"},
 			func() enum { return new(Kind) }, func(i int) enum { v := Kind(i); return &v }},
-		{"MatchMode", []string{"all", "any"},
+		{"ContainsMode", []string{"all", "any"},
+			func() enum { return new(ContainsMode) }, func(i int) enum { v := ContainsMode(i); return &v }},
+		{"MatchMode", []string{"default", "full", "search"},
 			func() enum { return new(MatchMode) }, func(i int) enum { v := MatchMode(i); return &v }},
-		{"RegexMatch", []string{"default", "full", "search"},
-			func() enum { return new(RegexMatch) }, func(i int) enum { v := RegexMatch(i); return &v }},
 		{"ContextMeasure", []string{"f1", "precision", "recall"},
 			func() enum { return new(ContextMeasure) }, func(i int) enum { v := ContextMeasure(i); return &v }},
 		{"RougeMeasure", []string{"fmeasure", "precision", "recall"},
