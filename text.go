@@ -44,7 +44,10 @@ type ContainsOptions struct {
 }
 
 // Contains passes when the output contains the values (every one, or any
-// one with [ContainsAny]). Safe for concurrent use.
+// one with [ContainsAny]) and fails naming the value at fault otherwise; it
+// never returns not graded. Matching is case-sensitive unless
+// [ContainsOptions.IgnoreCase]. A Contains is immutable and safe for
+// concurrent use.
 type Contains struct {
 	name    string
 	values  []string
@@ -332,8 +335,9 @@ type AffixOptions struct {
 	Name string
 }
 
-// Affix passes when the trimmed output starts (or ends) with a value. Safe
-// for concurrent use.
+// Affix passes when the trimmed output starts (or ends) with a value and
+// fails otherwise; it never returns not graded. An Affix is immutable and
+// safe for concurrent use.
 type Affix struct {
 	name   string
 	value  string
