@@ -33,6 +33,12 @@ type Not struct {
 }
 
 var (
+	_ Grader = (*All)(nil)
+	_ Grader = (*Any)(nil)
+	_ Grader = (*Not)(nil)
+)
+
+var (
 	_ Grader    = (*All)(nil)
 	_ Grader    = (*Any)(nil)
 	_ Grader    = (*Not)(nil)
