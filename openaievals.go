@@ -337,8 +337,10 @@ func openaiSpecs(m map[string]Builder) {
 // text_similarity, score_model, label_model, multi, python), or an object
 // holding such an array under "testing_criteria" (an eval's create
 // request). score_model and label_model ask the judges the Compiler was
-// given ([ScoreModel], [LabelModel]). Any proctor spec may appear in the list too. Errors name the
-// entry by its index and name.
+// given ([ScoreModel], [LabelModel]). Any proctor spec may appear in the
+// list too. Unlike [Compiler.CompileList] it refuses an empty list, since
+// an eval with no criteria grades nothing. Errors name the entry by its
+// index and name.
 func (c *Compiler) CompileTestingCriteria(list []byte) ([]Check, error) {
 	list = bytes.TrimSpace(list)
 	if len(list) > 0 && list[0] == '{' {
