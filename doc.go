@@ -64,28 +64,29 @@
 // [NewLLMPairwise], [NewLLMAnswerMatch]) ask a [Judge], a function the
 // caller injects as a [JudgeModel] with its model and family through
 // [WithJudges]; without one they are not graded, with [ErrNoJudge] as the
-// cause. Binary
-// verdicts come with the reasoning first and may abstain. A verdict in doubt
-// (low confidence, a deterministic check with the same criterion
-// disagreeing, a high or critical severity, an abstention) goes to a panel
-// of judges from other model families; a same-family judge is refused
-// unless the caller allows it, and then the report says so in its caveats.
+// cause. Binary verdicts come with the reasoning first and may abstain. A
+// verdict in doubt (low confidence, a deterministic check with the same
+// criterion disagreeing, a high or critical severity, an abstention) goes
+// to a panel of judges from other model families; a same-family judge is
+// refused unless the caller allows it, and then the report says so in its
+// caveats.
 // Judges see the check's case, severity and earlier grades through
 // [CheckInfoFrom]. Every judge asked is in the grade's [JudgeEvidence];
 // identical calls are coalesced and cached, transient errors retried
 // ([WithJudgeRetry]), spending capped ([WithJudgeBudget]) and judged text
-// redacted where the caller asks ([WithRedactor]). The judges/openai
-// subpackage adapts OpenAI-compatible chat and embeddings endpoints to a
-// [Judge] and an [EmbeddingProvider], using only net/http.
+// redacted where the caller asks ([WithRedactor]). The subpackage
+// [github.com/proctorhq/proctor/judges/openai] adapts OpenAI-compatible
+// chat and embeddings endpoints to a [Judge] and an [EmbeddingProvider],
+// using only net/http.
 //
 // # Concurrency
 //
 // A [Runner] ([NewRunner]) grades cases at most [WithConcurrency] (default
-// 4) at a time and returns results in input order. Within an attempt, checks run deterministic
-// first, then network, then model-graded ([Kinded]), whatever order they
-// were given in, and an attempt stops at the first required check that
-// fails or is not graded, so no judge is paid to read an answer that
-// already broke its contract. A grader that panics is not graded with the
+// 4) at a time and returns results in input order. Within an attempt,
+// checks run deterministic first, then network, then model-graded
+// ([Kinded]), whatever order they were given in, and an attempt stops at
+// the first required check that fails or is not graded, so no judge is
+// paid to read an answer that already broke its contract. A grader that panics is not graded with the
 // panic message and the run goes on. When the context is cancelled,
 // [Runner.Run] returns the report of the cases graded in full together
 // with ctx.Err(), and leaves no goroutine behind.
@@ -99,6 +100,7 @@
 // can be compiled when the grader is built, not per sample. A grader that
 // calls a service or a model implements [Kinded], so a Runner orders it
 // after the deterministic checks. The proctortest subpackage checks a
-// grader against this contract (proctortest.TestGrader) and runs cases as
+// grader against this contract
+// ([github.com/proctorhq/proctor/proctortest.TestGrader]) and runs cases as
 // subtests.
 package proctor
