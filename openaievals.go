@@ -81,6 +81,16 @@ func NewStringCheck(op StringOp, reference string, opts StringCheckOptions) (*St
 	return &StringCheck{name: nameOr(opts.Name, "string_check"), op: op, inputReference: p}, nil
 }
 
+// MustStringCheck is [NewStringCheck] for package-level variables; it
+// panics, naming the call and the reference, when NewStringCheck fails.
+func MustStringCheck(op StringOp, reference string, opts StringCheckOptions) *StringCheck {
+	g, err := NewStringCheck(op, reference, opts)
+	if err != nil {
+		panic(fmt.Sprintf("proctor: MustStringCheck(%v, %q): %v", op, reference, err))
+	}
+	return g
+}
+
 // Name returns the grader's name.
 func (g *StringCheck) Name() string { return g.name }
 
@@ -230,6 +240,16 @@ func NewTextSimilarity(metric Grader, reference string, opts TextSimilarityOptio
 		return nil, err
 	}
 	return &TextSimilarity{name: nameOr(opts.Name, "text_similarity"), metric: metric, inputReference: p}, nil
+}
+
+// MustTextSimilarity is [NewTextSimilarity] for package-level variables; it
+// panics, naming the call and the reference, when NewTextSimilarity fails.
+func MustTextSimilarity(metric Grader, reference string, opts TextSimilarityOptions) *TextSimilarity {
+	g, err := NewTextSimilarity(metric, reference, opts)
+	if err != nil {
+		panic(fmt.Sprintf("proctor: MustTextSimilarity(%q): %v", reference, err))
+	}
+	return g
 }
 
 // Name returns the grader's name.
