@@ -22,6 +22,9 @@ type LabelledSample struct {
 
 // ConfusionMatrix counts human labels (rows) against the grader's
 // statuses (columns).
+//
+// Each field is named label first, then status: PassNotGraded counts the
+// samples a human passed that the grader did not grade.
 type ConfusionMatrix struct {
 	PassPassed    int `json:"pass_passed"`
 	PassFailed    int `json:"pass_failed"`
@@ -36,10 +39,14 @@ type ConfusionMatrix struct {
 // failed; the ones it did not grade are counted in AbstentionRate, never
 // as agreement or disagreement.
 type Calibration struct {
-	Samples   int `json:"samples"`
+	// Samples is the number of labelled samples graded.
+	Samples int `json:"samples"`
+	// Graded is how many of them the grader passed or failed; NotGraded
+	// how many it did not grade.
 	Graded    int `json:"graded"`
 	NotGraded int `json:"not_graded"`
-	Agree     int `json:"agree"`
+	// Agree is how many graded samples got the human label's status.
+	Agree int `json:"agree"`
 	// Agreement is Agree / Graded; NaN when nothing was graded.
 	Agreement float64 `json:"-"`
 	// Kappa is Cohen's kappa over the graded samples: agreement corrected
@@ -47,8 +54,9 @@ type Calibration struct {
 	// nothing was graded or chance agreement is 1 (one label throughout).
 	Kappa float64 `json:"-"`
 	// AbstentionRate is NotGraded / Samples.
-	AbstentionRate float64         `json:"abstention_rate"`
-	Confusion      ConfusionMatrix `json:"confusion"`
+	AbstentionRate float64 `json:"abstention_rate"`
+	// Confusion counts labels against statuses, not-graded ones included.
+	Confusion ConfusionMatrix `json:"confusion"`
 }
 
 // MarshalJSON writes agreement and kappa as numbers, or null where they

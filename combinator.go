@@ -8,15 +8,18 @@ import (
 )
 
 // All passes when every check passes. It fails at the first failure, and is
-// not graded when none failed but one was not graded. Its kind is the most
-// demanding of its checks'. Safe for concurrent use if its checks are.
+// not graded when none failed but one was not graded, or when it has no
+// checks at all (nothing was measured, so nothing passed). Its kind is the
+// most demanding of its checks'. Safe for concurrent use if its checks are.
 type All struct {
 	name   string
 	checks []Check
 }
 
-// Any passes when at least one check passes; it fails when all failed, and
-// is not graded when none passed and one was not graded.
+// Any passes when at least one check passes; it fails when all failed (or
+// it has no checks), and is not graded when none passed and one was not
+// graded. Its kind is the most demanding of its checks'. Safe for
+// concurrent use if its checks are.
 type Any struct {
 	name   string
 	checks []Check
@@ -28,6 +31,12 @@ type Not struct {
 	name  string
 	check Check
 }
+
+var (
+	_ Grader = (*All)(nil)
+	_ Grader = (*Any)(nil)
+	_ Grader = (*Not)(nil)
+)
 
 var (
 	_ Grader    = (*All)(nil)
@@ -86,6 +95,9 @@ func (g *All) GraderKind() Kind { return maxKind(g.checks) }
 
 // Grade runs the checks in order until one fails.
 func (g *All) Grade(ctx context.Context, s *Sample) Grade {
+	if len(g.checks) == 0 {
+		return NotGraded("no checks to combine")
+	}
 	var notGraded []string
 	for _, c := range g.checks {
 		r := c.Grade(ctx, s)

@@ -8,7 +8,9 @@ import (
 
 // CaseChange is a case whose verdict differs between two runs.
 type CaseChange struct {
-	ID   string `json:"id"`
+	// ID is the case's id.
+	ID string `json:"id"`
+	// Base and Head are the case's verdicts in the base and head runs.
 	Base Status `json:"base"`
 	Head Status `json:"head"`
 }

@@ -70,14 +70,20 @@ type ContextF1 struct {
 
 // ContextF1Evidence is the evidence of a [ContextF1] grade.
 type ContextF1Evidence struct {
-	Measure   string  `json:"measure"`
-	Score     float64 `json:"score"`
+	// Measure names the measure compared with the threshold ("f1",
+	// "precision" or "recall") and Score is its value.
+	Measure string  `json:"measure"`
+	Score   float64 `json:"score"`
+	// Precision is Matched / Retrieved, Recall is Matched / Relevant and
+	// F1 their harmonic mean; each is 0 when its denominator is.
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
 	F1        float64 `json:"f1"`
-	Retrieved int     `json:"retrieved"`
-	Relevant  int     `json:"relevant"`
-	Matched   int     `json:"matched"`
+	// Retrieved and Relevant count the distinct items scored on each side;
+	// Matched counts the retrieved items that are relevant.
+	Retrieved int `json:"retrieved"`
+	Relevant  int `json:"relevant"`
+	Matched   int `json:"matched"`
 }
 
 var _ Grader = (*ContextF1)(nil)

@@ -26,10 +26,20 @@
 // A [Grader] has a name and a Grade method. Built-in graders are built
 // with NewX functions taking an XOptions struct whose zero value is the
 // documented default ([NewExactMatch], [NewContains], [NewStartsWith],
-// [NewOneOf], [NewAll], ...); they are immutable once built and safe for
+// [NewOneOf], [NewRegex], ...); they are immutable once built and safe for
 // concurrent use. A failing output is a failed grade with a reason, never
 // an error. A [Check] adds what a case needs to know about a grader: whether
 // it is required, the criterion it reads and its severity.
+//
+// Beyond text, structure ([NewJSONSchema], [NewJSONPathEquals]) and answers
+// ([NewChoice], [NewNumeric]), graders score similarity to references on a
+// 0-1 scale with a threshold ([NewBLEU], [NewRouge], [NewTokenF1],
+// [NewLevenshtein], and [NewSemanticSimilarity] over an
+// [EmbeddingProvider]), look for disclosures in the output ([NewNoPII],
+// [NewNoSecrets], [NewForbidden]) and ask a service ([NewCustomWebhook]).
+// Network graders refuse loopback, private and other special-purpose
+// addresses when they dial, after DNS, unless [WithNetworkAllow] allows
+// them; nothing leaves the machine unless the caller wires it.
 //
 // # Specs
 //
@@ -42,26 +52,41 @@
 // so this package imports no YAML library. [Compiler.Register] adds custom
 // spec types.
 //
+// OpenAI-evals grader objects (string_check, text_similarity, score_model,
+// label_model, multi, python) are specs as they stand, with OpenAI's field
+// names, and [Compiler.CompileTestingCriteria] reads a testing_criteria
+// list; their Go forms are [NewStringCheck], [NewTextSimilarity],
+// [NewScoreModel], [NewLabelModel], [NewMulti] and [NewPython].
+//
 // # Judges and panels
 //
-// Model-graded checks ask a judge, a function the caller injects together
-// with its model and family; without one they are not graded. Binary
-// verdicts come with the reasoning first and may abstain. A verdict in doubt
-// (low confidence, a deterministic check with the same criterion
-// disagreeing, a high or critical severity, an abstention) goes to a panel
-// of judges from other model families; a same-family judge is refused
-// unless the caller allows it, and then the report says so in its caveats.
+// Model-graded checks ([NewLLMJudge], [NewLLMScore], [NewLLMCategory],
+// [NewLLMPairwise], [NewLLMAnswerMatch]) ask a [Judge], a function the
+// caller injects as a [JudgeModel] with its model and family through
+// [WithJudges]; without one they are not graded, with [ErrNoJudge] as the
+// cause. Binary verdicts come with the reasoning first and may abstain. A
+// verdict in doubt (low confidence, a deterministic check with the same
+// criterion disagreeing, a high or critical severity, an abstention) goes
+// to a panel of judges from other model families; a same-family judge is
+// refused unless the caller allows it, and then the report says so in its
+// caveats.
 // Judges see the check's case, severity and earlier grades through
-// [CheckInfoFrom].
+// [CheckInfoFrom]. Every judge asked is in the grade's [JudgeEvidence];
+// identical calls are coalesced and cached, transient errors retried
+// ([WithJudgeRetry]), spending capped ([WithJudgeBudget]) and judged text
+// redacted where the caller asks ([WithRedactor]). The subpackage
+// [github.com/proctorhq/proctor/judges/openai] adapts OpenAI-compatible
+// chat and embeddings endpoints to a [Judge] and an [EmbeddingProvider],
+// using only net/http.
 //
 // # Concurrency
 //
-// A [Runner] grades cases at most [WithConcurrency] at a time and returns
-// results in input order. Within an attempt, checks run deterministic
-// first, then network, then model-graded ([Kinded]), whatever order they
-// were given in, and an attempt stops at the first required check that
-// fails or is not graded, so no judge is paid to read an answer that
-// already broke its contract. A grader that panics is not graded with the
+// A [Runner] ([NewRunner]) grades cases at most [WithConcurrency] (default
+// 4) at a time and returns results in input order. Within an attempt,
+// checks run deterministic first, then network, then model-graded
+// ([Kinded]), whatever order they were given in, and an attempt stops at
+// the first required check that fails or is not graded, so no judge is
+// paid to read an answer that already broke its contract. A grader that panics is not graded with the
 // panic message and the run goes on. When the context is cancelled,
 // [Runner.Run] returns the report of the cases graded in full together
 // with ctx.Err(), and leaves no goroutine behind.
@@ -74,5 +99,8 @@
 // panic on input and never treat missing evidence as a pass. Compile what
 // can be compiled when the grader is built, not per sample. A grader that
 // calls a service or a model implements [Kinded], so a Runner orders it
-// after the deterministic checks.
+// after the deterministic checks. The proctortest subpackage checks a
+// grader against this contract
+// ([github.com/proctorhq/proctor/proctortest.TestGrader]) and runs cases as
+// subtests.
 package proctor

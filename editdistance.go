@@ -64,10 +64,10 @@ func IndelSimilarity(a, b string) float64 {
 // steps), so a huge output cannot stall a run.
 const maxEditCells = 1 << 34
 
-// EditOptions configure [NewLevenshtein] and [NewFuzzyMatch]. The zero
+// EditSimilarityOptions configure [NewLevenshtein] and [NewFuzzyMatch]. The zero
 // value compares with the sample's expected answer and references (best
 // of) and passes at 0.5.
-type EditOptions struct {
+type EditSimilarityOptions struct {
 	// References, when not nil, are used instead of the sample's.
 	References []string
 	// Threshold is the similarity to reach; nil means 0.5.
@@ -93,13 +93,13 @@ type EditSimilarity struct {
 var _ Grader = (*EditSimilarity)(nil)
 
 // NewLevenshtein returns a grader on 1 - Levenshtein distance / max length.
-func NewLevenshtein(opts EditOptions) *EditSimilarity {
+func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
 	return &EditSimilarity{name: nameOr(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
 		sim: LevenshteinSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
 }
 
 // NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1.
-func NewFuzzyMatch(opts EditOptions) *EditSimilarity {
+func NewFuzzyMatch(opts EditSimilarityOptions) *EditSimilarity {
 	return &EditSimilarity{name: nameOr(opts.Name, "fuzzy_match"), metric: "fuzzy ratio",
 		sim: IndelSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
 }

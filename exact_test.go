@@ -96,6 +96,8 @@ func TestCombinators(t *testing.T) {
 		{"all pass", NewAll("", P, P), StatusPassed},
 		{"all one fails", NewAll("", P, N, F), StatusFailed},
 		{"all not graded", NewAll("", P, N), StatusNotGraded},
+		{"all of nothing", NewAll(""), StatusNotGraded}, // nothing measured is no pass
+		{"any of nothing", NewAny(""), StatusFailed},    // no check passed
 		{"any one passes", NewAny("", F, N, P), StatusPassed},
 		{"any all fail", NewAny("", F, F), StatusFailed},
 		{"any none passed, one not graded", NewAny("", F, N), StatusNotGraded},

@@ -22,7 +22,11 @@ type Grader interface {
 }
 
 // GraderFunc adapts a function to a [Grader], as http.HandlerFunc adapts a
-// function to a Handler.
+// function to a Handler; it is a struct so that the grader has a name.
+// Build one with [Func]. It is as safe for concurrent use as its function.
+// It is deterministic to a [Runner] (see [Kinded]): wrap a function that
+// calls a model or a service in a type that reports its [Kind]. A nil Func
+// panics when graded, which [Check.Grade] turns into not graded.
 type GraderFunc struct {
 	// GraderName is returned by Name.
 	GraderName string

@@ -72,6 +72,12 @@ func NewJSONPathEquals(path string, want any, opts JSONPathOptions) (*JSONPath, 
 	return g, nil
 }
 
+// MustJSONPathEquals is [NewJSONPathEquals] for package-level variables; it
+// panics, naming the call and the path, when NewJSONPathEquals fails.
+func MustJSONPathEquals(path string, want any, opts JSONPathOptions) *JSONPath {
+	return mustJSONPath("MustJSONPathEquals", path)(NewJSONPathEquals(path, want, opts))
+}
+
 // NewJSONPathExists returns a grader that passes when the query selects at
 // least one node (exists true) or none (exists false). A node holding null
 // exists.
@@ -82,6 +88,12 @@ func NewJSONPathExists(path string, exists bool, opts JSONPathOptions) (*JSONPat
 	}
 	g.exists = exists
 	return g, nil
+}
+
+// MustJSONPathExists is [NewJSONPathExists] for package-level variables; it
+// panics, naming the call and the path, when NewJSONPathExists fails.
+func MustJSONPathExists(path string, exists bool, opts JSONPathOptions) *JSONPath {
+	return mustJSONPath("MustJSONPathExists", path)(NewJSONPathExists(path, exists, opts))
 }
 
 // NewJSONPathOneOf returns a grader that passes when the query's node (or
@@ -103,6 +115,23 @@ func NewJSONPathOneOf(path string, values []any, opts JSONPathOptions) (*JSONPat
 		g.want = append(g.want, w)
 	}
 	return g, nil
+}
+
+// MustJSONPathOneOf is [NewJSONPathOneOf] for package-level variables; it
+// panics, naming the call and the path, when NewJSONPathOneOf fails.
+func MustJSONPathOneOf(path string, values []any, opts JSONPathOptions) *JSONPath {
+	return mustJSONPath("MustJSONPathOneOf", path)(NewJSONPathOneOf(path, values, opts))
+}
+
+// mustJSONPath returns the grader a MustJSONPath* call built, or panics
+// naming the call and its path.
+func mustJSONPath(call, path string) func(*JSONPath, error) *JSONPath {
+	return func(g *JSONPath, err error) *JSONPath {
+		if err != nil {
+			panic(fmt.Sprintf("proctor: %s(%q): %v", call, path, err))
+		}
+		return g
+	}
 }
 
 func newJSONPath(path string, op jsonPathOp, opts JSONPathOptions) (*JSONPath, error) {

@@ -364,6 +364,8 @@ type Decodes[T any] struct {
 	opts DecodesOptions
 }
 
+var _ Grader = (*Decodes[any])(nil)
+
 // DecodesInto returns a grader that checks that the output decodes into a
 // T, the typed counterpart of a JSON Schema:
 //

@@ -28,6 +28,7 @@ type Judge func(ctx context.Context, prompt string) (string, error)
 // JudgeReply is a judge's reply with what it cost, for judges that can
 // report usage (see [JudgeModel.CallWithUsage]).
 type JudgeReply struct {
+	// Text is the judge's reply, as [Judge] returns it.
 	Text string
 	// Tokens is the tokens the call used (prompt and completion); 0 when
 	// unknown.
@@ -79,6 +80,7 @@ func (m JudgeModel) call(ctx context.Context, prompt string) (JudgeReply, error)
 // 5xx, a dropped connection). Judges wrap errors in it; the pool retries
 // them with exponential backoff and jitter.
 type TransientError struct {
+	// Err is the judge's error; [TransientError.Unwrap] returns it.
 	Err error
 	// RetryAfter is the wait the server asked for; 0 means use the backoff.
 	RetryAfter time.Duration
@@ -117,8 +119,11 @@ var ErrNoJudge = errors.New("proctor: no judge")
 // unlimited. Once a cap is reached, the remaining model-graded checks are
 // not graded with [ErrJudgeBudget] as the cause. Cached replies are free.
 type JudgeBudget struct {
-	Calls   int
-	Tokens  int
+	// Calls caps the judge calls made (retries included).
+	Calls int
+	// Tokens caps the tokens judges report through [UsageJudge].
+	Tokens int
+	// CostUSD caps the cost judges report through [UsageJudge].
 	CostUSD float64
 }
 

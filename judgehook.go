@@ -9,9 +9,9 @@ import (
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
 
-// CustomRead is what a grader that writes its own judge prompt makes of
+// customReading is what a grader that writes its own judge prompt makes of
 // the judge's reply (see gradeCustom).
-type CustomRead struct {
+type customReading struct {
 	Verdict    Verdict
 	Confidence Confidence
 	// Score, when HasScore, is the judge's score scaled to [0, 1].
@@ -39,7 +39,7 @@ type CustomRead struct {
 // llm_* prompts' defence against judged text that imitates a verdict.
 func (jc *judgeConfig) gradeCustom(ctx context.Context, s *Sample, severity Severity,
 	prompt func(s *Sample, redact func(string) string) (string, string),
-	read func(reply string) (CustomRead, error)) Grade {
+	read func(reply string) (customReading, error)) Grade {
 	return jc.gradeCustomFirst(ctx, s, severity, -1, prompt, read)
 }
 
@@ -48,7 +48,7 @@ func (jc *judgeConfig) gradeCustom(ctx context.Context, s *Sample, severity Seve
 // the sample's model.
 func (jc *judgeConfig) gradeCustomFirst(ctx context.Context, s *Sample, severity Severity, first int,
 	prompt func(s *Sample, redact func(string) string) (string, string),
-	read func(reply string) (CustomRead, error)) Grade {
+	read func(reply string) (customReading, error)) Grade {
 	t := judgeTask{kind: taskCustom, customPrompt: prompt, customRead: read, first: first + 1}
 	return jc.decide(ctx, s, &t, severity)
 }

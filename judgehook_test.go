@@ -14,16 +14,16 @@ func TestGradeCustom(t *testing.T) {
 	prompt := func(s *Sample, redact func(string) string) (string, string) {
 		return "Rate this summary from 0 to 1: " + redact(s.Output), ""
 	}
-	read := func(reply string) (CustomRead, error) {
+	read := func(reply string) (customReading, error) {
 		f, err := strconv.ParseFloat(strings.TrimSpace(reply), 64)
 		if err != nil {
-			return CustomRead{}, errors.New("not a number")
+			return customReading{}, errors.New("not a number")
 		}
 		v := VerdictFail
 		if f >= 0.85 {
 			v = VerdictPass
 		}
-		return CustomRead{Verdict: v, Confidence: ConfidenceHigh, Score: f, HasScore: true}, nil
+		return customReading{Verdict: v, Confidence: ConfidenceHigh, Score: f, HasScore: true}, nil
 	}
 	tests := []struct {
 		reply string

@@ -24,7 +24,11 @@ type Length struct {
 // LengthOptions configure [NewLength]. A nil bound is no bound; at least
 // one must be set.
 type LengthOptions struct {
+	// MinChars and MaxChars bound the trimmed output's length in
+	// characters (code points), both inclusive.
 	MinChars, MaxChars *int
+	// MinWords and MaxWords bound its number of white-space separated
+	// words, both inclusive.
 	MinWords, MaxWords *int
 	// Name is shown in results; default "length".
 	Name string
@@ -122,6 +126,7 @@ type Blocklist struct {
 
 // BlocklistOptions configure [NewBlocklist]. The zero value ignores case.
 type BlocklistOptions struct {
+	// CaseSensitive compares case as well.
 	CaseSensitive bool
 	// Name is shown in results; default "blocklist".
 	Name string

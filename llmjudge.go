@@ -41,7 +41,7 @@ type judgeTask struct {
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
-	customRead   func(reply string) (CustomRead, error)                       // taskCustom
+	customRead   func(reply string) (customReading, error)                    // taskCustom
 	first        int                                                          // taskCustom: 1 + the pool index of the judge to ask first; 0 for pool order
 }
 
@@ -301,7 +301,8 @@ type LLMScoreOptions struct {
 	// PassAt is the lowest passing score; 0 means 3 with the default
 	// scale, or the score two thirds of the way up the scale, rounded up.
 	PassAt int
-	// Range scores on [0, 1] instead and passes at Threshold.
+	// Range scores on [0, 1] instead of Scale, and passes when the score
+	// is at least Threshold (in [0, 1]; Scale and PassAt are then unused).
 	Range     bool
 	Threshold float64
 }

@@ -20,7 +20,10 @@ import (
 type Locations map[string][]LineRange
 
 // LineRange is the inclusive range of lines Start..End, 1-based.
-type LineRange struct{ Start, End int }
+type LineRange struct {
+	// Start is the first line of the range and End the last; Start <= End.
+	Start, End int
+}
 
 func (r LineRange) len() int { return r.End - r.Start + 1 }
 
@@ -259,10 +262,10 @@ func ScoreLocalization(got, want Locations) LocalizationScore {
 	return s
 }
 
-// LocalizationOptions configure [NewLocalizationF1]. The zero value reads
+// LocalizationF1Options configure [NewLocalizationF1]. The zero value reads
 // the expected locations from the sample's expected answer and passes at
 // 0.5.
-type LocalizationOptions struct {
+type LocalizationF1Options struct {
 	// Expected, when not nil, are the locations compared with instead of
 	// the sample's expected answer.
 	Expected Locations
@@ -289,7 +292,7 @@ type LocalizationF1 struct {
 var _ Grader = (*LocalizationF1)(nil)
 
 // NewLocalizationF1 returns a localization grader.
-func NewLocalizationF1(opts LocalizationOptions) *LocalizationF1 {
+func NewLocalizationF1(opts LocalizationF1Options) *LocalizationF1 {
 	return &LocalizationF1{name: nameOr(opts.Name, "localization_f1"), want: opts.Expected, threshold: thresholdOr(opts.Threshold, 0.5)}
 }
 
@@ -323,7 +326,7 @@ func (g *LocalizationF1) Grade(_ context.Context, s *Sample) Grade {
 }
 
 func localizationSpec(o *SpecOptions) (Grader, error) {
-	opts := LocalizationOptions{Threshold: specThreshold(o), Name: o.Name()}
+	opts := LocalizationF1Options{Threshold: specThreshold(o), Name: o.Name()}
 	if r, ok := o.Raw("expected"); ok {
 		var text string
 		switch jsonKind(r) {

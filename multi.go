@@ -35,6 +35,8 @@ type Multi struct {
 	threshold float64
 }
 
+var _ Grader = (*Multi)(nil)
+
 // MultiOptions configure [NewMulti]. The zero value passes at 0.5.
 type MultiOptions struct {
 	// PassThreshold is the least passing score; nil means 0.5.

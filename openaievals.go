@@ -81,6 +81,16 @@ func NewStringCheck(op StringOp, reference string, opts StringCheckOptions) (*St
 	return &StringCheck{name: nameOr(opts.Name, "string_check"), op: op, inputReference: p}, nil
 }
 
+// MustStringCheck is [NewStringCheck] for package-level variables; it
+// panics, naming the call and the reference, when NewStringCheck fails.
+func MustStringCheck(op StringOp, reference string, opts StringCheckOptions) *StringCheck {
+	g, err := NewStringCheck(op, reference, opts)
+	if err != nil {
+		panic(fmt.Sprintf("proctor: MustStringCheck(%v, %q): %v", op, reference, err))
+	}
+	return g
+}
+
 // Name returns the grader's name.
 func (g *StringCheck) Name() string { return g.name }
 
@@ -232,6 +242,16 @@ func NewTextSimilarity(metric Grader, reference string, opts TextSimilarityOptio
 	return &TextSimilarity{name: nameOr(opts.Name, "text_similarity"), metric: metric, inputReference: p}, nil
 }
 
+// MustTextSimilarity is [NewTextSimilarity] for package-level variables; it
+// panics, naming the call and the reference, when NewTextSimilarity fails.
+func MustTextSimilarity(metric Grader, reference string, opts TextSimilarityOptions) *TextSimilarity {
+	g, err := NewTextSimilarity(metric, reference, opts)
+	if err != nil {
+		panic(fmt.Sprintf("proctor: MustTextSimilarity(%q): %v", reference, err))
+	}
+	return g
+}
+
 // Name returns the grader's name.
 func (g *TextSimilarity) Name() string { return g.name }
 
@@ -337,8 +357,10 @@ func openaiSpecs(m map[string]Builder) {
 // text_similarity, score_model, label_model, multi, python), or an object
 // holding such an array under "testing_criteria" (an eval's create
 // request). score_model and label_model ask the judges the Compiler was
-// given ([ScoreModel], [LabelModel]). Any proctor spec may appear in the list too. Errors name the
-// entry by its index and name.
+// given ([ScoreModel], [LabelModel]). Any proctor spec may appear in the
+// list too. Unlike [Compiler.CompileList] it refuses an empty list, since
+// an eval with no criteria grades nothing. Errors name the entry by its
+// index and name.
 func (c *Compiler) CompileTestingCriteria(list []byte) ([]Check, error) {
 	list = bytes.TrimSpace(list)
 	if len(list) > 0 && list[0] == '{' {

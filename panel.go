@@ -54,7 +54,10 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 type Confidence uint8
 
 const (
+	// ConfidenceLow is a judge unsure of its verdict, or silent about it;
+	// it sends the verdict to a panel.
 	ConfidenceLow Confidence = iota
+	// ConfidenceHigh is a judge sure of its verdict.
 	ConfidenceHigh
 )
 
@@ -85,10 +88,13 @@ func (c *Confidence) UnmarshalText(b []byte) error {
 // JudgeVote is one judge's part in a grade, as the grade's evidence lists
 // it.
 type JudgeVote struct {
-	Name       string     `json:"name"`
-	Family     string     `json:"family"`
-	Model      string     `json:"model,omitempty"`
-	Verdict    Verdict    `json:"verdict"`
+	// Name, Family and Model identify the judge, as its [JudgeModel] does.
+	Name   string `json:"name"`
+	Family string `json:"family"`
+	Model  string `json:"model,omitempty"`
+	// Verdict is the judge's verdict: pass, fail or abstain.
+	Verdict Verdict `json:"verdict"`
+	// Confidence is how sure the judge said it was.
 	Confidence Confidence `json:"confidence"`
 	// Reasoning is what the judge wrote before its verdict: what would
 	// satisfy the criterion and what violates it.
@@ -114,8 +120,11 @@ type JudgeVote struct {
 // JudgeEvidence is the [Grade.Evidence] of a model-graded check: every
 // judge asked, whether a panel was convened and why, and the tally.
 type JudgeEvidence struct {
+	// Judges are the votes of every judge asked, the first judge first.
 	Judges []JudgeVote `json:"judges"`
-	Panel  bool        `json:"panel"`
+	// Panel is true when the first verdict was in doubt and a panel was
+	// convened.
+	Panel bool `json:"panel"`
 	// PanelReasons say why the panel was convened: low confidence, a
 	// deterministic check that disagreed, high or critical severity, an
 	// abstention.
@@ -124,12 +133,14 @@ type JudgeEvidence struct {
 	PanelTally *PanelTally `json:"tally,omitempty"`
 	// Skipped names the judges not asked because they share the subject
 	// model's family.
-	Skipped       []string `json:"skipped,omitempty"`
-	PromptVersion string   `json:"prompt_version"`
+	Skipped []string `json:"skipped,omitempty"`
+	// PromptVersion is the [PromptVersion] of the prompts the judges read.
+	PromptVersion string `json:"prompt_version"`
 }
 
 // PanelTally counts a panel's verdicts.
 type PanelTally struct {
+	// Pass, Fail and Abstain count the panel's votes of each verdict.
 	Pass    int `json:"pass"`
 	Fail    int `json:"fail"`
 	Abstain int `json:"abstain"`

@@ -32,13 +32,13 @@ const (
 // for a pattern over [MaxPatternLen] characters.
 var ErrPatternTooLong = errors.New("pattern too long")
 
-// RegexMatch says how much of the trimmed output a pattern must match.
-type RegexMatch uint8
+// MatchMode says how much of the trimmed output a pattern must match.
+type MatchMode uint8
 
 const (
 	// MatchDefault is the grader type's default: MatchFull for regex,
 	// MatchSearch for not_regex.
-	MatchDefault RegexMatch = iota
+	MatchDefault MatchMode = iota
 	// MatchFull requires the pattern to match the whole trimmed output, as
 	// ^(?:pattern)$ does.
 	MatchFull
@@ -47,7 +47,7 @@ const (
 )
 
 // String returns SPEC.md's word: "full", "search", or "default".
-func (m RegexMatch) String() string {
+func (m MatchMode) String() string {
 	switch m {
 	case MatchFull:
 		return "full"
@@ -64,7 +64,7 @@ func (m RegexMatch) String() string {
 // for not_regex.
 type RegexOptions struct {
 	// Match is MatchDefault, MatchFull or MatchSearch.
-	Match RegexMatch
+	Match MatchMode
 	// IgnoreCase matches letters case-insensitively (Unicode simple folding).
 	IgnoreCase bool
 	// Name is shown in results; default "regex" or "not_regex".
@@ -89,7 +89,7 @@ type RegexOptions struct {
 type Regex struct {
 	name    string
 	pattern string
-	match   RegexMatch // resolved: MatchFull or MatchSearch
+	match   MatchMode // resolved: MatchFull or MatchSearch
 	negate  bool
 	re      *fastre.Regexp  // RE2 patterns
 	bt      *regexp2.Regexp // lookaround and backreferences
@@ -178,7 +178,7 @@ func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, erro
 // compileBacktracking compiles a lookaround or backreference pattern with
 // regexp2 in RE2 compatibility mode, with the match budget set on this
 // Regexp alone.
-func compileBacktracking(pattern string, match RegexMatch, ignoreCase bool) (*regexp2.Regexp, error) {
+func compileBacktracking(pattern string, match MatchMode, ignoreCase bool) (*regexp2.Regexp, error) {
 	opts := regexp2.RegexOptions(regexp2.RE2)
 	if ignoreCase {
 		opts |= regexp2.IgnoreCase

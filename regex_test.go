@@ -142,7 +142,7 @@ func TestNewRegexErrors(t *testing.T) {
 	if _, err := NewRegex(strings.Repeat("é", MaxPatternLen), RegexOptions{}); err != nil {
 		t.Errorf("a pattern of exactly %d characters: %v", MaxPatternLen, err)
 	}
-	if _, err := NewRegex("a", RegexOptions{Match: RegexMatch(9)}); err == nil {
+	if _, err := NewRegex("a", RegexOptions{Match: MatchMode(9)}); err == nil {
 		t.Errorf("an unknown match mode compiled")
 	}
 }
@@ -210,9 +210,9 @@ func TestNeedsBacktracking(t *testing.T) {
 }
 
 func TestRegexMatchString(t *testing.T) {
-	for m, want := range map[RegexMatch]string{MatchDefault: "default", MatchFull: "full", MatchSearch: "search", 7: "match_7"} {
+	for m, want := range map[MatchMode]string{MatchDefault: "default", MatchFull: "full", MatchSearch: "search", 7: "match_7"} {
 		if got := m.String(); got != want {
-			t.Errorf("RegexMatch(%d).String() = %q, want %q", m, got, want)
+			t.Errorf("MatchMode(%d).String() = %q, want %q", m, got, want)
 		}
 	}
 }

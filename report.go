@@ -52,13 +52,15 @@ type JudgeStats struct {
 	Family string `json:"family,omitempty"`
 	// Model is its model name.
 	Model string `json:"model,omitempty"`
-	// Calls counts the calls made, retries excluded.
+	// Calls counts the calls made to the judge, retries included (Retries
+	// says how many of them were retries); cache hits are not calls.
 	Calls int `json:"calls"`
 	// Retries counts calls repeated after a transient error.
 	Retries int `json:"retries,omitempty"`
 	// CacheHits counts identical calls answered without asking again.
 	CacheHits int `json:"cache_hits,omitempty"`
-	// Errors counts calls that failed for good.
+	// Errors counts the calls that returned an error, including transient
+	// errors that a retry then got past.
 	Errors int `json:"errors,omitempty"`
 	// Tokens is the tokens the calls used, where reported.
 	Tokens int `json:"tokens,omitempty"`

@@ -43,6 +43,9 @@ func (m RougeMeasure) String() string {
 
 // RougeScore is one ROUGE score as rouge-score's Score tuple holds it.
 type RougeScore struct {
+	// Precision is the matched n-grams (or LCS length) over the
+	// candidate's, Recall over the reference's, and FMeasure their
+	// harmonic mean; each in [0, 1].
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
 	FMeasure  float64 `json:"fmeasure"`

@@ -123,7 +123,7 @@ func renderRedacted(t *Template, s *Sample, redact func(string) string) (string,
 }
 
 // grade asks the judges and adds the grader's caveats to a judged grade.
-func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (CustomRead, error)) Grade {
+func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (customReading, error)) Grade {
 	r := g.jc.gradeCustomFirst(ctx, s, g.severity, g.first, g.prompt, read)
 	if ev, ok := r.Evidence.(*JudgeEvidence); ok && len(ev.Judges) > 0 && len(g.caveats) > 0 {
 		r.Caveats = append(slices.Clip(r.Caveats), g.caveats...)
@@ -239,7 +239,8 @@ type SamplingParams struct {
 	Temperature *float64 `json:"temperature"`
 	// TopP in [0, 1].
 	TopP *float64 `json:"top_p"`
-	Seed *int64   `json:"seed"`
+	// Seed is any integer.
+	Seed *int64 `json:"seed"`
 	// MaxCompletionsTokens is positive (OpenAI's spelling).
 	MaxCompletionsTokens *int `json:"max_completions_tokens"`
 	// ReasoningEffort is none, minimal, low, medium, high or xhigh.
@@ -355,15 +356,15 @@ func (g *ScoreModel) Grade(ctx context.Context, s *Sample) Grade {
 
 // read turns a reply into a verdict: pass at the threshold, low confidence
 // within a tenth of the range of it.
-func (g *ScoreModel) read(reply string) (CustomRead, error) {
+func (g *ScoreModel) read(reply string) (customReading, error) {
 	raw, reasoning, err := readScoreReply(reply)
 	if err != nil {
-		return CustomRead{}, err
+		return customReading{}, err
 	}
 	if raw < g.lo || raw > g.hi {
-		return CustomRead{}, fmt.Errorf("score %s is outside the range [%s, %s]", fmtNum(raw), fmtNum(g.lo), fmtNum(g.hi))
+		return customReading{}, fmt.Errorf("score %s is outside the range [%s, %s]", fmtNum(raw), fmtNum(g.lo), fmtNum(g.hi))
 	}
-	cr := CustomRead{Verdict: VerdictFail, Confidence: ConfidenceHigh, Score: (raw - g.lo) / (g.hi - g.lo), HasScore: true, RawScore: &raw, Reasoning: reasoning}
+	cr := customReading{Verdict: VerdictFail, Confidence: ConfidenceHigh, Score: (raw - g.lo) / (g.hi - g.lo), HasScore: true, RawScore: &raw, Reasoning: reasoning}
 	if raw >= g.threshold {
 		cr.Verdict = VerdictPass
 	}
@@ -591,12 +592,12 @@ func (g *LabelModel) Grade(ctx context.Context, s *Sample) Grade {
 	return g.grade(ctx, s, g.read)
 }
 
-func (g *LabelModel) read(reply string) (CustomRead, error) {
+func (g *LabelModel) read(reply string) (customReading, error) {
 	label, exact, reasoning, err := readLabelReply(reply, g.labels)
 	if err != nil {
-		return CustomRead{}, err
+		return customReading{}, err
 	}
-	cr := CustomRead{Verdict: VerdictFail, Confidence: ConfidenceLow, Category: label, Reasoning: reasoning}
+	cr := customReading{Verdict: VerdictFail, Confidence: ConfidenceLow, Category: label, Reasoning: reasoning}
 	if exact {
 		cr.Confidence = ConfidenceHigh
 	}

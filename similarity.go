@@ -47,11 +47,11 @@ func similaritySpecs(m map[string]Builder) {
 		return NewTokenF1(opts), o.Err()
 	}
 	m["levenshtein"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
 		return NewLevenshtein(opts), o.Err()
 	}
 	m["fuzzy_match"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
 		return NewFuzzyMatch(opts), o.Err()
 	}
 	m["localization_f1"] = localizationSpec

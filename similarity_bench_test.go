@@ -52,7 +52,7 @@ func BenchmarkSimilarity(b *testing.B) {
 			MustRouge(RougeOptions{Variant: "rouge1"}), MustRouge(RougeOptions{Variant: "rouge2"}),
 			MustRouge(RougeOptions{Variant: "rougeL"}), MustRouge(RougeOptions{Variant: "rougeLsum"}),
 			MustRouge(RougeOptions{Variant: "rougeL", Stemmer: true}),
-			NewTokenF1(TokenF1Options{}), NewLevenshtein(EditOptions{}), NewFuzzyMatch(EditOptions{}),
+			NewTokenF1(TokenF1Options{}), NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{}),
 			NewSemanticSimilarity(nil, SemanticSimilarityOptions{}),
 		}
 		names := []string{"bleu", "gleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeL_stem", "token_f1", "levenshtein", "fuzzy_match", "semantic_lexical"}

@@ -105,8 +105,8 @@ func TestSimilarityGradersHostileInput(t *testing.T) {
 	graders := []Grader{
 		NewBLEU(BLEUOptions{}), NewGLEU(GLEUOptions{}), MustRouge(RougeOptions{}),
 		MustRouge(RougeOptions{Variant: "rougeLsum", Stemmer: true}), MustRouge(RougeOptions{Variant: "rouge4"}),
-		NewTokenF1(TokenF1Options{}), NewLevenshtein(EditOptions{}), NewFuzzyMatch(EditOptions{}),
-		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationOptions{Expected: Locations{"a.go": {{1, 2}}}}),
+		NewTokenF1(TokenF1Options{}), NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{}),
+		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationF1Options{Expected: Locations{"a.go": {{1, 2}}}}),
 	}
 	for _, g := range graders {
 		for _, out := range inputs {

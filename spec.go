@@ -123,8 +123,10 @@ func (c *Compiler) CompileAs(label string, spec []byte) (Check, error) {
 	return c.compile(label, spec)
 }
 
-// CompileList compiles a JSON array of specs (a suite's graders, an
-// OpenAI-evals testing_criteria list). Errors name the spec by index.
+// CompileList compiles a JSON array of specs, such as a suite's graders.
+// An empty array (or null) compiles to no checks. Errors name the spec by
+// index. For an OpenAI-evals testing_criteria list, which may also come
+// wrapped in an eval's create request, use [Compiler.CompileTestingCriteria].
 func (c *Compiler) CompileList(specs []byte) ([]Check, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(specs, &raws); err != nil {

@@ -18,9 +18,12 @@ var ErrMissingVariable = errors.New("template variable missing from the sample")
 // or unknown variable. Offset is the byte offset of the variable's opening
 // braces in the source.
 type TemplateError struct {
+	// Source is the whole template text.
 	Source string
+	// Offset is the byte offset in Source of the variable at fault.
 	Offset int
-	Msg    string
+	// Msg says what is wrong.
+	Msg string
 }
 
 // Error reads `template "SRC": at byte N: MSG`.

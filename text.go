@@ -3,27 +3,40 @@ package proctor
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// MatchMode says whether every value must be present (the default) or any
+// ContainsMode says whether every value must be present (the default) or any
 // one of them.
-type MatchMode uint8
+type ContainsMode uint8
 
 const (
-	// ModeAll requires every value.
-	ModeAll MatchMode = iota
-	// ModeAny requires at least one value.
-	ModeAny
+	// ContainsAll requires every value.
+	ContainsAll ContainsMode = iota
+	// ContainsAny requires at least one value.
+	ContainsAny
 )
+
+// String returns SPEC.md's word: "all" or "any"; an unknown mode prints as
+// mode_N.
+func (m ContainsMode) String() string {
+	switch m {
+	case ContainsAll:
+		return "all"
+	case ContainsAny:
+		return "any"
+	}
+	return "mode_" + strconv.Itoa(int(m))
+}
 
 // ContainsOptions configure [NewContains] and [NewNotContains]. The zero
 // value is case-sensitive and requires every value.
 type ContainsOptions struct {
-	// Mode is ModeAll (default) or ModeAny.
-	Mode MatchMode
+	// Mode is ContainsAll (default) or ContainsAny.
+	Mode ContainsMode
 	// IgnoreCase compares with Unicode simple case folding.
 	IgnoreCase bool
 	// Name is shown in results; default "contains" or "not_contains".
@@ -31,12 +44,15 @@ type ContainsOptions struct {
 }
 
 // Contains passes when the output contains the values (every one, or any
-// one with [ModeAny]). Safe for concurrent use.
+// one with [ContainsAny]) and fails naming the value at fault otherwise; it
+// never returns not graded. Matching is case-sensitive unless
+// [ContainsOptions.IgnoreCase]. A Contains is immutable and safe for
+// concurrent use.
 type Contains struct {
 	name    string
 	values  []string
 	reasons []string // the failure reason for each value, built once
-	none    string   // the failure reason when no value matched (ModeAny)
+	none    string   // the failure reason when no value matched (ContainsAny)
 	opts    ContainsOptions
 	negate  bool
 }
@@ -44,7 +60,8 @@ type Contains struct {
 var _ Grader = (*Contains)(nil)
 
 // NewContains returns a grader that passes when the output contains values.
-// It returns an error when values is empty or holds an empty string.
+// It returns an error when values is empty or holds an empty string, or
+// opts.Mode is not ContainsAll or ContainsAny.
 func NewContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("contains", values, opts, false)
 }
@@ -60,7 +77,8 @@ func MustContains(values []string, opts ContainsOptions) *Contains {
 }
 
 // NewNotContains returns a grader that passes when the output contains none
-// of values (with ModeAll, the default) or lacks at least one (ModeAny).
+// of values (with ContainsAll, the default) or lacks at least one
+// (ContainsAny). It returns an error as [NewContains] does.
 func NewNotContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("not_contains", values, opts, true)
 }
@@ -83,6 +101,10 @@ func newContains(typ string, values []string, opts ContainsOptions, negate bool)
 		if v == "" {
 			return nil, fmt.Errorf("proctor: %s: empty value matches every output", typ)
 		}
+	}
+	if opts.Mode > ContainsAny {
+		// Grade knows only the two modes; any other would pass everything.
+		return nil, fmt.Errorf("proctor: %s: unknown mode %v (want all or any)", typ, opts.Mode)
 	}
 	g := &Contains{name: nameOr(opts.Name, typ), values: values, opts: opts, negate: negate,
 		reasons: make([]string, len(values))}
@@ -107,32 +129,32 @@ func (g *Contains) Name() string { return g.name }
 func (g *Contains) Grade(_ context.Context, s *Sample) Grade {
 	out := s.Output
 	if g.negate {
-		// not_contains: ModeAll passes when no value is present; ModeAny
+		// not_contains: ContainsAll passes when no value is present; ContainsAny
 		// passes when at least one is absent.
 		for i, v := range g.values {
 			found := g.has(out, v)
-			if g.opts.Mode == ModeAll && found {
+			if g.opts.Mode == ContainsAll && found {
 				return Fail(g.reasons[i])
 			}
-			if g.opts.Mode == ModeAny && !found {
+			if g.opts.Mode == ContainsAny && !found {
 				return Pass("")
 			}
 		}
-		if g.opts.Mode == ModeAny {
+		if g.opts.Mode == ContainsAny {
 			return Fail(g.none)
 		}
 		return Pass("")
 	}
 	for i, v := range g.values {
 		found := g.has(out, v)
-		if g.opts.Mode == ModeAny && found {
+		if g.opts.Mode == ContainsAny && found {
 			return Pass("")
 		}
-		if g.opts.Mode == ModeAll && !found {
+		if g.opts.Mode == ContainsAll && !found {
 			return Fail(g.reasons[i])
 		}
 	}
-	if g.opts.Mode == ModeAny {
+	if g.opts.Mode == ContainsAny {
 		return Fail(g.none)
 	}
 	return Pass("")
@@ -313,8 +335,9 @@ type AffixOptions struct {
 	Name string
 }
 
-// Affix passes when the trimmed output starts (or ends) with a value. Safe
-// for concurrent use.
+// Affix passes when the trimmed output starts (or ends) with a value and
+// fails otherwise; it never returns not graded. An Affix is immutable and
+// safe for concurrent use.
 type Affix struct {
 	name   string
 	value  string
@@ -413,7 +436,7 @@ func textSpecs(m map[string]Builder) {
 			}
 			opts := ContainsOptions{IgnoreCase: !cs, Name: o.Name()}
 			if mode == "any" {
-				opts.Mode = ModeAny
+				opts.Mode = ContainsAny
 			}
 			g, err := newContains(o.Type(), vals, opts, neg)
 			if err != nil {

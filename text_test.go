@@ -130,12 +130,12 @@ func TestContainsGrader(t *testing.T) {
 		{"all one missing", []string{"a", "b"}, ContainsOptions{}, false, "xa", StatusFailed},
 		{"case-sensitive by default", []string{"Paris"}, ContainsOptions{}, false, "paris", StatusFailed},
 		{"ignore case", []string{"Paris"}, ContainsOptions{IgnoreCase: true}, false, "PARIS", StatusPassed},
-		{"any one", []string{"a", "b"}, ContainsOptions{Mode: ModeAny}, false, "xb", StatusPassed},
-		{"any none", []string{"a", "b"}, ContainsOptions{Mode: ModeAny}, false, "xy", StatusFailed},
+		{"any one", []string{"a", "b"}, ContainsOptions{Mode: ContainsAny}, false, "xb", StatusPassed},
+		{"any none", []string{"a", "b"}, ContainsOptions{Mode: ContainsAny}, false, "xy", StatusFailed},
 		{"not_contains none present", []string{"a", "b"}, ContainsOptions{}, true, "xy", StatusPassed},
 		{"not_contains one present", []string{"a", "b"}, ContainsOptions{}, true, "xb", StatusFailed},
-		{"not_contains any: one absent", []string{"a", "b"}, ContainsOptions{Mode: ModeAny}, true, "xb", StatusPassed},
-		{"not_contains any: all present", []string{"a", "b"}, ContainsOptions{Mode: ModeAny}, true, "ab", StatusFailed},
+		{"not_contains any: one absent", []string{"a", "b"}, ContainsOptions{Mode: ContainsAny}, true, "xb", StatusPassed},
+		{"not_contains any: all present", []string{"a", "b"}, ContainsOptions{Mode: ContainsAny}, true, "ab", StatusFailed},
 		{"not_contains ignore case", []string{"as an ai"}, ContainsOptions{IgnoreCase: true}, true, "As An AI, I", StatusFailed},
 	}
 	for _, tt := range tests {
@@ -154,6 +154,11 @@ func TestContainsGrader(t *testing.T) {
 	}
 	if _, err := NewContains([]string{""}, ContainsOptions{}); err == nil {
 		t.Errorf(`NewContains("") succeeded: the empty value matches every output`)
+	}
+	for _, neg := range []bool{false, true} {
+		if _, err := newContains("contains", []string{"a"}, ContainsOptions{Mode: ContainsMode(7)}, neg); err == nil {
+			t.Errorf("newContains(mode 7, negate %v) succeeded: an unknown mode would pass every output", neg)
+		}
 	}
 }
 

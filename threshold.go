@@ -118,6 +118,8 @@ type TokenThreshold struct {
 // TokenThresholdOptions configure [NewTokenThreshold]. The zero value reads
 // output_tokens.
 type TokenThresholdOptions struct {
+	// Field is the count compared: TokenOutput (default), TokenInput or
+	// TokenTotal.
 	Field TokenField
 	// Name is shown in results; default "token_threshold".
 	Name string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ohler55/ojg/jp"
@@ -161,6 +162,18 @@ const (
 	SequenceExact
 )
 
+// String returns SPEC.md's word: "subsequence" or "exact"; an unknown mode
+// prints as mode_N.
+func (m SequenceMode) String() string {
+	switch m {
+	case SequenceSubsequence:
+		return "subsequence"
+	case SequenceExact:
+		return "exact"
+	}
+	return "mode_" + strconv.Itoa(int(m))
+}
+
 // ToolSequence passes when the sample's tool calls follow the names in
 // order: as a subsequence (the default) or exactly. A failure's reason
 // shows the observed call sequence. Immutable and safe for concurrent use.
@@ -173,6 +186,7 @@ type ToolSequence struct {
 // ToolSequenceOptions configure [NewToolSequence]. The zero value matches a
 // subsequence.
 type ToolSequenceOptions struct {
+	// Mode is SequenceSubsequence (default) or SequenceExact.
 	Mode SequenceMode
 	// Name is shown in results; default "tool_sequence".
 	Name string

@@ -161,7 +161,8 @@ func count(t *proctor.Totals, v proctor.Status) {
 // SplitTotals are the verdict counts of the cases of one split.
 type SplitTotals struct {
 	// Split names the split; "" for the cases that name none.
-	Split  string         `json:"split"`
+	Split string `json:"split"`
+	// Totals counts the split's case verdicts.
 	Totals proctor.Totals `json:"totals"`
 }
 
@@ -253,8 +254,11 @@ func (s *Summary) PassAtK(k int) (passAt, passHat float64, cases int) {
 
 // ReasonCount is a reason cases were not graded and how many were.
 type ReasonCount struct {
+	// Reason is the first line of the case's [CaseReason]; past a bound on
+	// 200 distinct reasons, new ones are counted under "(other reasons)".
 	Reason string
-	Cases  int
+	// Cases is how many cases were not graded for it.
+	Cases int
 }
 
 // NotGradedReasons returns the reasons cases were not graded, most common
