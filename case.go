@@ -164,9 +164,6 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	}
 	_ = g.Wait()
 	rep := NewReport("")
-	for _, c := range r.cfg.caveats {
-		rep.AddCaveat(c)
-	}
 	done := 0
 	for _, res := range results {
 		if res != nil {
@@ -174,14 +171,26 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 			done++
 		}
 	}
-	for _, f := range r.cfg.finishers {
-		f(rep)
-	}
+	r.Finish(rep)
 	if err := ctx.Err(); err != nil && done < len(cases) {
 		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d cases graded (%v)", done, len(cases), err))
 		return rep, err
 	}
 	return rep, nil
+}
+
+// Finish completes a report of cases graded with [Runner.RunCase]: it adds
+// what the run as a whole knows, the judges' calls, cache hits, tokens and
+// cost since the previous Finish, and the run's caveats (a same-family
+// judge allowed, say). [Runner.Run] calls it; callers that drive RunCase
+// themselves (streaming, go test subtests) call it once at the end.
+func (r *Runner) Finish(rep *Report) {
+	for _, c := range r.cfg.caveats {
+		rep.AddCaveat(c)
+	}
+	for _, f := range r.cfg.finishers {
+		f(rep)
+	}
 }
 
 // RunCase grades one case: every attempt, then the verdict over attempts

@@ -45,7 +45,8 @@ func WithContext(ctx context.Context) Option {
 // returns the report of the run. A failed case fails its subtest with each
 // failed check's reason; a not graded case skips it with the reason, since
 // nothing was measured; a flaky case fails it unless [AllowFlaky] is given.
-// A passed case passes. Cases run one after another, in order.
+// A passed case passes. Cases run one after another, in order. The report
+// carries the run's judge statistics and caveats ([proctor.Runner.Finish]).
 func Run(t *testing.T, r *proctor.Runner, cases []proctor.Case, opts ...Option) *proctor.Report {
 	t.Helper()
 	cfg := runConfig{}
@@ -84,6 +85,7 @@ func Run(t *testing.T, r *proctor.Runner, cases []proctor.Case, opts ...Option) 
 			}
 		})
 	}
+	r.Finish(rep)
 	return rep
 }
 

@@ -138,3 +138,23 @@ func TestHelperRun(t *testing.T) {
 	}
 	proctortest.Run(t, proctor.NewRunner(proctor.WithChecks(exact)), cases, opts...)
 }
+
+// TestRunReportsJudgeStats checks that the report Run returns carries the
+// judges' calls, as a Runner's own report does.
+func TestRunReportsJudgeStats(t *testing.T) {
+	judge := proctor.JudgeModel{Name: "scripted", Family: "scripted", Model: "canned",
+		Call: func(context.Context, string) (string, error) {
+			return `{"criterion":"names Paris","violations":"none","basis":"answer","verdict":"pass","confidence":"high"}`, nil
+		}}
+	pool := proctor.NewJudgePool(judge)
+	g := proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, pool)
+	r := proctor.NewRunner(pool)
+	rep := proctortest.Run(t, r, []proctor.Case{{ID: "capital", Sample: proctor.Sample{Input: "Capital of France?", Output: "Paris."},
+		Checks: []proctor.Check{{Grader: g}}}})
+	if rep.Totals.Passed != 1 {
+		t.Fatalf("totals %+v, want one passed case", rep.Totals)
+	}
+	if len(rep.Judges) != 1 || rep.Judges[0].Name != "scripted" || rep.Judges[0].Calls != 1 {
+		t.Errorf("judges %+v, want the scripted judge with one call", rep.Judges)
+	}
+}

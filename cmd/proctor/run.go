@@ -160,8 +160,9 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return nil
 	})
 	prog.done(sum.Totals)
-	// A Run over no cases gives the run-wide judge statistics and caveats.
-	tail, _ := runner.Run(context.WithoutCancel(ctx), nil)
+	// The run-wide judge statistics and caveats.
+	tail := proctor.NewReport("")
+	runner.Finish(tail)
 	sum.Judges = append(sum.Judges, tail.Judges...)
 	for _, c := range tail.Caveats {
 		sum.AddCaveat(c)
