@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proc"
 	"github.com/proctorhq/proctor/judges/openai"
 )
 
@@ -209,6 +210,10 @@ func CommandSubject(o CommandOptions) proctor.Subject {
 		stdout := &capped{max: maxOut}
 		stderr := &tail{max: stderrTail}
 		cmd.Stdout, cmd.Stderr = stdout, stderr
+		// The command leads its own process group, and the whole group is
+		// killed on timeout, so a shell's children do not outlive it.
+		proc.Isolate(cmd)
+		cmd.Cancel = func() error { return proc.Kill(cmd) }
 		cmd.WaitDelay = time.Second
 		start := time.Now()
 		err := cmd.Run()
