@@ -257,10 +257,14 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 				return JudgeReply{}, ctx.Err()
 			case <-t.C:
 			}
-			p.count(i, func(s *JudgeStats) { s.Retries++ })
 		}
 		if err := p.spend(jc); err != nil {
 			return JudgeReply{}, err
+		}
+		if a > 0 {
+			// Counted once the budget allowed it: a retry the budget
+			// refused was never made.
+			p.count(i, func(s *JudgeStats) { s.Retries++ })
 		}
 		if err := p.sems[i].Acquire(ctx, 1); err != nil {
 			return JudgeReply{}, err
