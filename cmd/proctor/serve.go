@@ -8,10 +8,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,13 +162,69 @@ type forbiddenError struct{ msg string }
 func (e *forbiddenError) Error() string { return e.msg }
 
 // allowed refuses graders that reach the network on their own unless the
-// server allows it. Model-graded specs call only the judges the operator
-// configured with --config, so they are allowed.
-func (s *server) allowed(ch proctor.Check) error {
-	if proctor.KindOf(ch.Grader) == proctor.KindNetwork && !s.cfg.allowNetwork {
-		return &forbiddenError{fmt.Sprintf("grader %q calls the network: start proctor serve with --allow-network to accept it", ch.Name())}
+// server allows it, at any depth of the spec. Model-graded specs call only
+// the judges the operator configured with --config, so they are allowed.
+//
+// The compiled grader's kind is not enough: a combinator reports only its
+// most demanding kind, and a judge outranks a webhook, so {"type": "all",
+// "graders": [webhook, llm_judge]} reads as model-graded. Every object
+// nested in the spec that names a known type is therefore compiled on its
+// own and its kind checked too. (An option value that merely looks like a
+// network spec is refused as well: fail-closed.)
+func (s *server) allowed(spec []byte, ch proctor.Check) error {
+	if s.cfg.allowNetwork {
+		return nil
+	}
+	if proctor.KindOf(ch.Grader) == proctor.KindNetwork {
+		return networkRefused(ch.Name())
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(spec))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return &forbiddenError{"the request's grader cannot be checked for network use: " + err.Error()}
+	}
+	known := map[string]bool{}
+	for _, t := range s.comp.Types() {
+		known[t] = true
+	}
+	return s.nestedNetwork(v, known, true)
+}
+
+// nestedNetwork walks v (decoded JSON) and returns a *forbiddenError for
+// the first nested object, in key order, that compiles on its own to a
+// grader of kind network. top skips v itself, already checked.
+func (s *server) nestedNetwork(v any, known map[string]bool, top bool) error {
+	switch x := v.(type) {
+	case map[string]any:
+		if t, ok := x["type"].(string); ok && known[t] && !top {
+			if b, err := json.Marshal(x); err == nil {
+				if ch, err := s.comp.Compile(b); err == nil {
+					k := proctor.KindOf(ch.Grader)
+					closeGrader(ch)
+					if k == proctor.KindNetwork {
+						return networkRefused(ch.Name())
+					}
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if err := s.nestedNetwork(x[k], known, false); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := s.nestedNetwork(e, known, false); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+func networkRefused(name string) error {
+	return &forbiddenError{fmt.Sprintf("grader %q calls the network: start proctor serve with --allow-network to accept it", name)}
 }
 
 // close closes every grader the server holds.

@@ -181,7 +181,31 @@ type netGrader struct{ proctor.GraderFunc }
 
 func (netGrader) GraderKind() proctor.Kind { return proctor.KindNetwork }
 
+// modelGrader is a grader that says it asks a judge: it outranks a
+// network grader in a combinator's kind.
+type modelGrader struct{ proctor.GraderFunc }
+
+func (modelGrader) GraderKind() proctor.Kind { return proctor.KindModel }
+
+// TestServeNetworkGraders: without --allow-network a grader that calls the
+// network is refused wherever it sits in the spec, also when a model-graded
+// sibling makes the combinator report itself as model-graded, and in specs
+// given inline to the promptfoo endpoint.
 func TestServeNetworkGraders(t *testing.T) {
+	tests := []struct {
+		name, spec string
+		network    bool
+		why        string
+	}{
+		{"top level", `{"type":"net"}`, true, "the grader itself"},
+		{"in all", `{"type":"all","graders":[{"type":"net"}]}`, true, "a combinator of one network grader"},
+		{"beside a judge", `{"type":"all","graders":[{"type":"net"},{"type":"model"}]}`, true, "all reports model, the most demanding kind, yet a webhook runs"},
+		{"judge first", `{"type":"any","graders":[{"type":"model"},{"type":"net"}]}`, true, "order does not matter"},
+		{"under not", `{"type":"not","grader":{"type":"all","graders":[{"type":"model"},{"type":"not","grader":{"type":"net"}}]}}`, true, "deep nesting"},
+		{"in multi", `{"type":"multi","graders":{"a":{"type":"net"},"b":{"type":"model"}},"calculate_output":"a"}`, true, "OpenAI multi's named sub-graders"},
+		{"judge only", `{"type":"all","graders":[{"type":"model"},{"type":"contains","value":"x"}]}`, false, "judges come from --config and are allowed"},
+		{"deterministic", `{"type":"contains","value":"x"}`, false, "nothing to refuse"},
+	}
 	for _, allow := range []bool{false, true} {
 		cfg := testServeConfig()
 		cfg.allowNetwork = allow
@@ -189,13 +213,43 @@ func TestServeNetworkGraders(t *testing.T) {
 		s.comp.Register("net", func(o *proctor.SpecOptions) (proctor.Grader, error) {
 			return netGrader{proctor.Func("net", func(context.Context, *proctor.Sample) proctor.Grade { return proctor.Pass("") })}, nil
 		})
-		code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"all","graders":[{"type":"net"}]},"sample":{"output":"x"}}`)
-		want := 403
-		if allow {
-			want = 200
+		s.comp.Register("model", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+			return modelGrader{proctor.Func("model", func(context.Context, *proctor.Sample) proctor.Grade { return proctor.Pass("") })}, nil
+		})
+		for _, tt := range tests {
+			want := 200
+			if tt.network && !allow {
+				want = 403
+			}
+			code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":`+tt.spec+`,"sample":{"output":"x"}}`)
+			if code != want {
+				t.Errorf("%s, --allow-network=%v: status %d (%v), want %d (%s)", tt.name, allow, code, out, want, tt.why)
+			}
+			if want == 403 && !strings.Contains(fmt.Sprint(out["error"]), "--allow-network") {
+				t.Errorf("%s: error %v, want it to name --allow-network", tt.name, out["error"])
+			}
+			code, out = post(t, ts.URL+"/v1/promptfoo?grader="+url.QueryEscape(tt.spec), "application/json", `{"output":"x"}`)
+			if code != want {
+				t.Errorf("%s via promptfoo, --allow-network=%v: status %d (%v), want %d", tt.name, allow, code, out, want)
+			}
 		}
-		if code != want {
-			t.Errorf("--allow-network=%v: status %d (%v), want %d", allow, code, out, want)
+	}
+}
+
+// A python grader is refused without --allow-python wherever it is nested.
+func TestServePythonNested(t *testing.T) {
+	_, ts := newTestServer(t, testServeConfig(), nil)
+	py := `{"type":"python","source":"def grade(s, i): return 1"}`
+	for _, spec := range []string{
+		py,
+		`{"type":"all","graders":[{"type":"contains","value":"x"},` + py + `]}`,
+		`{"type":"any","graders":[` + py + `]}`,
+		`{"type":"not","grader":{"type":"not","grader":` + py + `}}`,
+		`{"type":"multi","graders":{"a":` + py + `},"calculate_output":"a"}`,
+	} {
+		code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":`+spec+`,"sample":{"output":"x"}}`)
+		if code != 403 || !strings.Contains(fmt.Sprint(out["error"]), "--allow-python") {
+			t.Errorf("%s: status %d (%v), want 403 naming --allow-python", spec, code, out)
 		}
 	}
 }
