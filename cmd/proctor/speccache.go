@@ -46,12 +46,12 @@ const maxCachedSpec = 64 << 10
 
 // specCache is a bounded LRU of compiled specs keyed by compact JSON.
 type specCache struct {
-	mu      sync.Mutex
-	max     int
-	ll      *list.List // of *cacheEntry, most recent first
-	m       map[string]*list.Element
-	comp    *proctor.Compiler
-	label   string // names the spec in errors
+	mu    sync.Mutex
+	max   int
+	ll    *list.List // of *cacheEntry, most recent first
+	m     map[string]*list.Element
+	comp  *proctor.Compiler
+	label string // names the spec in errors
 	// allowed vets a compiled spec, given its compact JSON too; its error
 	// is cached with the spec.
 	allowed func(spec []byte, ch proctor.Check) error
