@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -349,7 +350,24 @@ func (g *CustomWebhook) callError(parent, call context.Context, err error) Grade
 		gr.Reason = "webhook refused: " + strings.TrimPrefix(be.Error(), "netguard: ")
 		return gr
 	}
-	return ErrorGrade("webhook call failed", err)
+	return ErrorGrade("webhook call failed", redactURLError(err))
+}
+
+// redactURLError drops the query from the URL an *url.Error quotes, so
+// that a token passed in the webhook URL (?key=...) does not end up in
+// reasons and reports. The cause is kept for errors.Is and errors.As.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	u, perr := url.Parse(ue.URL)
+	if perr != nil || u.RawQuery == "" {
+		return err
+	}
+	u.RawQuery = ""
+	u.ForceQuery = false
+	return &url.Error{Op: ue.Op, URL: u.Redacted() + "?…", Err: ue.Err}
 }
 
 // webhookVerdict reads the reply {"passed": bool, "score"?: number,
@@ -358,6 +376,10 @@ func webhookVerdict(reply []byte) Grade {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(reply, &m); err != nil || m == nil {
 		return NotGradedf("webhook reply is not a JSON object: %s", clip(string(reply)))
+	}
+	if k := repeatedKey(reply, "passed", "score", "reason"); k != "" {
+		// Parsers disagree on which copy counts; Go's keeps the last.
+		return NotGradedf("webhook reply gives %q more than once", k)
 	}
 	var passed bool
 	switch p := string(bytes.TrimSpace(m["passed"])); p {
@@ -392,6 +414,34 @@ func webhookVerdict(reply []byte) Grade {
 		g = g.WithScore(f)
 	}
 	return g
+}
+
+// repeatedKey returns the first of keys that the JSON object reply holds
+// more than once at its top level, or "".
+func repeatedKey(reply []byte, keys ...string) string {
+	dec := json.NewDecoder(bytes.NewReader(reply))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		if slices.Contains(keys, k) {
+			seen[k] = true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // webhookMAC is the hex HMAC-SHA256 of "<ts>.<body>".
