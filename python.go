@@ -479,12 +479,21 @@ func (w *pyWorker) kill() {
 // roundTrip sends one line and reads the one-line reply, by deadline or
 // until ctx ends.
 func (w *pyWorker) roundTrip(ctx context.Context, line []byte, deadline time.Time) (pyReply, error) {
+	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
 		past := time.Unix(1, 0)
 		_ = w.in.SetWriteDeadline(past)
 		_ = w.out.SetReadDeadline(past)
 	})
-	defer stop()
+	defer func() {
+		// When ctx ended as the call finished, wait for the deadlines to
+		// be set: set later, they would cut short the worker's next call,
+		// made for another context.
+		if !stop() {
+			<-fired
+		}
+	}()
 	_ = w.in.SetWriteDeadline(deadline)
 	_ = w.out.SetReadDeadline(deadline)
 	buf := make([]byte, 0, len(line)+1)
