@@ -15,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -53,6 +54,9 @@ type serveConfig struct {
 	allowNetwork bool
 	allowPython  bool
 	loopbackOnly bool // the listener is on loopback: refuse other Host headers
+	// shutdownGrace is how long requests in flight may run on after
+	// shutdown begins; 0 means 10 s.
+	shutdownGrace time.Duration
 }
 
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -535,11 +539,28 @@ func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
 }
 
 // serve answers on ln until ctx ends, then shuts down gracefully: it stops
-// accepting, lets requests in flight finish (up to 10 s), and closes the
-// graders it holds.
+// accepting and lets requests in flight finish, up to the shutdown grace
+// (10 s by default). Requests still running then have their contexts
+// cancelled, so graders stop, and their connections are closed. It
+// returns once every handler has returned (or, for a grader that ignores
+// cancellation, after another grace period), and closes the graders it
+// holds.
 func (s *server) serve(ctx context.Context, ln net.Listener) error {
+	grace := s.cfg.shutdownGrace
+	if grace <= 0 {
+		grace = 10 * time.Second
+	}
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	var handlers inflight
+	h := s.handler()
 	hs := &http.Server{
-		Handler:           s.handler(),
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			handlers.add(1)
+			defer handlers.add(-1)
+			h.ServeHTTP(w, r)
+		}),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: s.cfg.headerWait,
 		ReadTimeout:       s.cfg.headerWait + 30*time.Second,
 		WriteTimeout:      s.cfg.gradeTimeout + s.cfg.queueWait + 30*time.Second,
@@ -553,9 +574,17 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), grace)
 		err = hs.Shutdown(sctx)
 		cancel()
+		if err != nil {
+			// Past the grace: cancel what is still grading, close the
+			// connections, and wait (boundedly) for the handlers.
+			cancelBase()
+			_ = hs.Close()
+			handlers.wait(grace)
+			err = fmt.Errorf("requests still running %v after shutdown began were cancelled", grace)
+		}
 		if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}
@@ -565,6 +594,43 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 		err = nil
 	}
 	return err
+}
+
+// inflight counts running handlers. Unlike a sync.WaitGroup it may be
+// added to while someone waits.
+type inflight struct {
+	mu   sync.Mutex
+	n    int
+	zero *sync.Cond
+}
+
+func (f *inflight) add(d int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n += d
+	if f.n == 0 && f.zero != nil {
+		f.zero.Broadcast()
+	}
+}
+
+// wait returns when no handler runs, or after d.
+func (f *inflight) wait(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.zero == nil {
+		f.zero = sync.NewCond(&f.mu)
+	}
+	expired := false
+	t := time.AfterFunc(d, func() {
+		f.mu.Lock()
+		expired = true
+		f.zero.Broadcast()
+		f.mu.Unlock()
+	})
+	defer t.Stop()
+	for f.n > 0 && !expired {
+		f.zero.Wait()
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

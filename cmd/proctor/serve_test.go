@@ -607,3 +607,67 @@ func TestServeSaturated(t *testing.T) {
 		t.Errorf("after the slot freed: %d %v, want 200", code, out)
 	}
 }
+
+// TestServeShutdownCancelsStragglers: a request still grading when the
+// shutdown grace runs out has its context cancelled, serve returns with an
+// error saying so once the handler has returned, and no goroutine of the
+// server is left.
+func TestServeShutdownCancelsStragglers(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := testServeConfig()
+	cfg.shutdownGrace = 100 * time.Millisecond
+	s, err := newServer(cfg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, sawCancel := make(chan struct{}), make(chan struct{})
+	s.comp.Register("stuck", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		return proctor.Func("stuck", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
+			close(started)
+			<-ctx.Done()
+			close(sawCancel)
+			return proctor.ErrorGrade("stopped", ctx.Err())
+		}), nil
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.serve(ctx, ln) }()
+	client := &http.Client{Transport: &http.Transport{}}
+	reqDone := make(chan struct{})
+	go func() {
+		defer close(reqDone)
+		resp, err := client.Post("http://"+ln.Addr().String()+"/v1/grade", "application/json", strings.NewReader(`{"grader":{"type":"stuck"},"sample":{"output":"x"}}`))
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-served:
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("serve = %v, want an error saying requests were cancelled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve did not return after the shutdown grace")
+	}
+	select {
+	case <-sawCancel:
+	default:
+		t.Error("serve returned before the straggling grader saw its context cancelled")
+	}
+	<-reqDone
+	client.CloseIdleConnections()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after serve returned, %d before", n, before)
+	}
+}
