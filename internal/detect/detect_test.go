@@ -297,6 +297,24 @@ func TestMasks(t *testing.T) {
 	if fs := Secrets().Find("AKIAQ7ZJXKD3WPLM5RTB"); len(fs) != 1 || fs[0].Masked != "AKIA…(20 chars)" {
 		t.Errorf("AWS mask = %+v", fs)
 	}
+	// Secret masks keep the provider's fixed prefix only, never part of the
+	// key's body, even when the body holds dashes or underscores.
+	secrets := []struct {
+		in, want string
+	}{
+		{"sk-abcdefghij-K7mQ2xR9vL4pT8wZ3nB6cY1dF5", "sk-…(40 chars)"},
+		{"sk-proj-ab_cd-Q7mK2xR9vL4pT8wZ3nB6cY1dF5hJ", "sk-proj-…(42 chars)"},
+		{"sk-ant-api03-x-Q7mK2xR9vL4pT8wZ3nB6cY1dF5hJ", "sk-ant-api03-…(43 chars)"},
+		{"xoxb-2718281828-3141592653-Zq8Lm3Xw9Rt6Yb2Nc5Vd", "xoxb-…(47 chars)"},
+		{"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_…(32 chars)"},
+		{"ghp_8fKq2LmZx7RtY4vBnW1cJd9sPa3HeUo6QiTg", "ghp_…(40 chars)"},
+	}
+	for _, tt := range secrets {
+		fs := Secrets().Find(tt.in)
+		if len(fs) != 1 || fs[0].Masked != tt.want {
+			t.Errorf("Secrets().Find(%q) = %+v, want one finding masked %q", tt.in, fs, tt.want)
+		}
+	}
 }
 
 // checkFindings asserts the invariants every Find result keeps.

@@ -75,7 +75,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`),
 			windows: around(githubAnchors, tokenChars, 64, tokenChars, 128),
 			accept:  keyBody(4, true),
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`gh[pousr]_|github_pat_`),
 		},
 		{
 			kind:    SKKey,
@@ -83,7 +83,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re:      lazy(`\bsk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
 			windows: around([]string{"sk-"}, tokenChars, 64, tokenChars, 512),
 			accept:  acceptSK,
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`sk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?`),
 		},
 		{
 			kind:    SlackToken,
@@ -91,7 +91,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re:      lazy(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`),
 			windows: around([]string{"xox"}, tokenChars, 64, tokenChars, 512),
 			accept:  keyBody(5, true),
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`xox[baprs]-`),
 		},
 		{
 			kind:    GoogleAPIKey,
@@ -107,7 +107,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re:      lazy(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}`),
 			windows: around(stripeAnchors, tokenChars, 64, tokenChars, 512),
 			accept:  keyBody(8, true),
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`(?:sk|rk|pk)_(?:live|test)_`),
 		},
 		{
 			kind:  PrivateKey,
