@@ -69,7 +69,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	allowNetwork := fs.Bool("allow-network", false, "allow specs that call the network on their own (custom_webhook, embedders)")
 	allowPython := fs.Bool("allow-python", false, "allow python specs in requests (they run code with this server's privileges)")
 	maxBody := fs.Int64("max-body", 4<<20, "request body limit in bytes")
-	concurrency := fs.Int("concurrency", 64, "requests grading at once; others wait up to --queue-wait, then get 503")
+	concurrency := fs.Int("concurrency", 64, "requests grading at once, and a quarter of the POST requests admitted (reading their body or waiting); others wait up to --queue-wait, then get 503")
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
@@ -132,11 +132,15 @@ type server struct {
 	comp  *proctor.Compiler // for specs in requests
 	named map[string]*cachedCheck
 	cache *specCache
-	slots chan struct{}
+	slots chan struct{} // requests grading
+	// admitted bounds the POST requests in the server, reading their
+	// body, waiting for a slot or grading: 4 × --concurrency, at least 16.
+	admitted chan struct{}
 }
 
 func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.RawMessage) (*server, error) {
-	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency)}
+	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency),
+		admitted: make(chan struct{}, max(4*cfg.concurrency, 16))}
 	// Operator-written specs (--graders) may use every type: the operator
 	// chose them, network and code included.
 	own := proctor.NewCompiler(opts...)
@@ -275,6 +279,13 @@ func (s *server) guard(next http.Handler) http.Handler {
 				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", s.cfg.maxBody))
 				return
 			}
+			// Bodies are read before a grading slot is taken, so the
+			// requests reading one are bounded too: memory stays under
+			// admitted × --max-body however many clients connect.
+			if !take(w, r, s.admitted, s.cfg.queueWait, "every request slot is taken") {
+				return
+			}
+			defer func() { <-s.admitted }()
 			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
 		}
 		next.ServeHTTP(w, r)
@@ -285,16 +296,22 @@ func (s *server) guard(next http.Handler) http.Handler {
 // 503 and returns false when none frees up. Bodies are read before, so a
 // slow client never holds a slot. The caller must call release.
 func (s *server) acquire(w http.ResponseWriter, r *http.Request) bool {
-	t := time.NewTimer(s.cfg.queueWait)
+	return take(w, r, s.slots, s.cfg.queueWait, "every grading slot is taken")
+}
+
+// take sends on sem, waiting up to wait; it answers 503 (busy names what
+// is taken) and returns false when sem stays full or the request ends.
+func take(w http.ResponseWriter, r *http.Request, sem chan struct{}, wait time.Duration, busy string) bool {
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
-	case s.slots <- struct{}{}:
+	case sem <- struct{}{}:
 		return true
 	case <-t.C:
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, "server busy: every grading slot is taken")
+		writeError(w, http.StatusServiceUnavailable, "server busy: "+busy)
 	case <-r.Context().Done():
-		writeError(w, http.StatusServiceUnavailable, "request ended while waiting for a grading slot")
+		writeError(w, http.StatusServiceUnavailable, "request ended while waiting: "+busy)
 	}
 	return false
 }

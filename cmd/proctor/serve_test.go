@@ -671,3 +671,46 @@ func TestServeShutdownCancelsStragglers(t *testing.T) {
 		t.Errorf("%d goroutines after serve returned, %d before", n, before)
 	}
 }
+
+// TestServeAdmissionBounded: clients that never finish their bodies hold
+// at most the admitted requests (4 × concurrency, at least 16); past that a
+// request gets 503 after the queue wait instead of another buffer, and
+// the server answers again once they go.
+func TestServeAdmissionBounded(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.concurrency, cfg.queueWait = 1, 50*time.Millisecond
+	s, ts := newTestServer(t, cfg, nil)
+	n := cap(s.admitted)
+	if n != 16 {
+		t.Fatalf("admitted %d, want 16 for concurrency 1", n)
+	}
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	var conns []net.Conn
+	for range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /v1/grade HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"grader\":")
+	}
+	// Wait until every slow request is admitted.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.admitted) < n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`)
+	if code != 503 || !strings.Contains(fmt.Sprint(out["error"]), "request slot") {
+		t.Errorf("with %d bodies pending: %d %v, want 503 naming the request slots", n, code, out)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for len(s.admitted) > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`); code != 200 {
+		t.Errorf("after the slow clients left: %d %v, want 200", code, out)
+	}
+}
