@@ -36,6 +36,9 @@ const (
 	WebhookSignatureHeader = "X-Proctor-Signature"
 )
 
+// webhookMaxReason is how many runes of a reply's reason are kept.
+const webhookMaxReason = 2000
+
 // ErrWebhookBlocked is matched (errors.Is) by the [Grade.Err] of a webhook
 // call refused because its address is loopback, private, link-local or
 // otherwise special-purpose, and by the error of [NewCustomWebhook] for a
@@ -131,14 +134,14 @@ type WebhookOptions struct {
 // {"candidate": output} (plus "id", "input" and "expected" when asked) and
 // reads a JSON reply {"passed": bool, "score": number in [0, 1], "reason":
 // string}, of which only passed is required. It passes or fails as the
-// reply says, with the reply's score and reason.
+// reply says, with the reply's score and reason (clipped to 2,000 runes).
 //
 // It is not graded, with the reason, when the service cannot be reached or
 // does not answer in time, the address is loopback, private or otherwise
 // special-purpose (checked when dialling, after DNS, unless allowed by
 // [Network].Allow), the service redirects (redirects are refused), answers
 // a status outside 2xx, a body over 1 MiB, something that is not a JSON
-// object, a passed that is missing or not a boolean, or a score outside
+// object, a passed that is missing, not a boolean or given twice, or a score outside
 // [0, 1]; and when ctx is cancelled (Grade.Err keeps ctx's error).
 //
 // Each call uses a new connection, so nothing is left open after Grade
@@ -396,6 +399,8 @@ func webhookVerdict(reply []byte) Grade {
 		if json.Unmarshal(r, &reason) != nil {
 			return NotGradedf("webhook reply's \"reason\" is %s, want a string", jsonKind(r))
 		}
+		// A reply may be up to 1 MiB; the reason goes into every report.
+		reason = clipRunes(reason, webhookMaxReason)
 	}
 	var g Grade
 	if passed {

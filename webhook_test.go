@@ -51,6 +51,7 @@ func TestCustomWebhookReplies(t *testing.T) {
 		{"reason not a string", reply(200, `{"passed": true, "reason": 3}`), 0, StatusNotGraded, -1, "reason"},
 		{"passed repeated", reply(200, `{"passed": false, "reason": "r", "passed": true}`), 0, StatusNotGraded, -1, `"passed" more than once`},
 		{"passed repeated, escaped", reply(200, `{"passed": false, "p\u0061ssed": true}`), 0, StatusNotGraded, -1, `"passed" more than once`},
+		{"long reason clipped", reply(200, `{"passed": false, "reason": "`+strings.Repeat("r", 100000)+`"}`), 0, StatusFailed, -1, strings.Repeat("r", 2000) + "…"},
 		{"Passed capitalised", reply(200, `{"Passed": true}`), 0, StatusNotGraded, -1, `no "passed"`},
 		{"passed 1", reply(200, `{"passed": 1}`), 0, StatusNotGraded, -1, "want true or false"},
 		{"passed in an array", reply(200, `{"passed": [true]}`), 0, StatusNotGraded, -1, "want true or false"},
