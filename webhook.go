@@ -141,8 +141,9 @@ type WebhookOptions struct {
 // special-purpose (checked when dialling, after DNS, unless allowed by
 // [Network].Allow), the service redirects (redirects are refused), answers
 // a status outside 2xx, a body over 1 MiB, something that is not a JSON
-// object, a passed that is missing, not a boolean or given twice, or a score outside
-// [0, 1]; and when ctx is cancelled (Grade.Err keeps ctx's error).
+// object, a passed that is missing, not a boolean or given twice, or a
+// score outside [0, 1]; and when ctx is cancelled (Grade.Err keeps ctx's
+// error).
 //
 // Each call uses a new connection, so nothing is left open after Grade
 // returns. A CustomWebhook is immutable and safe for concurrent use.
