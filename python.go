@@ -479,6 +479,10 @@ func (w *pyWorker) kill() {
 // roundTrip sends one line and reads the one-line reply, by deadline or
 // until ctx ends.
 func (w *pyWorker) roundTrip(ctx context.Context, line []byte, deadline time.Time) (pyReply, error) {
+	// The call's deadlines are set before ctx is watched, so that a ctx
+	// already ended (whose AfterFunc runs at once) is not overridden.
+	_ = w.in.SetWriteDeadline(deadline)
+	_ = w.out.SetReadDeadline(deadline)
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		defer close(fired)
@@ -494,8 +498,6 @@ func (w *pyWorker) roundTrip(ctx context.Context, line []byte, deadline time.Tim
 			<-fired
 		}
 	}()
-	_ = w.in.SetWriteDeadline(deadline)
-	_ = w.out.SetReadDeadline(deadline)
 	buf := make([]byte, 0, len(line)+1)
 	buf = append(append(buf, line...), '\n')
 	if _, err := w.in.Write(buf); err != nil {

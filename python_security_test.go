@@ -193,3 +193,22 @@ func TestPythonPipesDoNotDeadlock(t *testing.T) {
 		t.Errorf("after the huge reply: %v %q, want passed", got.Status, got.Reason)
 	}
 }
+
+// A grade asked with a context that has already ended returns at once,
+// whichever way the race between the context and the worker slot goes:
+// the call's deadlines are set before the context is watched, so the
+// context's stop is never overridden by the 10 s call deadline.
+func TestPythonCancelledBeforeCall(t *testing.T) {
+	needPython(t)
+	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
+	defer g.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 10 {
+		start := time.Now()
+		got := g.Grade(ctx, &Sample{Output: "x"})
+		if !errors.Is(got.Err, context.Canceled) || time.Since(start) > 3*time.Second {
+			t.Fatalf("call %d: %v %q (err %v) after %v, want not graded with context.Canceled, promptly", i, got.Status, got.Reason, got.Err, time.Since(start))
+		}
+	}
+}
