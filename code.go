@@ -27,16 +27,28 @@ func codeBody(out string, langs ...string) string {
 	return out
 }
 
-// pythonCheck is the program python3 runs: it reads the candidate from
-// standard input and compiles it without running it. A syntax error exits
-// 3 with "Kind: message (line N)" on standard error.
+// pythonCheck is the program python3 runs: it caps its own address space
+// at 512 MiB (enough for any real program, far from a machine's),
+// reads the candidate from standard input and compiles it without running
+// it. A candidate Python cannot compile exits 3 with "Kind: message (line
+// N)" on standard error: a syntax error, a null byte's ValueError, and the
+// RecursionError or MemoryError of source nested too deeply to compile.
 const pythonCheck = `import sys
+try:
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = 512 * 1024 * 1024
+    if hard != resource.RLIM_INFINITY and hard < limit:
+        limit = hard
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard if hard != resource.RLIM_INFINITY else limit))
+except (ImportError, ValueError, OSError):
+    pass
 src = sys.stdin.buffer.read()
 try:
     compile(src, '<candidate>', 'exec', dont_inherit=True)
-except (SyntaxError, ValueError) as e:
+except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
     line = getattr(e, 'lineno', None)
-    msg = getattr(e, 'msg', None) or str(e)
+    msg = getattr(e, 'msg', None) or str(e) or 'the source is too deeply nested or too large to compile'
     sys.stderr.write('%s: %s%s\n' % (type(e).__name__, msg, ' (line %d)' % line if line else ''))
     sys.exit(3)
 `
@@ -50,12 +62,15 @@ except (SyntaxError, ValueError) as e:
 // isolated mode (no site-packages, no PYTHON* variables, no .pyc written);
 // it is not otherwise sandboxed.
 //
-// An output with no code fails. A syntax error fails with Python's message (SyntaxError, IndentationError,
-// TabError, or a null byte's ValueError) and its line. It is not graded
+// An output with no code fails. A syntax error fails with Python's
+// message (SyntaxError, IndentationError, TabError, or a null byte's
+// ValueError) and its line, and so does source nested too deeply for
+// Python to compile (RecursionError, or the parser's MemoryError; the
+// interpreter's address space is capped at 512 MiB). It is not graded
 // when python3 is not on PATH, when it does not finish within the timeout
-// (default 10 s), when the context is cancelled, or when the interpreter
-// fails in another way. Immutable and safe for concurrent use; each Grade
-// starts one process.
+// (default 10 s; its process group is killed), when the context is
+// cancelled, or when the interpreter fails in another way. Immutable and
+// safe for concurrent use; each Grade starts one process.
 type PythonCompiles struct {
 	name    string
 	timeout time.Duration
@@ -110,6 +125,8 @@ func (g *PythonCompiles) Grade(ctx context.Context, s *Sample) Grade {
 	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-B", "-c", pythonCheck)
 	cmd.Stdin = strings.NewReader(src)
 	cmd.WaitDelay = time.Second
+	isolateProcess(cmd) // its own process group, killed if proctor dies
+	cmd.Cancel = func() error { killProcess(cmd); return nil }
 	var stderr limitedBuffer
 	stderr.max = 16 << 10
 	cmd.Stderr = &stderr
@@ -140,17 +157,22 @@ func lastLine(s string) string {
 }
 
 // limitedBuffer keeps the first max bytes written to it and drops the rest.
+// The buffer is a named field, not embedded: an embedded bytes.Buffer's
+// ReadFrom would be promoted, and io.Copy (which exec uses to drain a
+// pipe) would call it and read everything, past the cap.
 type limitedBuffer struct {
-	bytes.Buffer
+	buf bytes.Buffer
 	max int
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room > 0 {
-		b.Buffer.Write(p[:min(len(p), room)])
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
+
+func (b *limitedBuffer) String() string { return b.buf.String() }
 
 // GoCompiles passes when the output (fence and prose removed) parses as Go:
 // as a source file; failing that, with "package p" added, as top-level

@@ -258,6 +258,13 @@ func (g *Forbidden) entityAt(text string, i int, prev rune) (string, int) {
 		if i > 0 && detect.IsWord(first) && detect.IsWord(prev) {
 			continue
 		}
+		// An entity that starts with white space matches a whole run of it,
+		// so it is tried where the run starts only: once per occurrence,
+		// and not again at each space of the run (which was quadratic in
+		// the run's length).
+		if i > 0 && unicode.IsSpace(first) && unicode.IsSpace(prev) {
+			continue
+		}
 		m := matchEntity(text[i:], e, !g.opts.CaseSensitive)
 		if m <= 0 {
 			continue

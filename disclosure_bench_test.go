@@ -96,3 +96,16 @@ func BenchmarkForbidden(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkForbiddenWhiteSpace: an entity that starts with white space, on
+// 64 KiB of spaces. Each run of white space is matched once from its
+// start, so this costs about what ordinary text does (it took seconds when
+// every space of the run started a match that read the rest of the run).
+func BenchmarkForbiddenWhiteSpace(b *testing.B) {
+	g := MustForbidden([]string{" x", "a b"}, ForbiddenOptions{})
+	s := &Sample{Output: strings.Repeat(" ", 64<<10)}
+	b.SetBytes(int64(len(s.Output)))
+	for b.Loop() {
+		g.Grade(context.Background(), s)
+	}
+}

@@ -119,6 +119,9 @@ func TestForbidden(t *testing.T) {
 		{"punctuation boundaries", []string{"Acme"}, false, "(Acme), \"acme\"", StatusFailed, [][2]int{{1, 5}, {9, 13}}, "punctuation is a boundary"},
 		{"underscore continues", []string{"acme"}, false, "acme_corp", StatusPassed, nil, "underscore is a word character"},
 		{"cyrillic", []string{"Москва"}, false, "в МОСКВА сегодня", StatusFailed, [][2]int{{2, 8}}, "non-Latin folding"},
+		{"leading space, one finding", []string{" x"}, false, "a    x", StatusFailed, [][2]int{{1, 6}}, "the run of white space is matched once, from where it starts"},
+		{"leading space at start", []string{" x"}, false, "  x", StatusFailed, [][2]int{{0, 3}}, "a run at the start of the output"},
+		{"trailing space", []string{"x "}, false, "x   y", StatusFailed, [][2]int{{0, 4}}, "a trailing run is taken whole"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -479,14 +479,25 @@ func (w *pyWorker) kill() {
 // roundTrip sends one line and reads the one-line reply, by deadline or
 // until ctx ends.
 func (w *pyWorker) roundTrip(ctx context.Context, line []byte, deadline time.Time) (pyReply, error) {
+	// The call's deadlines are set before ctx is watched, so that a ctx
+	// already ended (whose AfterFunc runs at once) is not overridden.
+	_ = w.in.SetWriteDeadline(deadline)
+	_ = w.out.SetReadDeadline(deadline)
+	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
 		past := time.Unix(1, 0)
 		_ = w.in.SetWriteDeadline(past)
 		_ = w.out.SetReadDeadline(past)
 	})
-	defer stop()
-	_ = w.in.SetWriteDeadline(deadline)
-	_ = w.out.SetReadDeadline(deadline)
+	defer func() {
+		// When ctx ended as the call finished, wait for the deadlines to
+		// be set: set later, they would cut short the worker's next call,
+		// made for another context.
+		if !stop() {
+			<-fired
+		}
+	}()
 	buf := make([]byte, 0, len(line)+1)
 	buf = append(append(buf, line...), '\n')
 	if _, err := w.in.Write(buf); err != nil {

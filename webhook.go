@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -34,6 +35,9 @@ const (
 	// request: "t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">".
 	WebhookSignatureHeader = "X-Proctor-Signature"
 )
+
+// webhookMaxReason is how many runes of a reply's reason are kept.
+const webhookMaxReason = 2000
 
 // ErrWebhookBlocked is matched (errors.Is) by the [Grade.Err] of a webhook
 // call refused because its address is loopback, private, link-local or
@@ -130,15 +134,16 @@ type WebhookOptions struct {
 // {"candidate": output} (plus "id", "input" and "expected" when asked) and
 // reads a JSON reply {"passed": bool, "score": number in [0, 1], "reason":
 // string}, of which only passed is required. It passes or fails as the
-// reply says, with the reply's score and reason.
+// reply says, with the reply's score and reason (clipped to 2,000 runes).
 //
 // It is not graded, with the reason, when the service cannot be reached or
 // does not answer in time, the address is loopback, private or otherwise
 // special-purpose (checked when dialling, after DNS, unless allowed by
 // [Network].Allow), the service redirects (redirects are refused), answers
 // a status outside 2xx, a body over 1 MiB, something that is not a JSON
-// object, a passed that is missing or not a boolean, or a score outside
-// [0, 1]; and when ctx is cancelled (Grade.Err keeps ctx's error).
+// object, a passed that is missing, not a boolean or given twice, or a
+// score outside [0, 1]; and when ctx is cancelled (Grade.Err keeps ctx's
+// error).
 //
 // Each call uses a new connection, so nothing is left open after Grade
 // returns. A CustomWebhook is immutable and safe for concurrent use.
@@ -349,7 +354,24 @@ func (g *CustomWebhook) callError(parent, call context.Context, err error) Grade
 		gr.Reason = "webhook refused: " + strings.TrimPrefix(be.Error(), "netguard: ")
 		return gr
 	}
-	return ErrorGrade("webhook call failed", err)
+	return ErrorGrade("webhook call failed", redactURLError(err))
+}
+
+// redactURLError drops the query from the URL an *url.Error quotes, so
+// that a token passed in the webhook URL (?key=...) does not end up in
+// reasons and reports. The cause is kept for errors.Is and errors.As.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	u, perr := url.Parse(ue.URL)
+	if perr != nil || u.RawQuery == "" {
+		return err
+	}
+	u.RawQuery = ""
+	u.ForceQuery = false
+	return &url.Error{Op: ue.Op, URL: u.Redacted() + "?…", Err: ue.Err}
 }
 
 // webhookVerdict reads the reply {"passed": bool, "score"?: number,
@@ -358,6 +380,10 @@ func webhookVerdict(reply []byte) Grade {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(reply, &m); err != nil || m == nil {
 		return NotGradedf("webhook reply is not a JSON object: %s", clip(string(reply)))
+	}
+	if k := repeatedKey(reply, "passed", "score", "reason"); k != "" {
+		// Parsers disagree on which copy counts; Go's keeps the last.
+		return NotGradedf("webhook reply gives %q more than once", k)
 	}
 	var passed bool
 	switch p := string(bytes.TrimSpace(m["passed"])); p {
@@ -374,6 +400,8 @@ func webhookVerdict(reply []byte) Grade {
 		if json.Unmarshal(r, &reason) != nil {
 			return NotGradedf("webhook reply's \"reason\" is %s, want a string", jsonKind(r))
 		}
+		// A reply may be up to 1 MiB; the reason goes into every report.
+		reason = clipRunes(reason, webhookMaxReason)
 	}
 	var g Grade
 	if passed {
@@ -392,6 +420,34 @@ func webhookVerdict(reply []byte) Grade {
 		g = g.WithScore(f)
 	}
 	return g
+}
+
+// repeatedKey returns the first of keys that the JSON object reply holds
+// more than once at its top level, or "".
+func repeatedKey(reply []byte, keys ...string) string {
+	dec := json.NewDecoder(bytes.NewReader(reply))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		if slices.Contains(keys, k) {
+			seen[k] = true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // webhookMAC is the hex HMAC-SHA256 of "<ts>.<body>".

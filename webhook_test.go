@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -48,6 +49,16 @@ func TestCustomWebhookReplies(t *testing.T) {
 		{"passed not boolean", reply(200, `{"passed": "yes"}`), 0, StatusNotGraded, -1, "want true or false"},
 		{"passed null", reply(200, `{"passed": null}`), 0, StatusNotGraded, -1, "want true or false"},
 		{"reason not a string", reply(200, `{"passed": true, "reason": 3}`), 0, StatusNotGraded, -1, "reason"},
+		{"passed repeated", reply(200, `{"passed": false, "reason": "r", "passed": true}`), 0, StatusNotGraded, -1, `"passed" more than once`},
+		{"passed repeated, escaped", reply(200, `{"passed": false, "p\u0061ssed": true}`), 0, StatusNotGraded, -1, `"passed" more than once`},
+		{"long reason clipped", reply(200, `{"passed": false, "reason": "`+strings.Repeat("r", 100000)+`"}`), 0, StatusFailed, -1, strings.Repeat("r", 2000) + "…"},
+		{"Passed capitalised", reply(200, `{"Passed": true}`), 0, StatusNotGraded, -1, `no "passed"`},
+		{"passed 1", reply(200, `{"passed": 1}`), 0, StatusNotGraded, -1, "want true or false"},
+		{"passed in an array", reply(200, `{"passed": [true]}`), 0, StatusNotGraded, -1, "want true or false"},
+		{"passed nested", reply(200, `{"result": {"passed": true}}`), 0, StatusNotGraded, -1, `no "passed"`},
+		{"204 without a body", reply(204, ``), 0, StatusNotGraded, -1, "not a JSON object"},
+		{"redirect with a passing body", reply(302, `{"passed": true}`), 0, StatusNotGraded, -1, "redirects are refused"},
+		{"pass then trailing object", reply(200, `{"passed": true}{"passed": false}`), 0, StatusNotGraded, -1, "not a JSON object"},
 		{"redirect refused", func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/moved" {
 				io.WriteString(w, `{"passed": true}`)
@@ -423,4 +434,127 @@ func FuzzVerifyWebhookSignature(f *testing.F) {
 			t.Fatalf("error %v does not match ErrWebhookSignature", err)
 		}
 	})
+}
+
+// blockedResolver answers every name with the given addresses and records
+// the names asked.
+type blockedResolver struct {
+	mu    sync.Mutex
+	names []string
+	addrs []netip.Addr
+}
+
+func (r *blockedResolver) resolve(_ context.Context, host string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.names = append(r.names, host)
+	return r.addrs, nil
+}
+
+// TestCustomWebhookSSRF tries URL forms that reach a blocked address: each
+// is refused when the grader is built or when it dials, and the recording
+// dial function, which never connects, is never called. Names resolve to
+// loopback (or a public address beside a private one).
+func TestCustomWebhookSSRF(t *testing.T) {
+	loop := []netip.Addr{netip.MustParseAddr("127.0.0.1")}
+	mixed := []netip.Addr{netip.MustParseAddr("93.184.215.14"), netip.MustParseAddr("10.0.0.7")}
+	tests := []struct {
+		url     string
+		answers []netip.Addr
+		why     string
+	}{
+		{"http://[::ffff:7f00:1]/", loop, "IPv4-mapped loopback in hex"},
+		{"http://[::127.0.0.1]/", loop, "IPv4-compatible loopback"},
+		{"http://[0:0:0:0:0:ffff:127.0.0.1]/", loop, "mapped loopback written out"},
+		{"http://[64:ff9b::a00:1]/", loop, "NAT64 of 10.0.0.1"},
+		{"http://[64:ff9b::a9fe:a9fe]/", loop, "NAT64 of the metadata address"},
+		{"http://[2002:a9fe:a9fe::1]/", loop, "6to4 of the metadata address"},
+		{"http://[2002:c0a8:101::]/", loop, "6to4 of 192.168.1.1"},
+		{"http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", loop, "Teredo"},
+		{"http://[fe80::1%25eth0]/", loop, "link-local with a zone"},
+		{"http://[::1]:80", loop, "IPv6 loopback with a port"},
+		{"HTTP://127.0.0.1/", loop, "upper-case scheme"},
+		{"hTtPs://[::1]/", loop, "mixed-case scheme"},
+		{"http://127.0.0.1./", loop, "trailing dot"},
+		{"http://127.0.0.1../", loop, "two trailing dots: not a literal, so resolved, and the answer is checked"},
+		{"http://2130706433/", loop, "decimal"},
+		{"http://0x7f.1/", loop, "hex and short"},
+		{"http://017700000001/", loop, "octal"},
+		{"http://0/", loop, "0 is 0.0.0.0"},
+		{"http://localhost./", loop, "localhost with a dot"},
+		{"http://ｌｏｃａｌｈｏｓｔ/", loop, "full-width letters: IDNA maps them to localhost, which resolves to loopback"},
+		{"http://①②⑦.0.0.1/", loop, "enclosed digits: IDNA maps them to 127.0.0.1"},
+		{"http://a@127.0.0.1/", loop, "user info"},
+		{"http://hook.test:80@127.0.0.1/", loop, "user info that looks like a host"},
+		{"http://127.0.0.1#@hook.test/", loop, "fragment before an @"},
+		{"http://hook.test\\@127.0.0.1/", loop, "backslash"},
+		{"http://127.0.0.1 /", loop, "space"},
+		{"http://hook.test/", loop, "a name that resolves to loopback"},
+		{"http://hook.test/", mixed, "a name whose answers mix public and private"},
+		{"http://hook.test/", []netip.Addr{netip.MustParseAddr("::ffff:169.254.169.254")}, "a name that resolves to mapped metadata"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			rec := &recordingDial{}
+			res := &blockedResolver{addrs: tt.answers}
+			g, err := NewCustomWebhook(tt.url, WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial}})
+			if err != nil {
+				if !errors.Is(err, ErrWebhookBlocked) {
+					var ue *url.Error
+					if !errors.As(err, &ue) { // an unparsable URL is refused too
+						t.Errorf("NewCustomWebhook(%q) = %v, want ErrWebhookBlocked", tt.url, err)
+					}
+				}
+				return
+			}
+			got := g.Grade(context.Background(), &Sample{Output: "x"})
+			if got.Status != StatusNotGraded || !errors.Is(got.Err, ErrWebhookBlocked) {
+				t.Errorf("Grade via %q = %v %q (err %v), want not graded, ErrWebhookBlocked", tt.url, got.Status, got.Reason, got.Err)
+			}
+			if len(rec.addrs) != 0 {
+				t.Errorf("dialled %v, want nothing", rec.addrs)
+			}
+		})
+	}
+}
+
+// TestCustomWebhookIgnoresProxyEnv: HTTP_PROXY and HTTPS_PROXY are not
+// used; a proxy would be the address dialled, past the guard's check of
+// the webhook's own address.
+func TestCustomWebhookIgnoresProxyEnv(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "http://127.0.0.1:9")
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+	t.Setenv("http_proxy", "http://127.0.0.1:9")
+	t.Setenv("NO_PROXY", "")
+	rec := &recordingDial{}
+	res := &blockedResolver{addrs: []netip.Addr{netip.MustParseAddr("93.184.215.14")}}
+	g := MustCustomWebhook("http://hook.test/grade", WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial, Allow: loopbackOnly.Allow}})
+	if tr, ok := g.client.Transport.(*http.Transport); !ok || tr.Proxy != nil {
+		t.Errorf("transport %T has a Proxy func, want none", g.client.Transport)
+	}
+	g.Grade(context.Background(), &Sample{Output: "x"})
+	if len(rec.addrs) != 1 || rec.addrs[0] != "93.184.215.14:80" {
+		t.Errorf("dialled %v, want only the webhook's own checked address [93.184.215.14:80]", rec.addrs)
+	}
+	if len(res.names) != 1 || res.names[0] != "hook.test" {
+		t.Errorf("resolved %v, want [hook.test]", res.names)
+	}
+}
+
+// A token in the webhook URL's query is not quoted in a failed call's
+// reason.
+func TestCustomWebhookReasonHidesQuery(t *testing.T) {
+	rec := &recordingDial{}
+	res := &blockedResolver{addrs: []netip.Addr{netip.MustParseAddr("93.184.215.14")}}
+	g := MustCustomWebhook("https://hook.test/grade?key=s3cr3t-t0ken", WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial}})
+	got := g.Grade(context.Background(), &Sample{Output: "x"})
+	if got.Status != StatusNotGraded || !errors.Is(got.Err, errTestNoConnect) {
+		t.Fatalf("grade = %v %q (err %v), want not graded by the recorder's error", got.Status, got.Reason, got.Err)
+	}
+	if strings.Contains(got.Reason, "s3cr3t") || strings.Contains(got.Err.Error(), "s3cr3t") {
+		t.Errorf("reason %q quotes the URL's query", got.Reason)
+	}
+	if !strings.Contains(got.Reason, "hook.test/grade") {
+		t.Errorf("reason %q, want it to name the host and path", got.Reason)
+	}
 }

@@ -8,11 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -51,6 +54,9 @@ type serveConfig struct {
 	allowNetwork bool
 	allowPython  bool
 	loopbackOnly bool // the listener is on loopback: refuse other Host headers
+	// shutdownGrace is how long requests in flight may run on after
+	// shutdown begins; 0 means 10 s.
+	shutdownGrace time.Duration
 }
 
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -63,7 +69,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	allowNetwork := fs.Bool("allow-network", false, "allow specs that call the network on their own (custom_webhook, embedders)")
 	allowPython := fs.Bool("allow-python", false, "allow python specs in requests (they run code with this server's privileges)")
 	maxBody := fs.Int64("max-body", 4<<20, "request body limit in bytes")
-	concurrency := fs.Int("concurrency", 64, "requests grading at once; others wait up to --queue-wait, then get 503")
+	concurrency := fs.Int("concurrency", 64, "requests grading at once, and a quarter of the POST requests admitted (reading their body or waiting); others wait up to --queue-wait, then get 503")
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
@@ -126,11 +132,15 @@ type server struct {
 	comp  *proctor.Compiler // for specs in requests
 	named map[string]*cachedCheck
 	cache *specCache
-	slots chan struct{}
+	slots chan struct{} // requests grading
+	// admitted bounds the POST requests in the server, reading their
+	// body, waiting for a slot or grading: 4 × --concurrency, at least 16.
+	admitted chan struct{}
 }
 
 func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.RawMessage) (*server, error) {
-	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency)}
+	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency),
+		admitted: make(chan struct{}, max(4*cfg.concurrency, 16))}
 	// Operator-written specs (--graders) may use every type: the operator
 	// chose them, network and code included.
 	own := proctor.NewCompiler(opts...)
@@ -160,13 +170,69 @@ type forbiddenError struct{ msg string }
 func (e *forbiddenError) Error() string { return e.msg }
 
 // allowed refuses graders that reach the network on their own unless the
-// server allows it. Model-graded specs call only the judges the operator
-// configured with --config, so they are allowed.
-func (s *server) allowed(ch proctor.Check) error {
-	if proctor.KindOf(ch.Grader) == proctor.KindNetwork && !s.cfg.allowNetwork {
-		return &forbiddenError{fmt.Sprintf("grader %q calls the network: start proctor serve with --allow-network to accept it", ch.Name())}
+// server allows it, at any depth of the spec. Model-graded specs call only
+// the judges the operator configured with --config, so they are allowed.
+//
+// The compiled grader's kind is not enough: a combinator reports only its
+// most demanding kind, and a judge outranks a webhook, so {"type": "all",
+// "graders": [webhook, llm_judge]} reads as model-graded. Every object
+// nested in the spec that names a known type is therefore compiled on its
+// own and its kind checked too. (An option value that merely looks like a
+// network spec is refused as well: fail-closed.)
+func (s *server) allowed(spec []byte, ch proctor.Check) error {
+	if s.cfg.allowNetwork {
+		return nil
+	}
+	if proctor.KindOf(ch.Grader) == proctor.KindNetwork {
+		return networkRefused(ch.Name())
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(spec))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return &forbiddenError{"the request's grader cannot be checked for network use: " + err.Error()}
+	}
+	known := map[string]bool{}
+	for _, t := range s.comp.Types() {
+		known[t] = true
+	}
+	return s.nestedNetwork(v, known, true)
+}
+
+// nestedNetwork walks v (decoded JSON) and returns a *forbiddenError for
+// the first nested object, in key order, that compiles on its own to a
+// grader of kind network. top skips v itself, already checked.
+func (s *server) nestedNetwork(v any, known map[string]bool, top bool) error {
+	switch x := v.(type) {
+	case map[string]any:
+		if t, ok := x["type"].(string); ok && known[t] && !top {
+			if b, err := json.Marshal(x); err == nil {
+				if ch, err := s.comp.Compile(b); err == nil {
+					k := proctor.KindOf(ch.Grader)
+					closeGrader(ch)
+					if k == proctor.KindNetwork {
+						return networkRefused(ch.Name())
+					}
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if err := s.nestedNetwork(x[k], known, false); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := s.nestedNetwork(e, known, false); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+func networkRefused(name string) error {
+	return &forbiddenError{fmt.Sprintf("grader %q calls the network: start proctor serve with --allow-network to accept it", name)}
 }
 
 // close closes every grader the server holds.
@@ -213,6 +279,13 @@ func (s *server) guard(next http.Handler) http.Handler {
 				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", s.cfg.maxBody))
 				return
 			}
+			// Bodies are read before a grading slot is taken, so the
+			// requests reading one are bounded too: memory stays under
+			// admitted × --max-body however many clients connect.
+			if !take(w, r, s.admitted, s.cfg.queueWait, "every request slot is taken") {
+				return
+			}
+			defer func() { <-s.admitted }()
 			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
 		}
 		next.ServeHTTP(w, r)
@@ -223,16 +296,22 @@ func (s *server) guard(next http.Handler) http.Handler {
 // 503 and returns false when none frees up. Bodies are read before, so a
 // slow client never holds a slot. The caller must call release.
 func (s *server) acquire(w http.ResponseWriter, r *http.Request) bool {
-	t := time.NewTimer(s.cfg.queueWait)
+	return take(w, r, s.slots, s.cfg.queueWait, "every grading slot is taken")
+}
+
+// take sends on sem, waiting up to wait; it answers 503 (busy names what
+// is taken) and returns false when sem stays full or the request ends.
+func take(w http.ResponseWriter, r *http.Request, sem chan struct{}, wait time.Duration, busy string) bool {
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
-	case s.slots <- struct{}{}:
+	case sem <- struct{}{}:
 		return true
 	case <-t.C:
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, "server busy: every grading slot is taken")
+		writeError(w, http.StatusServiceUnavailable, "server busy: "+busy)
 	case <-r.Context().Done():
-		writeError(w, http.StatusServiceUnavailable, "request ended while waiting for a grading slot")
+		writeError(w, http.StatusServiceUnavailable, "request ended while waiting: "+busy)
 	}
 	return false
 }
@@ -477,11 +556,28 @@ func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
 }
 
 // serve answers on ln until ctx ends, then shuts down gracefully: it stops
-// accepting, lets requests in flight finish (up to 10 s), and closes the
-// graders it holds.
+// accepting and lets requests in flight finish, up to the shutdown grace
+// (10 s by default). Requests still running then have their contexts
+// cancelled, so graders stop, and their connections are closed. It
+// returns once every handler has returned (or, for a grader that ignores
+// cancellation, after another grace period), and closes the graders it
+// holds.
 func (s *server) serve(ctx context.Context, ln net.Listener) error {
+	grace := s.cfg.shutdownGrace
+	if grace <= 0 {
+		grace = 10 * time.Second
+	}
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	var handlers inflight
+	h := s.handler()
 	hs := &http.Server{
-		Handler:           s.handler(),
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			handlers.add(1)
+			defer handlers.add(-1)
+			h.ServeHTTP(w, r)
+		}),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: s.cfg.headerWait,
 		ReadTimeout:       s.cfg.headerWait + 30*time.Second,
 		WriteTimeout:      s.cfg.gradeTimeout + s.cfg.queueWait + 30*time.Second,
@@ -495,9 +591,17 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), grace)
 		err = hs.Shutdown(sctx)
 		cancel()
+		if err != nil {
+			// Past the grace: cancel what is still grading, close the
+			// connections, and wait (boundedly) for the handlers.
+			cancelBase()
+			_ = hs.Close()
+			handlers.wait(grace)
+			err = fmt.Errorf("requests still running %v after shutdown began were cancelled", grace)
+		}
 		if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}
@@ -507,6 +611,43 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 		err = nil
 	}
 	return err
+}
+
+// inflight counts running handlers. Unlike a sync.WaitGroup it may be
+// added to while someone waits.
+type inflight struct {
+	mu   sync.Mutex
+	n    int
+	zero *sync.Cond
+}
+
+func (f *inflight) add(d int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n += d
+	if f.n == 0 && f.zero != nil {
+		f.zero.Broadcast()
+	}
+}
+
+// wait returns when no handler runs, or after d.
+func (f *inflight) wait(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.zero == nil {
+		f.zero = sync.NewCond(&f.mu)
+	}
+	expired := false
+	t := time.AfterFunc(d, func() {
+		f.mu.Lock()
+		expired = true
+		f.zero.Broadcast()
+		f.mu.Unlock()
+	})
+	defer t.Stop()
+	for f.n > 0 && !expired {
+		f.zero.Wait()
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

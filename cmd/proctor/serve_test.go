@@ -181,7 +181,31 @@ type netGrader struct{ proctor.GraderFunc }
 
 func (netGrader) GraderKind() proctor.Kind { return proctor.KindNetwork }
 
+// modelGrader is a grader that says it asks a judge: it outranks a
+// network grader in a combinator's kind.
+type modelGrader struct{ proctor.GraderFunc }
+
+func (modelGrader) GraderKind() proctor.Kind { return proctor.KindModel }
+
+// TestServeNetworkGraders: without --allow-network a grader that calls the
+// network is refused wherever it sits in the spec, also when a model-graded
+// sibling makes the combinator report itself as model-graded, and in specs
+// given inline to the promptfoo endpoint.
 func TestServeNetworkGraders(t *testing.T) {
+	tests := []struct {
+		name, spec string
+		network    bool
+		why        string
+	}{
+		{"top level", `{"type":"net"}`, true, "the grader itself"},
+		{"in all", `{"type":"all","graders":[{"type":"net"}]}`, true, "a combinator of one network grader"},
+		{"beside a judge", `{"type":"all","graders":[{"type":"net"},{"type":"model"}]}`, true, "all reports model, the most demanding kind, yet a webhook runs"},
+		{"judge first", `{"type":"any","graders":[{"type":"model"},{"type":"net"}]}`, true, "order does not matter"},
+		{"under not", `{"type":"not","grader":{"type":"all","graders":[{"type":"model"},{"type":"not","grader":{"type":"net"}}]}}`, true, "deep nesting"},
+		{"in multi", `{"type":"multi","graders":{"a":{"type":"net"},"b":{"type":"model"}},"calculate_output":"a"}`, true, "OpenAI multi's named sub-graders"},
+		{"judge only", `{"type":"all","graders":[{"type":"model"},{"type":"contains","value":"x"}]}`, false, "judges come from --config and are allowed"},
+		{"deterministic", `{"type":"contains","value":"x"}`, false, "nothing to refuse"},
+	}
 	for _, allow := range []bool{false, true} {
 		cfg := testServeConfig()
 		cfg.allowNetwork = allow
@@ -189,13 +213,43 @@ func TestServeNetworkGraders(t *testing.T) {
 		s.comp.Register("net", func(o *proctor.SpecOptions) (proctor.Grader, error) {
 			return netGrader{proctor.Func("net", func(context.Context, *proctor.Sample) proctor.Grade { return proctor.Pass("") })}, nil
 		})
-		code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"all","graders":[{"type":"net"}]},"sample":{"output":"x"}}`)
-		want := 403
-		if allow {
-			want = 200
+		s.comp.Register("model", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+			return modelGrader{proctor.Func("model", func(context.Context, *proctor.Sample) proctor.Grade { return proctor.Pass("") })}, nil
+		})
+		for _, tt := range tests {
+			want := 200
+			if tt.network && !allow {
+				want = 403
+			}
+			code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":`+tt.spec+`,"sample":{"output":"x"}}`)
+			if code != want {
+				t.Errorf("%s, --allow-network=%v: status %d (%v), want %d (%s)", tt.name, allow, code, out, want, tt.why)
+			}
+			if want == 403 && !strings.Contains(fmt.Sprint(out["error"]), "--allow-network") {
+				t.Errorf("%s: error %v, want it to name --allow-network", tt.name, out["error"])
+			}
+			code, out = post(t, ts.URL+"/v1/promptfoo?grader="+url.QueryEscape(tt.spec), "application/json", `{"output":"x"}`)
+			if code != want {
+				t.Errorf("%s via promptfoo, --allow-network=%v: status %d (%v), want %d", tt.name, allow, code, out, want)
+			}
 		}
-		if code != want {
-			t.Errorf("--allow-network=%v: status %d (%v), want %d", allow, code, out, want)
+	}
+}
+
+// A python grader is refused without --allow-python wherever it is nested.
+func TestServePythonNested(t *testing.T) {
+	_, ts := newTestServer(t, testServeConfig(), nil)
+	py := `{"type":"python","source":"def grade(s, i): return 1"}`
+	for _, spec := range []string{
+		py,
+		`{"type":"all","graders":[{"type":"contains","value":"x"},` + py + `]}`,
+		`{"type":"any","graders":[` + py + `]}`,
+		`{"type":"not","grader":{"type":"not","grader":` + py + `}}`,
+		`{"type":"multi","graders":{"a":` + py + `},"calculate_output":"a"}`,
+	} {
+		code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":`+spec+`,"sample":{"output":"x"}}`)
+		if code != 403 || !strings.Contains(fmt.Sprint(out["error"]), "--allow-python") {
+			t.Errorf("%s: status %d (%v), want 403 naming --allow-python", spec, code, out)
 		}
 	}
 }
@@ -551,5 +605,112 @@ func TestServeSaturated(t *testing.T) {
 	}
 	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`); code != 200 {
 		t.Errorf("after the slot freed: %d %v, want 200", code, out)
+	}
+}
+
+// TestServeShutdownCancelsStragglers: a request still grading when the
+// shutdown grace runs out has its context cancelled, serve returns with an
+// error saying so once the handler has returned, and no goroutine of the
+// server is left.
+func TestServeShutdownCancelsStragglers(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := testServeConfig()
+	cfg.shutdownGrace = 100 * time.Millisecond
+	s, err := newServer(cfg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, sawCancel := make(chan struct{}), make(chan struct{})
+	s.comp.Register("stuck", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		return proctor.Func("stuck", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
+			close(started)
+			<-ctx.Done()
+			close(sawCancel)
+			return proctor.ErrorGrade("stopped", ctx.Err())
+		}), nil
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.serve(ctx, ln) }()
+	client := &http.Client{Transport: &http.Transport{}}
+	reqDone := make(chan struct{})
+	go func() {
+		defer close(reqDone)
+		resp, err := client.Post("http://"+ln.Addr().String()+"/v1/grade", "application/json", strings.NewReader(`{"grader":{"type":"stuck"},"sample":{"output":"x"}}`))
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-served:
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("serve = %v, want an error saying requests were cancelled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve did not return after the shutdown grace")
+	}
+	select {
+	case <-sawCancel:
+	default:
+		t.Error("serve returned before the straggling grader saw its context cancelled")
+	}
+	<-reqDone
+	client.CloseIdleConnections()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after serve returned, %d before", n, before)
+	}
+}
+
+// TestServeAdmissionBounded: clients that never finish their bodies hold
+// at most the admitted requests (4 × concurrency, at least 16); past that a
+// request gets 503 after the queue wait instead of another buffer, and
+// the server answers again once they go.
+func TestServeAdmissionBounded(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.concurrency, cfg.queueWait = 1, 50*time.Millisecond
+	s, ts := newTestServer(t, cfg, nil)
+	n := cap(s.admitted)
+	if n != 16 {
+		t.Fatalf("admitted %d, want 16 for concurrency 1", n)
+	}
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	var conns []net.Conn
+	for range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /v1/grade HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"grader\":")
+	}
+	// Wait until every slow request is admitted.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.admitted) < n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`)
+	if code != 503 || !strings.Contains(fmt.Sprint(out["error"]), "request slot") {
+		t.Errorf("with %d bodies pending: %d %v, want 503 naming the request slots", n, code, out)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for len(s.admitted) > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`); code != 200 {
+		t.Errorf("after the slow clients left: %d %v, want 200", code, out)
 	}
 }

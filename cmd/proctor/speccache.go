@@ -11,7 +11,7 @@ import (
 )
 
 // allowAll admits every compiled spec (proctor grade runs what it is given).
-func allowAll(proctor.Check) error { return nil }
+func allowAll([]byte, proctor.Check) error { return nil }
 
 // cachedCheck is a compiled spec shared by requests. Graders that hold
 // resources (python workers) are closed when the last user releases an
@@ -46,13 +46,15 @@ const maxCachedSpec = 64 << 10
 
 // specCache is a bounded LRU of compiled specs keyed by compact JSON.
 type specCache struct {
-	mu      sync.Mutex
-	max     int
-	ll      *list.List // of *cacheEntry, most recent first
-	m       map[string]*list.Element
-	comp    *proctor.Compiler
-	label   string // names the spec in errors
-	allowed func(proctor.Check) error
+	mu    sync.Mutex
+	max   int
+	ll    *list.List // of *cacheEntry, most recent first
+	m     map[string]*list.Element
+	comp  *proctor.Compiler
+	label string // names the spec in errors
+	// allowed vets a compiled spec, given its compact JSON too; its error
+	// is cached with the spec.
+	allowed func(spec []byte, ch proctor.Check) error
 }
 
 type cacheEntry struct {
@@ -61,7 +63,7 @@ type cacheEntry struct {
 	err error
 }
 
-func newSpecCache(max int, label string, comp *proctor.Compiler, allowed func(proctor.Check) error) *specCache {
+func newSpecCache(max int, label string, comp *proctor.Compiler, allowed func([]byte, proctor.Check) error) *specCache {
 	return &specCache{max: max, label: label, ll: list.New(), m: map[string]*list.Element{}, comp: comp, allowed: allowed}
 }
 
@@ -77,7 +79,7 @@ func (c *specCache) get(spec json.RawMessage) (*cachedCheck, error) {
 		// Too big to keep: compiled for this request alone.
 		ch, err := c.comp.CompileAs(c.label, []byte(key))
 		if err == nil {
-			err = c.allowed(ch)
+			err = c.allowed([]byte(key), ch)
 		}
 		if err != nil {
 			closeGrader(ch)
@@ -101,7 +103,7 @@ func (c *specCache) get(spec json.RawMessage) (*cachedCheck, error) {
 	e := &cacheEntry{key: key}
 	ch, err := c.comp.CompileAs(c.label, []byte(key))
 	if err == nil {
-		err = c.allowed(ch)
+		err = c.allowed([]byte(key), ch)
 		if err != nil {
 			closeGrader(ch)
 		}

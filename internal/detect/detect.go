@@ -256,17 +256,12 @@ func runsOf(set *byteSet, minLen int, keep func(run string) bool) func(string, i
 // the region reaching back over at most left bytes of lset and forward
 // over at most right bytes of rset (nil sets: any byte).
 func around(anchors []string, lset *byteSet, left int, rset *byteSet, right int) func(string, int) (int, int, bool) {
+	var first byteSet
+	for _, a := range anchors {
+		first[a[0]] = true
+	}
 	return func(text string, from int) (int, int, bool) {
-		p, k := -1, -1
-		for j, a := range anchors {
-			end := len(text)
-			if p >= 0 {
-				end = min(len(text), p+len(a)) // only an earlier start matters
-			}
-			if n := strings.Index(text[from:end], a); n >= 0 && (p < 0 || from+n < p) {
-				p, k = from+n, j
-			}
-		}
+		p, k, _ := nextAnchor(text, from, anchors, &first)
 		if p < 0 {
 			return 0, 0, false
 		}
@@ -280,4 +275,32 @@ func around(anchors []string, lset *byteSet, left int, rset *byteSet, right int)
 		}
 		return s, e, true
 	}
+}
+
+// nextAnchor returns the offset of the first anchor at or after from and
+// its index (-1, -1 when there is none), and how many bytes it searched.
+// It looks no further than the anchor it returns, so a scan that resumes
+// past each anchor reads the text once however many anchors are missing
+// from it. (Searching the rest of the text for each anchor in turn, and
+// keeping the earliest, made a text full of one anchor and missing
+// another quadratic.) first holds the anchors' first bytes.
+func nextAnchor(text string, from int, anchors []string, first *byteSet) (p, k, searched int) {
+	if len(anchors) == 1 {
+		n := strings.Index(text[from:], anchors[0])
+		if n < 0 {
+			return -1, -1, len(text) - from
+		}
+		return from + n, 0, n + len(anchors[0])
+	}
+	for i := from; i < len(text); i++ {
+		if !first[text[i]] {
+			continue
+		}
+		for j, a := range anchors {
+			if strings.HasPrefix(text[i:], a) {
+				return i, j, i - from + len(a)
+			}
+		}
+	}
+	return -1, -1, len(text) - from
 }

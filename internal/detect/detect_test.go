@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -296,6 +297,24 @@ func TestMasks(t *testing.T) {
 	if fs := Secrets().Find("AKIAQ7ZJXKD3WPLM5RTB"); len(fs) != 1 || fs[0].Masked != "AKIA…(20 chars)" {
 		t.Errorf("AWS mask = %+v", fs)
 	}
+	// Secret masks keep the provider's fixed prefix only, never part of the
+	// key's body, even when the body holds dashes or underscores.
+	secrets := []struct {
+		in, want string
+	}{
+		{"sk-abcdefghij-K7mQ2xR9vL4pT8wZ3nB6cY1dF5", "sk-…(40 chars)"},
+		{"sk-proj-ab_cd-Q7mK2xR9vL4pT8wZ3nB6cY1dF5hJ", "sk-proj-…(42 chars)"},
+		{"sk-ant-api03-x-Q7mK2xR9vL4pT8wZ3nB6cY1dF5hJ", "sk-ant-api03-…(43 chars)"},
+		{"xoxb-2718281828-3141592653-Zq8Lm3Xw9Rt6Yb2Nc5Vd", "xoxb-…(47 chars)"},
+		{"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_…(32 chars)"},
+		{"ghp_8fKq2LmZx7RtY4vBnW1cJd9sPa3HeUo6QiTg", "ghp_…(40 chars)"},
+	}
+	for _, tt := range secrets {
+		fs := Secrets().Find(tt.in)
+		if len(fs) != 1 || fs[0].Masked != tt.want {
+			t.Errorf("Secrets().Find(%q) = %+v, want one finding masked %q", tt.in, fs, tt.want)
+		}
+	}
 }
 
 // checkFindings asserts the invariants every Find result keeps.
@@ -342,4 +361,85 @@ func FuzzSecrets(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		checkFindings(t, text, Secrets().Find(text))
 	})
+}
+
+// adversarial are 64 KiB texts built to make a detector's own scanning
+// loops do more than linear work: long runs of one anchor with the others
+// missing, of digits, '@', '.', '-', ':' and separators.
+func adversarial() map[string]string {
+	const n = 64 << 10
+	rep := func(unit string) string { return strings.Repeat(unit, n/len(unit)) }
+	return map[string]string{
+		"gho_":    rep("gho_ "),
+		"github":  rep("github_pat_ "),
+		"ASIA":    rep("ASIA "),
+		"_test_":  rep("_test_ "),
+		"Value=":  "value " + rep("Value= "),
+		"VALUE=":  "value " + rep("VALUE="),
+		"digits":  rep("1"),
+		"digit-":  rep("1-"),
+		"digit .": rep("1 ."),
+		"at":      rep("@"),
+		"a@":      rep("a@"),
+		"dots":    rep("."),
+		"dashes":  rep("-"),
+		"colons":  rep("a:"),
+		"token=":  rep("token="),
+		"sk-":     rep("sk-"),
+		"eyJ":     rep("eyJ."),
+		"BEGIN":   rep("-----BEGIN "),
+	}
+}
+
+// TestNextAnchorLinear: resuming a scan right after each anchor found, the
+// bytes searched add up to about the text's length, for every anchor list
+// of the tables and for texts full of one anchor and missing the others.
+// (The search used to look for each anchor in the whole rest of the text
+// and keep the earliest, so a text of 13,000 "gho_ " searched about 400 MB
+// for the missing "ghp_".)
+func TestNextAnchorLinear(t *testing.T) {
+	lists := map[string][]string{"aws": awsAnchors, "github": githubAnchors, "stripe": stripeAnchors, "xml": xmlValueAnchors, "email": {"@"}}
+	texts := adversarial()
+	for ln, anchors := range lists {
+		var first byteSet
+		for _, a := range anchors {
+			first[a[0]] = true
+		}
+		for _, a := range anchors {
+			texts["only "+a] = strings.Repeat(a+" ", (64<<10)/(len(a)+1))
+		}
+		for tn, text := range texts {
+			searched, found := 0, 0
+			for from := 0; from < len(text); {
+				p, k, n := nextAnchor(text, from, anchors, &first)
+				searched += n
+				if p < 0 {
+					break
+				}
+				found++
+				from = p + len(anchors[k])
+			}
+			if searched > 2*len(text) {
+				t.Errorf("anchors %s, text %q: searched %d bytes of a %d-byte text (%d anchors found), want at most twice its length", ln, tn, searched, len(text), found)
+			}
+		}
+	}
+}
+
+// BenchmarkFindAdversarial times the full PII and secret scans of the
+// adversarial texts; each should cost about what a plain text of the same
+// length costs, not its square.
+func BenchmarkFindAdversarial(b *testing.B) {
+	pii, _ := PII()
+	texts := adversarial()
+	for _, name := range slices.Sorted(maps.Keys(texts)) {
+		text := texts[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				pii.Find(text)
+				Secrets().Find(text)
+			}
+		})
+	}
 }

@@ -81,12 +81,16 @@ func maskPrefix(n int) func(string) string {
 	}
 }
 
-// maskDashPrefix keeps what comes before the last dash of the first 16
-// bytes (sk-proj-, sk-ant-api03-, xoxb-).
-func maskDashPrefix(v string) string {
-	head := v[:min(len(v), 16)]
-	i := strings.LastIndexAny(head, "-_")
-	return maskPrefix(i + 1)(v)
+// maskKnownPrefix keeps the provider prefix that pattern (anchored at the
+// start) matches, at most a third of the value, and the length:
+// sk-proj-…(164 chars). Only the fixed prefix is kept: keeping what came
+// before the last dash of the first bytes, as before, kept part of the
+// secret itself when the key's body held a dash (sk-abcdefghij-…).
+func maskKnownPrefix(pattern string) func(string) string {
+	re := lazy(`^(?:` + pattern + `)`)
+	return func(v string) string {
+		return maskPrefix(len(re().FindString(v)))(v)
+	}
 }
 
 // maskAll keeps only the length.

@@ -65,7 +65,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			kind:    AWSAccessKeyID,
 			quick:   hasAny("AKIA", "ASIA"),
 			re:      lazy(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
-			windows: around([]string{"AKIA", "ASIA"}, tokenChars, 64, tokenChars, 64),
+			windows: around(awsAnchors, tokenChars, 64, tokenChars, 64),
 			accept:  keyBody(4, false),
 			mask:    maskPrefix(4),
 		},
@@ -73,9 +73,9 @@ var secretTable = sync.OnceValue(func() []*detector {
 			kind:    GitHubToken,
 			quick:   hasAny("gh", "github_pat_"),
 			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`),
-			windows: around([]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, tokenChars, 64, tokenChars, 128),
+			windows: around(githubAnchors, tokenChars, 64, tokenChars, 128),
 			accept:  keyBody(4, true),
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`gh[pousr]_|github_pat_`),
 		},
 		{
 			kind:    SKKey,
@@ -83,7 +83,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re:      lazy(`\bsk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
 			windows: around([]string{"sk-"}, tokenChars, 64, tokenChars, 512),
 			accept:  acceptSK,
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`sk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?`),
 		},
 		{
 			kind:    SlackToken,
@@ -91,7 +91,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			re:      lazy(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`),
 			windows: around([]string{"xox"}, tokenChars, 64, tokenChars, 512),
 			accept:  keyBody(5, true),
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`xox[baprs]-`),
 		},
 		{
 			kind:    GoogleAPIKey,
@@ -105,9 +105,9 @@ var secretTable = sync.OnceValue(func() []*detector {
 			kind:    StripeKey,
 			quick:   hasAny("_live_", "_test_"),
 			re:      lazy(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}`),
-			windows: around([]string{"_live_", "_test_"}, tokenChars, 64, tokenChars, 512),
+			windows: around(stripeAnchors, tokenChars, 64, tokenChars, 512),
 			accept:  keyBody(8, true),
-			mask:    maskDashPrefix,
+			mask:    maskKnownPrefix(`(?:sk|rk|pk)_(?:live|test)_`),
 		},
 		{
 			kind:  PrivateKey,
@@ -141,13 +141,22 @@ var secretTable = sync.OnceValue(func() []*detector {
 			kind:    SecretAssignment,
 			quick:   has("value"),
 			re:      lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
-			windows: around([]string{"value=", "Value=", "value =", "VALUE="}, nil, 256, nil, 300),
+			windows: around(xmlValueAnchors, nil, 256, nil, 300),
 			group:   1,
 			accept:  acceptAssignment,
 			mask:    maskAll,
 		},
 	}
 })
+
+// Anchors of the detectors that look for several: each region a pattern
+// runs on holds one of them.
+var (
+	awsAnchors      = []string{"AKIA", "ASIA"}
+	githubAnchors   = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}
+	stripeAnchors   = []string{"_live_", "_test_"}
+	xmlValueAnchors = []string{"value=", "Value=", "value =", "VALUE="}
+)
 
 var (
 	tokenChars = setOf("_-", digits, lowers, uppers)

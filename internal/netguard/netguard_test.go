@@ -195,6 +195,21 @@ func TestCheckURL(t *testing.T) {
 		{"http://good.com:0/", false, "port 0"},
 		{"http://good.com\\@127.0.0.1/", false, "backslash"},
 		{"http:good.com", false, "opaque"},
+		{"HTTP://127.0.0.1/", false, "upper-case scheme, loopback"},
+		{"HTTPS://hooks.example.com/", true, "upper-case scheme is still https"},
+		{"http://[::1]:80", false, "IPv6 loopback with a port"},
+		{"http://[::127.0.0.1]/", false, "IPv4-compatible loopback"},
+		{"http://[64:ff9b::a00:1]/", false, "NAT64 of 10.0.0.1"},
+		{"http://[64:ff9b::808:808]/", true, "NAT64 of a public address"},
+		{"http://[2002:a00:1::]/", false, "6to4 of 10.0.0.1"},
+		{"http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", false, "Teredo"},
+		{"http://[fe80::1%25eth0]:8080/", false, "link-local with zone and port"},
+		{"http://127.0.0.1./", false, "loopback with a trailing dot"},
+		{"http://0x7f.0.0.1./", false, "hex with a trailing dot"},
+		{"http://0/", false, "0 is 0.0.0.0"},
+		{"http://user:pass@hooks.example.com/", false, "password in user info"},
+		{"http://127.0.0.1\t/", false, "tab"},
+		{"http://hooks.example.com:65536/", false, "port out of range"},
 	}
 	g := New()
 	for _, tt := range tests {
@@ -222,6 +237,12 @@ func TestControl(t *testing.T) {
 		{"93.184.215.14:443", false},
 		{"not-an-address", true},
 		{"localhost:80", true},
+		{"[fe80::1%eth0]:80", true},
+		{"[::ffff:169.254.169.254]:80", true},
+		{"[64:ff9b::a9fe:a9fe]:80", true},
+		{"[2002:a9fe:a9fe::1]:80", true},
+		{"[2001:0:4136:e378::1]:443", true},
+		{"[2606:4700:4700::1111]:443", false},
 	}
 	for _, tt := range tests {
 		err := g.Control("tcp", tt.addr, nil)
@@ -307,6 +328,9 @@ func TestDialerNames(t *testing.T) {
 		{"loopback", []netip.Addr{loop}, nil, "name resolving to loopback"},
 		{"mixed", []netip.Addr{public, loop}, nil, "any blocked answer refuses the name"},
 		{"mapped metadata", []netip.Addr{netip.MustParseAddr("::ffff:169.254.169.254")}, nil, "mapped answer"},
+		{"public then NAT64 loopback", []netip.Addr{public, netip.MustParseAddr("64:ff9b::7f00:1")}, nil, "an embedded loopback among the answers"},
+		{"public then 6to4 private", []netip.Addr{public, netip.MustParseAddr("2002:a00:1::1")}, nil, "an embedded private address among the answers"},
+		{"zoned link-local", []netip.Addr{netip.MustParseAddr("fe80::1%eth0")}, nil, "a zone does not hide link-local"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
