@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/sync/singleflight"
 )
 
 // EmbeddingProvider turns texts into vectors for [SemanticSimilarity].
@@ -66,19 +65,31 @@ const embedCacheSize = 8192
 // of vectors other than the number of texts it was given.
 var ErrEmbeddingCount = errors.New("proctor: embedder returned the wrong number of vectors")
 
-// cachedEmbedder wraps a provider with a bounded FIFO cache and
-// singleflight. The lexical embedder is used directly: it is cheaper to
-// compute than to look up.
+// cachedEmbedder wraps a provider with a bounded FIFO cache and per-text
+// coalescing: a text is requested once however many graders want it at the
+// same time, while the texts one caller needs still go to the provider in
+// batches. (singleflight.Group coalesces whole keys, so a caller needing
+// texts a, b, c would not join a request already under way for a alone.)
+// The lexical embedder is used directly: it is cheaper to compute than to
+// look up.
 type cachedEmbedder struct {
 	p       EmbeddingProvider
 	lexical bool
 	batch   int // 0: no limit
 
-	sf    singleflight.Group
-	mu    sync.Mutex
-	cache map[string][]float32
-	ring  []string // insertion order, for eviction
-	next  int
+	mu       sync.Mutex
+	cache    map[string][]float32
+	ring     []string // insertion order, for eviction
+	next     int
+	inflight map[string]*embedCall
+}
+
+// embedCall is one text being embedded: done is closed when vec or err is
+// set.
+type embedCall struct {
+	done chan struct{}
+	vec  []float32
+	err  error
 }
 
 func newCachedEmbedder(p EmbeddingProvider) *cachedEmbedder {
@@ -91,6 +102,7 @@ func newCachedEmbedder(p EmbeddingProvider) *cachedEmbedder {
 		c.lexical = true
 	default:
 		c.cache = make(map[string][]float32)
+		c.inflight = make(map[string]*embedCall)
 	}
 	if b, ok := p.(BatchEmbedder); ok && b.MaxBatch() > 0 {
 		c.batch = b.MaxBatch()
@@ -114,53 +126,90 @@ func (c *cachedEmbedder) put(text string, v []float32) {
 	c.cache[text] = v
 }
 
-// embed returns the vectors of texts.
+// embed returns the vectors of texts: from the cache, from a request
+// another caller already has under way, or from the provider, asked in
+// batches for the texts nobody else is fetching. When the caller whose
+// request it joined gives up (its context ended) and ctx has not, it asks
+// again.
 func (c *cachedEmbedder) embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if c.lexical {
 		return c.call(ctx, texts)
 	}
 	out := make([][]float32, len(texts))
-	var missing []string
-	var idx []int
-	c.mu.Lock()
-	for i, t := range texts {
-		if v, ok := c.cache[t]; ok {
-			out[i] = v
-		} else {
-			missing = append(missing, t)
-			idx = append(idx, i)
+	for {
+		var (
+			own    []string
+			ownIdx []int
+			wait   = map[int]*embedCall{}
+		)
+		c.mu.Lock()
+		for i, t := range texts {
+			if out[i] != nil {
+				continue
+			}
+			if v, ok := c.cache[t]; ok {
+				out[i] = v
+			} else if call, ok := c.inflight[t]; ok {
+				wait[i] = call
+			} else if k := slices.Index(own, t); k >= 0 {
+				ownIdx = append(ownIdx, i) // a duplicate of a text this call fetches
+			} else {
+				c.inflight[t] = &embedCall{done: make(chan struct{})}
+				own = append(own, t)
+				ownIdx = append(ownIdx, i)
+			}
+		}
+		c.mu.Unlock()
+		if len(own) > 0 {
+			vecs, err := c.fetch(ctx, own)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range ownIdx {
+				out[i] = vecs[slices.Index(own, texts[i])]
+			}
+		}
+		retry := false
+		for i, call := range wait {
+			select {
+			case <-call.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if call.err != nil {
+				if (errors.Is(call.err, context.Canceled) || errors.Is(call.err, context.DeadlineExceeded)) && ctx.Err() == nil {
+					retry = true // the caller that fetched it gave up; ask again
+					continue
+				}
+				return nil, call.err
+			}
+			out[i] = call.vec
+		}
+		if !retry {
+			return out, nil
 		}
 	}
-	c.mu.Unlock()
-	if len(missing) == 0 {
-		return out, nil
-	}
-	var key strings.Builder
-	for _, t := range missing {
-		key.WriteString(strconv.Itoa(len(t)))
-		key.WriteByte(':')
-		key.WriteString(t)
-	}
-	ch := c.sf.DoChan(key.String(), func() (any, error) { return c.fetch(ctx, missing) })
-	var vecs [][]float32
-	select {
-	case r := <-ch:
-		err := r.Err
-		if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) && ctx.Err() == nil {
-			// The caller that led the shared request gave up; ask again.
-			r.Val, err = c.fetch(ctx, missing)
+}
+
+// settle records the outcome for texts this caller was fetching, caches
+// the vectors, and wakes whoever waits for them.
+func (c *cachedEmbedder) settle(texts []string, vecs [][]float32, err error) {
+	for k, t := range texts {
+		if err == nil {
+			c.put(t, vecs[k])
 		}
-		if err != nil {
-			return nil, err
+		c.mu.Lock()
+		call := c.inflight[t]
+		delete(c.inflight, t)
+		c.mu.Unlock()
+		if call != nil {
+			if err == nil {
+				call.vec = vecs[k]
+			}
+			call.err = err
+			close(call.done)
 		}
-		vecs = r.Val.([][]float32)
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
-	for k, i := range idx {
-		out[i] = vecs[k]
-	}
-	return out, nil
 }
 
 // fetch asks the provider for texts, batch by batch, and caches the
@@ -176,15 +225,25 @@ func (c *cachedEmbedder) fetch(ctx context.Context, texts []string) (vecs [][]fl
 		step = c.batch
 	}
 	out := make([][]float32, 0, len(texts))
+	done := 0
+	defer func() {
+		// Whatever was not fetched (an error, a panic) fails for those
+		// waiting on it too.
+		if done < len(texts) {
+			if err == nil {
+				err = errors.New("proctor: embedding stopped")
+			}
+			c.settle(texts[done:], nil, err)
+		}
+	}()
 	for i := 0; i < len(texts); i += step {
 		chunk := texts[i:min(i+step, len(texts))]
 		v, err := c.call(ctx, chunk)
 		if err != nil {
 			return nil, err
 		}
-		for k, t := range chunk {
-			c.put(t, v[k])
-		}
+		c.settle(chunk, v, nil)
+		done += len(chunk)
 		out = append(out, v...)
 	}
 	return out, nil

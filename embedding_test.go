@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeEmbedder maps texts to fixed vectors and records its calls.
@@ -159,5 +160,62 @@ func TestLexicalEmbedder(t *testing.T) {
 	}
 	if math.Abs(norm-1) > 1e-5 {
 		t.Errorf("norm: got %v, want 1", norm)
+	}
+}
+
+// TestEmbedJoinsOverlappingRequests checks per-text coalescing: a caller
+// needing a and b while another caller is already fetching a asks the
+// provider for b alone and takes a from the request under way; and when
+// that first caller gives up, the second asks again rather than failing.
+func TestEmbedJoinsOverlappingRequests(t *testing.T) {
+	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1, 0}, "b": {0, 1}}, gate: make(chan struct{})}
+	c := newCachedEmbedder(f)
+
+	// The first caller starts fetching a and blocks in the provider.
+	ctx1, cancel1 := context.WithCancel(t.Context())
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.embed(ctx1, []string{"a"})
+		first <- err
+	}()
+	waitFor(t, func() bool { return f.calls.Load() == 1 })
+
+	// The second caller needs a and b: it fetches b and waits for a.
+	second := make(chan [][]float32, 1)
+	go func() {
+		v, err := c.embed(t.Context(), []string{"a", "b"})
+		if err != nil {
+			t.Errorf("second caller: %v", err)
+		}
+		second <- v
+	}()
+	waitFor(t, func() bool { return f.calls.Load() == 2 })
+	if n := f.texts.Load(); n != 2 {
+		t.Fatalf("texts requested: got %d, want 2 (a once, b once)", n)
+	}
+	// The first caller gives up; the second must ask for a again.
+	cancel1()
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Fatalf("first caller: got %v, want context.Canceled", err)
+	}
+	close(f.gate)
+	v := <-second
+	if len(v) != 2 || v[0][0] != 1 || v[1][1] != 1 {
+		t.Errorf("second caller got %v, want the vectors of a and b", v)
+	}
+	if n := f.texts.Load(); n != 3 {
+		t.Errorf("texts requested: got %d, want 3 (a again after the first caller gave up)", n)
+	}
+}
+
+// waitFor polls cond until it holds or a generous deadline passes.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
