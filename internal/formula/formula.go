@@ -214,11 +214,43 @@ func call(n *node, vals []float64) (float64, error) {
 // result with the same variables gives the same tree.
 func (e *Expr) String() string {
 	var b strings.Builder
-	e.print(&b, e.root)
+	e.print(&b, e.root, precLowest)
 	return b.String()
 }
 
-func (e *Expr) print(b *strings.Builder, n *node) {
+// Printing precedences, from the grammar: sums, then products, then unary
+// signs, then powers, then atoms (numbers, variables, calls, parentheses).
+const (
+	precLowest = iota
+	precSum
+	precProduct
+	precUnary
+	precPower
+	precAtom
+)
+
+func prec(n *node) int {
+	switch n.op {
+	case opAdd, opSub:
+		return precSum
+	case opMul, opDiv:
+		return precProduct
+	case opNeg, opPos:
+		return precUnary
+	case opPow:
+		return precPower
+	}
+	return precAtom
+}
+
+// print writes n with the fewest parentheses that parse back to the same
+// tree, so the printed form is never nested deeper than the source.
+func (e *Expr) print(b *strings.Builder, n *node, min int) {
+	p := prec(n)
+	if p < min {
+		b.WriteString("(")
+		defer b.WriteString(")")
+	}
 	switch n.op {
 	case opNum:
 		b.WriteString(strconv.FormatFloat(n.num, 'g', -1, 64))
@@ -226,12 +258,11 @@ func (e *Expr) print(b *strings.Builder, n *node) {
 		b.WriteString(e.vars[n.idx])
 	case opNeg, opPos:
 		if n.op == opNeg {
-			b.WriteString("(-")
+			b.WriteString("-")
 		} else {
-			b.WriteString("(+")
+			b.WriteString("+")
 		}
-		e.print(b, n.args[0])
-		b.WriteString(")")
+		e.print(b, n.args[0], precUnary)
 	case opCall:
 		b.WriteString(fnNames[n.fn])
 		b.WriteString("(")
@@ -239,15 +270,21 @@ func (e *Expr) print(b *strings.Builder, n *node) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			e.print(b, a)
+			e.print(b, a, precLowest)
 		}
 		b.WriteString(")")
+	case opPow:
+		// power := primary '^' unary: the base is an atom, the exponent
+		// may carry a sign or be a power itself (right-associative).
+		e.print(b, n.args[0], precAtom)
+		b.WriteString(" ^ ")
+		e.print(b, n.args[1], precUnary)
 	default:
-		b.WriteString("(")
-		e.print(b, n.args[0])
+		// Sums and products are left-associative: the right operand
+		// needs parentheses at the same precedence.
+		e.print(b, n.args[0], p)
 		b.WriteString(" " + binOps[n.op] + " ")
-		e.print(b, n.args[1])
-		b.WriteString(")")
+		e.print(b, n.args[1], p+1)
 	}
 }
 
