@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor/internal/fence"
+	"github.com/proctorhq/proctor/internal/proc"
 )
 
 // codeBody removes a Markdown code fence (info string one of langs, or
@@ -125,8 +126,8 @@ func (g *PythonCompiles) Grade(ctx context.Context, s *Sample) Grade {
 	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-B", "-c", pythonCheck)
 	cmd.Stdin = strings.NewReader(src)
 	cmd.WaitDelay = time.Second
-	isolateProcess(cmd) // its own process group, killed if proctor dies
-	cmd.Cancel = func() error { killProcess(cmd); return nil }
+	proc.Isolate(cmd) // its own process group, killed if proctor dies
+	cmd.Cancel = func() error { return proc.Kill(cmd) }
 	var stderr limitedBuffer
 	stderr.max = 16 << 10
 	cmd.Stderr = &stderr

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/proctorhq/proctor/internal/proc"
 	"github.com/proctorhq/proctor/internal/pyworker"
 )
 
@@ -398,14 +399,14 @@ func (st *pyState) spawn(path string) (*pyWorker, error) {
 	if !st.noNetNS.Load() && isolateNetwork(cmd) {
 		w.network = "namespace"
 	} else {
-		isolateProcess(cmd)
+		proc.Isolate(cmd)
 	}
 	err = cmd.Start()
 	if err != nil && w.network == "namespace" {
 		st.noNetNS.Store(true)
 		cmd = newCmd()
 		w.network = "socket-patch"
-		isolateProcess(cmd)
+		proc.Isolate(cmd)
 		err = cmd.Start()
 	}
 	inR.Close()
@@ -469,7 +470,7 @@ func (w *pyWorker) exited() bool {
 // waits for it to be reaped. Safe to call more than once.
 func (w *pyWorker) kill() {
 	w.once.Do(func() {
-		killProcess(w.cmd)
+		_ = proc.Kill(w.cmd)
 		w.in.Close()
 		<-w.done
 		w.out.Close()

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/proctorhq/proctor/internal/proc"
 )
 
 // isolateNetwork prepares cmd to start in new user and network namespaces
@@ -11,25 +13,10 @@ import (
 // killed when this process dies. It reports true; the caller retries
 // without the namespaces when Start fails because the kernel refuses them.
 func isolateNetwork(cmd *exec.Cmd) bool {
-	isolateProcess(cmd)
+	proc.Isolate(cmd)
 	cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
 	cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
 	cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 	cmd.SysProcAttr.GidMappingsEnableSetgroups = false
 	return true
-}
-
-// isolateProcess puts cmd in its own process group and has the kernel kill
-// it when this process dies.
-func isolateProcess(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-}
-
-// killProcess kills cmd's process group.
-func killProcess(cmd *exec.Cmd) {
-	if cmd == nil || cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	_ = cmd.Process.Kill()
 }
