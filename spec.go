@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // SpecError is a spec that could not be compiled: an unknown type, an
@@ -64,10 +65,11 @@ var commonOptions = []string{"type", "name", "required", "criterion", "severity"
 // SPEC.md) into [Check] values. Loading is fail-closed: anything it does not
 // understand is a *[SpecError], never ignored.
 //
-// A Compiler is safe for concurrent use once built; [Compiler.Register]
-// must not be called concurrently with Compile.
+// A Compiler is safe for concurrent use, Register included: a spec compiled
+// after Register returns sees the new type.
 type Compiler struct {
 	cfg   *config
+	mu    sync.RWMutex
 	types map[string]Builder
 }
 
@@ -80,6 +82,8 @@ func NewCompiler(opts ...Option) *Compiler {
 // Register adds (or replaces) a spec type with a custom builder, so specs
 // can name custom graders. Built-in types may be replaced.
 func (c *Compiler) Register(typ string, b Builder) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.types[typ] = b
 }
 
@@ -89,9 +93,11 @@ func (c *Compiler) Types() []string {
 	for t := range builtinTypes() {
 		seen[t] = true
 	}
+	c.mu.RLock()
 	for t := range c.types {
 		seen[t] = true
 	}
+	c.mu.RUnlock()
 	out := make([]string, 0, len(seen))
 	for t := range seen {
 		out = append(out, t)
@@ -101,10 +107,13 @@ func (c *Compiler) Types() []string {
 }
 
 func (c *Compiler) builder(typ string) (Builder, bool) {
-	if b, ok := c.types[typ]; ok {
+	c.mu.RLock()
+	b, ok := c.types[typ]
+	c.mu.RUnlock()
+	if ok {
 		return b, true
 	}
-	b, ok := builtinTypes()[typ]
+	b, ok = builtinTypes()[typ]
 	return b, ok
 }
 

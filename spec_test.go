@@ -3,7 +3,9 @@ package proctor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -144,4 +146,29 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("status %v is not an attempt status", g.Status)
 		}
 	})
+}
+
+// TestCompilerRegisterConcurrent registers types while other goroutines
+// compile specs; under -race this proves Register needs no ordering.
+func TestCompilerRegisterConcurrent(t *testing.T) {
+	c := NewCompiler()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			typ := fmt.Sprintf("custom_%d", i)
+			c.Register(typ, func(o *SpecOptions) (Grader, error) {
+				return Func(o.Name(), func(context.Context, *Sample) Grade { return Pass("") }), nil
+			})
+			if _, err := c.Compile([]byte(`{"type":"` + typ + `"}`)); err != nil {
+				t.Errorf("compile %s after registering it: %v", typ, err)
+			}
+			if _, err := c.Compile([]byte(`{"type":"contains","value":"x"}`)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(c.Types()); n < 8 {
+		t.Errorf("Types() has %d entries, want the 8 registered at least", n)
+	}
 }
