@@ -1,15 +1,61 @@
 package proctor
 
-import "github.com/proctorhq/proctor/internal/redact"
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/proctorhq/proctor/internal/detect"
+	"github.com/proctorhq/proctor/internal/redact"
+)
 
 // RedactBasic masks e-mail addresses as "[email]" and runs of six or more
 // digits (spaces, dots or dashes allowed between them) as "[number]". Pass
 // it to [WithRedactor] to keep those out of judge prompts. It is simple on
-// purpose: it finds no names, street addresses or secrets, so chain your
-// own detectors in front of it where those matter:
+// purpose; [RedactDisclosures] masks what the no_pii and no_secrets graders
+// find, and your own function can chain in front of either:
 //
 //	proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(mine(s)) })
 //
 // Redaction is off by default: without [WithRedactor], judged text is sent
 // to the judge as it is.
 func RedactBasic(s string) string { return redact.Basic(s) }
+
+// piiSet is every PII detector, compiled on first use and read-only after.
+var piiSet = sync.OnceValue(func() *detect.Set {
+	s, _ := detect.PII() // all kinds: cannot fail
+	return s
+})
+
+// RedactDisclosures masks everything the [NoPII] and [NoSecrets] detectors
+// find (e-mail addresses, phone numbers, SSNs, card numbers, IBANs, IP
+// addresses, provider keys, private-key blocks, JWTs, high-entropy
+// assignments), each replaced by its kind in brackets: "[email]",
+// "[credit_card]", "[aws_access_key_id]". Pass it to [WithRedactor], alone
+// or after your own function, to keep those values out of judge prompts; the
+// CLI's `redact: true` uses it followed by [RedactBasic]. Names, street
+// addresses and other free-text personal data are not found. Safe for
+// concurrent use.
+func RedactDisclosures(s string) string {
+	found := append(piiSet().Find(s), detect.Secrets().Find(s)...)
+	if len(found) == 0 {
+		return s
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].Start < found[j].Start })
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for _, f := range found {
+		if f.Start < at {
+			// Overlaps a span already masked (a key holding digits, say):
+			// extend the mask rather than print part of the value.
+			at = max(at, f.End)
+			continue
+		}
+		b.WriteString(s[at:f.Start])
+		b.WriteString("[" + f.Kind + "]")
+		at = f.End
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}

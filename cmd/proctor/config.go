@@ -36,8 +36,9 @@ type fileConfig struct {
 		Tokens  int     `json:"tokens"`
 		CostUSD float64 `json:"cost_usd"`
 	} `json:"judge_budget"`
-	// Redact masks e-mail addresses and long digit runs in everything sent
-	// to a judge.
+	// Redact masks what the no_pii and no_secrets detectors find, then
+	// e-mail addresses and long digit runs, in everything sent to a judge
+	// (proctor.RedactDisclosures, then proctor.RedactBasic).
 	Redact bool `json:"redact"`
 	// JudgeTimeoutMS bounds each judge call.
 	JudgeTimeoutMS int `json:"judge_timeout_ms"`
@@ -264,7 +265,7 @@ func buildConfig(fc *fileConfig) (*cliConfig, error) {
 		c.opts = append(c.opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
 	}
 	if fc.Redact {
-		c.opts = append(c.opts, proctor.WithRedactor(proctor.RedactBasic))
+		c.opts = append(c.opts, proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(proctor.RedactDisclosures(s)) }))
 	}
 	if fc.JudgeTimeoutMS < 0 {
 		return nil, fmt.Errorf("judge_timeout_ms must not be negative")
