@@ -84,12 +84,12 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		specBytes, dir = b, filepath.Dir(*specFile)
 	}
-	opts, err := loadConfig(*configFile)
+	conf, err := loadCLIConfig(*configFile)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append(opts, proctor.WithFiles(os.DirFS(dir)))...)
+	comp := proctor.NewCompiler(append(conf.opts, proctor.WithFiles(os.DirFS(dir)))...)
 	cfg := gradeConfig{
 		comp:    comp,
 		workers: *workers,
@@ -120,6 +120,14 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		in = f
 	}
 	failed, err := gradeStream(ctx, cfg, in, stdout)
+	if conf.pool != nil {
+		// What the judges cost, on standard error so the results stay
+		// one JSON object per line.
+		for _, j := range conf.pool.Stats() {
+			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %d calls, %d retries, %d cache hits, %d errors, %d tokens, $%.4f\n",
+				j.Name, j.Family, j.Model, j.Calls, j.Retries, j.CacheHits, j.Errors, j.Tokens, j.CostUSD)
+		}
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
