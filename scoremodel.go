@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/proctorhq/proctor/internal/fence"
 )
@@ -377,11 +378,15 @@ func (g *ScoreModel) read(reply string) (customReading, error) {
 // errNoScore is an unreadable score reply's error.
 var errNoScore = errors.New("no score: want a number alone on a line, or JSON with a \"score\" or \"result\" number")
 
-// numberRe is a plain decimal number, as a judge writes a score.
-var numberRe = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+// numberRe is, compiled on first use (no work at import), a plain decimal number, as a judge writes a score.
+var numberRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+})
 
 // scoreLabelRe is "score:", "result =", "final score:"... before a number.
-var scoreLabelRe = regexp.MustCompile(`(?i)^(?:final\s+)?(?:score|result|rating|grade)\s*[:=]\s*`)
+var scoreLabelRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:final\s+)?(?:score|result|rating|grade)\s*[:=]\s*`)
+})
 
 // readScoreReply reads a judge's score: a JSON object's "score" or
 // "result" (in fences or prose), or a number alone on a line, optionally
@@ -411,7 +416,7 @@ func readScoreReply(text string) (float64, string, error) {
 	}
 	var found []float64
 	for line := range strings.Lines(t) {
-		l := scoreLabelRe.ReplaceAllString(trimDecor(line), "")
+		l := scoreLabelRe().ReplaceAllString(trimDecor(line), "")
 		if f, ok := parseNumber(trimDecor(l)); ok && !slices.Contains(found, f) {
 			found = append(found, f)
 		}
@@ -427,7 +432,7 @@ func readScoreReply(text string) (float64, string, error) {
 
 // parseNumber parses s when it is a plain decimal number.
 func parseNumber(s string) (float64, bool) {
-	if !numberRe.MatchString(s) {
+	if !numberRe().MatchString(s) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -608,7 +613,9 @@ func (g *LabelModel) read(reply string) (customReading, error) {
 }
 
 // labelPrefixRe is "label:", "answer =", "classification:"... before a label.
-var labelPrefixRe = regexp.MustCompile(`(?i)^(?:final\s+)?(?:label|answer|result|classification|category)\s*[:=]\s*`)
+var labelPrefixRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:final\s+)?(?:label|answer|result|classification|category)\s*[:=]\s*`)
+})
 
 // readLabelReply reads which of labels a reply chose, ignoring case: from
 // JSON {"label"|"result": ...}, from the label alone, or (exact false)
@@ -639,7 +646,7 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 	if json.Unmarshal([]byte(t), &s) == nil {
 		t = s
 	}
-	if l, ok := labelOf(labelPrefixRe.ReplaceAllString(trimDecor(t), ""), labels); ok {
+	if l, ok := labelOf(labelPrefixRe().ReplaceAllString(trimDecor(t), ""), labels); ok {
 		return l, true, "", nil
 	}
 	var hit []string
