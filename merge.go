@@ -1,10 +1,8 @@
 package proctor
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // ErrSuiteMismatch is returned by [MergeReports] when the reports come from
@@ -18,7 +16,8 @@ var ErrDuplicateCase = errors.New("a case id appears in more than one report")
 
 // MergeReports joins the reports of the shards of one run (proctor run
 // --shard i/n) into the report of the whole run. Totals are summed, cases
-// are joined and sorted by id, judge statistics are summed by judge name and
+// are joined in the order given (the reports' order, and each report's own
+// order, which is run order), judge statistics are summed by judge name and
 // caveats are kept once each. The inputs are not modified.
 //
 // Reports of different suites are refused with an error wrapping
@@ -72,6 +71,5 @@ func MergeReports(reports ...*Report) (*Report, error) {
 			out.AddCaveat(c)
 		}
 	}
-	slices.SortStableFunc(out.Cases, func(a, b CaseResult) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }

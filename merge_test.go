@@ -27,8 +27,9 @@ func TestMergeReports(t *testing.T) {
 	want := proctor.NewReport("s")
 	want.Totals = proctor.Totals{Passed: 1, Failed: 1, Flaky: 1, NotGraded: 1}
 	want.Cases = []proctor.CaseResult{
-		{ID: "c1", Verdict: proctor.StatusFailed}, {ID: "c2", Verdict: proctor.StatusPassed},
-		{ID: "c3", Verdict: proctor.StatusNotGraded}, {ID: "c4", Verdict: proctor.StatusFlaky},
+		// In the order given, not sorted by id: each report's run order.
+		{ID: "c2", Verdict: proctor.StatusPassed}, {ID: "c4", Verdict: proctor.StatusFlaky},
+		{ID: "c1", Verdict: proctor.StatusFailed}, {ID: "c3", Verdict: proctor.StatusNotGraded},
 	}
 	want.Judges = []proctor.JudgeStats{{Name: "j1", Model: "m", Calls: 5, Tokens: 150, CostUSD: 0.75, CacheHits: 1}, {Name: "j2", Calls: 1}}
 	want.Caveats = []string{"same-family judge allowed", "panel short"}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -12,26 +11,36 @@ import (
 	"github.com/proctorhq/proctor"
 )
 
+const calibrateUsage = `usage: proctor calibrate (--grader SPEC | --grader-file FILE) --config FILE [--json] SAMPLES.jsonl
+
+Grades human-labelled samples with a model-graded spec and reports the
+agreement, Cohen's kappa, the confusion matrix and the abstention rate.
+Each line is a sample as proctor grade reads it, plus "label": "pass" or
+"fail".
+
+Exit status: 0 when every sample was graded or abstained, 1 when the run
+stopped (a judge budget, an interrupt), 2 for a usage, spec or input error.
+
+flags:
+`
+
 // cmdCalibrate runs `proctor calibrate --grader SPEC --config FILE
 // samples.jsonl`: it grades human-labelled samples with a judge grader and
 // reports agreement, Cohen's kappa, the confusion matrix and the
 // abstention rate.
 func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("calibrate", stderr)
 	spec := fs.String("grader", "", "grader spec as JSON")
 	specFile := fs.String("grader-file", "", "file holding the grader spec (JSON)")
 	configFile := fs.String("config", "", "judges (JSON or YAML)")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: proctor calibrate (--grader SPEC | --grader-file FILE) --config FILE [--json] SAMPLES.jsonl\n\nEach line is a sample as `proctor grade` reads it, plus \"label\": \"pass\" or \"fail\".")
-		fs.PrintDefaults()
+	pos, code, done := parseArgs(fs, calibrateUsage, args, stdout)
+	if done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if (*spec == "") == (*specFile == "") || fs.NArg() != 1 {
-		fs.Usage()
+	if (*spec == "") == (*specFile == "") || len(pos) != 1 {
+		fmt.Fprintln(stderr, "proctor calibrate: want --grader or --grader-file, and one SAMPLES.jsonl")
+		printUsage(stderr, fs, calibrateUsage)
 		return exitUsage
 	}
 	if *specFile != "" {
@@ -61,7 +70,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return exitUsage
 	}
 	in := stdin
-	if p := fs.Arg(0); p != "-" {
+	if p := pos[0]; p != "-" {
 		f, err := os.Open(p)
 		if err != nil {
 			fmt.Fprintf(stderr, "proctor calibrate: %v\n", err)

@@ -4,36 +4,38 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/proctorhq/proctor"
 )
 
-const compareUsage = `usage: proctor compare [--json] BASE.json HEAD.json
+const compareUsage = `usage: proctor compare [--json] [--allow-missing] BASE.json HEAD.json
 
-Pairs the cases of two JSON reports by id and prints the regressions
-(passed -> failed or flaky), the fixes, the other verdict changes, and the
-exact McNemar test on the cases that passed or failed in both runs. Warns
-when the runs used different judges or judge prompt versions.
-Exit status: 0 when no case regressed, 1 when one did, 2 for a usage error.
+Pairs the cases of two JSON reports (as proctor run --out writes them) by
+id and prints the regressions (passed -> failed or flaky), the fixes, the
+other verdict changes, and the exact McNemar test on the cases that passed
+or failed in both runs. A case of base missing from head is a regression
+unless --allow-missing. Warns when the runs used different judges or judge
+prompt versions.
+
+Exit status: 0 when no case regressed, 1 when one did, 2 for a usage error
+or a file that is not a proctor JSON report.
 
 flags:
 `
 
 func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, compareUsage); fs.PrintDefaults() }
+	fs := newFlags("compare", stderr)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	allowMissing := fs.Bool("allow-missing", false, "a case of base missing from head is not a regression")
+	files, code, done := parseArgs(fs, compareUsage, args, stdout)
+	if done {
+		return code
 	}
 	if len(files) != 2 {
 		fmt.Fprintln(stderr, "proctor compare: want BASE.json and HEAD.json")
-		fs.Usage()
+		printUsage(stderr, fs, compareUsage)
 		return exitUsage
 	}
 	base, err := readReport(files[0])
@@ -48,20 +50,22 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	c := proctor.CompareReports(base, head)
 	if *asJSON {
-		if err := json.NewEncoder(stdout).Encode(c); err != nil {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(c); err != nil {
 			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 			return exitUsage
 		}
 	} else {
-		writeComparison(stdout, base, head, c)
+		writeComparison(stdout, base, head, c, *allowMissing)
 	}
-	if len(c.Regressions) > 0 {
+	if len(c.Regressions) > 0 || (len(c.OnlyBase) > 0 && !*allowMissing) {
 		return exitFailed
 	}
 	return exitOK
 }
 
-func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Comparison) {
+func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Comparison, allowMissing bool) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
@@ -93,8 +97,11 @@ func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Compari
 	list("regressions", c.Regressions)
 	list("fixes", c.Fixes)
 	list("other changes", c.Changed)
-	if len(c.OnlyBase) > 0 {
+	switch {
+	case len(c.OnlyBase) > 0 && allowMissing:
 		p("only in base (%d): %s\n", len(c.OnlyBase), joinMax(c.OnlyBase, 20))
+	case len(c.OnlyBase) > 0:
+		p("missing from head, counted as regressions (%d; --allow-missing allows them): %s\n", len(c.OnlyBase), joinMax(c.OnlyBase, 20))
 	}
 	if len(c.OnlyHead) > 0 {
 		p("only in head (%d): %s\n", len(c.OnlyHead), joinMax(c.OnlyHead, 20))

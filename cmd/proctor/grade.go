@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,9 +21,14 @@ const gradeUsage = `usage: proctor grade [--grader SPEC_JSON | --grader-file FIL
 
 Reads one sample per line (JSONL) and writes one result per line, in order,
 as it goes. Without --grader or --grader-file each line's own "grader" is
-used. A malformed line is a not_graded result and grading goes on.
-Exit status: 0 when nothing failed, 1 when anything failed, 2 for usage or
-spec errors, an unreadable input or an interrupted run.
+used. A --grader-file holding a list of specs grades each sample with all
+of them (one result: passed when every one passed). A malformed line is a
+not_graded result and grading goes on.
+
+Exit status: 0 when a sample was graded and none failed; 1 when one failed
+(with --strict, also when one was not graded); 2 for usage or spec errors,
+an unreadable input or an interrupted run; 3 when nothing was graded (no
+sample passed or failed: every line malformed, no grader, no judge, ...).
 
 flags:
 `
@@ -48,25 +52,22 @@ type gradeConfig struct {
 }
 
 func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, gradeUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("grade", stderr)
 	spec := fs.String("grader", "", "grader spec as JSON, applied to every line")
-	specFile := fs.String("grader-file", "", "file holding the grader spec (.json, .yaml or .yml); files it names are read from its folder")
+	specFile := fs.String("grader-file", "", "file holding the grader spec or a list of specs (.json, .yaml or .yml); files it names are read from its folder")
+	strict := fs.Bool("strict", false, "a sample not graded fails the run (exit 1)")
 	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
 	workers := fs.Int("concurrency", runtime.GOMAXPROCS(0), "lines graded at once")
 	maxLine := fs.Int("max-line", defaultMaxLine, "longest input line in bytes; a longer one is not graded")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	pos, code, done := parseArgs(fs, gradeUsage, args, stdout)
+	if done {
+		return code
 	}
 	if *spec != "" && *specFile != "" {
 		fmt.Fprintln(stderr, "proctor grade: give --grader or --grader-file, not both")
 		return exitUsage
 	}
-	if fs.NArg() > 1 {
+	if len(pos) > 1 {
 		fmt.Fprintln(stderr, "proctor grade: at most one input file")
 		return exitUsage
 	}
@@ -83,6 +84,10 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return exitUsage
 		}
 		specBytes, dir = b, filepath.Dir(*specFile)
+		if t := bytes.TrimSpace(specBytes); len(t) > 0 && t[0] == '[' {
+			// A list of specs: every one must pass.
+			specBytes = append(append([]byte(`{"type":"all","name":"graders","graders":`), t...), '}')
+		}
 	}
 	conf, err := loadCLIConfig(*configFile)
 	if err != nil {
@@ -110,8 +115,8 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.fixed = &ch
 	}
 	in := stdin
-	if fs.NArg() == 1 && fs.Arg(0) != "-" {
-		f, err := os.Open(fs.Arg(0))
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(pos[0])
 		if err != nil {
 			fmt.Fprintf(stderr, "proctor grade: %v\n", err)
 			return exitUsage
@@ -119,7 +124,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer f.Close()
 		in = f
 	}
-	failed, err := gradeStream(ctx, cfg, in, stdout)
+	t, err := gradeStream(ctx, cfg, in, stdout)
 	if conf.pool != nil {
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
@@ -128,14 +133,34 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				j.Name, j.Family, j.Model, j.Calls, j.Retries, j.CacheHits, j.Errors, j.Tokens, j.CostUSD)
 		}
 	}
-	switch {
-	case err != nil:
+	if err != nil {
 		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
 		return exitUsage
-	case failed:
-		return exitFailed
 	}
-	return exitOK
+	code = verdictExit(t, *strict)
+	switch {
+	case code == exitNoneGraded:
+		fmt.Fprintf(stderr, "proctor grade: nothing was graded: %s\n", notGradedWord(t.notGraded, "sample"))
+	case code == exitFailed && t.failed == 0:
+		fmt.Fprintf(stderr, "proctor grade: --strict: %s\n", notGradedWord(t.notGraded, "sample"))
+	}
+	return code
+}
+
+// notGradedWord says how many of n things were not graded.
+func notGradedWord(n int, thing string) string {
+	if n == 0 {
+		return "there was no " + thing + " to grade"
+	}
+	return plural(n, thing) + " not graded"
+}
+
+// plural is "1 case", "2 cases".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // readSpecFile reads a --grader-file, converting YAML to JSON.
@@ -154,11 +179,11 @@ func readSpecFile(path string) ([]byte, error) {
 // batch is a run of input lines graded by one worker; its results are
 // written in input order.
 type batch struct {
-	buf    []byte    // the lines' bytes
-	items  []lineRef // where each line is in buf
-	out    []byte    // the results, one per line
-	failed bool      // some result failed
-	done   chan struct{}
+	buf   []byte    // the lines' bytes
+	items []lineRef // where each line is in buf
+	out   []byte    // the results, one per line
+	tally tally     // the results' verdicts
+	done  chan struct{}
 }
 
 // lineRef locates a line in its batch; tooLong marks a line over the
@@ -172,11 +197,10 @@ type lineRef struct {
 // input order, as they are ready. Lines are read by one goroutine, graded
 // in batches by cfg.workers goroutines, and written by the caller's
 // goroutine; at most 2*workers batches are in memory at once, so memory
-// stays flat however long the input is. It reports whether any result
-// failed. When ctx is cancelled it stops reading, writes the results of
+// stays flat however long the input is. It counts the results' verdicts. When ctx is cancelled it stops reading, writes the results of
 // the lines already read and returns ctx.Err(). Every goroutine it starts
 // has ended when it returns.
-func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writer) (failed bool, err error) {
+func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writer) (t tally, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	order := make(chan *batch, 2*cfg.workers)
@@ -205,7 +229,11 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 	var writeErr error
 	for b := range order {
 		<-b.done
-		failed = failed || b.failed
+		t.passed += b.tally.passed
+		t.failed += b.tally.failed
+		t.notGraded += b.tally.notGraded
+		t.flaky += b.tally.flaky
+		t.flakyFails += b.tally.flakyFails
 		if writeErr == nil {
 			if _, writeErr = w.Write(b.out); writeErr == nil && len(order) == 0 {
 				// Nothing else is ready: let the reader see what is done.
@@ -223,11 +251,11 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 	}
 	switch {
 	case writeErr != nil:
-		return failed, fmt.Errorf("writing results: %w", writeErr)
+		return t, fmt.Errorf("writing results: %w", writeErr)
 	case readErr != nil:
-		return failed, readErr
+		return t, readErr
 	}
-	return failed, nil
+	return t, nil
 }
 
 // readBatches reads lines into batches and hands each to emit. Blank lines
@@ -299,7 +327,7 @@ type batchPool struct{ free chan *batch }
 func (p *batchPool) get() *batch {
 	select {
 	case b := <-p.free:
-		b.buf, b.items, b.out, b.failed = b.buf[:0], b.items[:0], b.out[:0], false
+		b.buf, b.items, b.out, b.tally = b.buf[:0], b.items[:0], b.out[:0], tally{}
 		b.done = make(chan struct{})
 		return b
 	default:
@@ -338,8 +366,16 @@ func gradeBatch(ctx context.Context, cfg gradeConfig, d *lineDecoder, b *batch) 
 		} else {
 			g, id = gradeOne(ctx, cfg, d, raw, &ln)
 		}
-		if g.Status == proctor.StatusFailed {
-			b.failed = true
+		switch g.Status {
+		case proctor.StatusPassed:
+			b.tally.passed++
+		case proctor.StatusFailed:
+			b.tally.failed++
+		case proctor.StatusFlaky:
+			b.tally.flaky++
+			b.tally.flakyFails++
+		default:
+			b.tally.notGraded++
 		}
 		b.out = appendResult(b.out, id, g)
 	}

@@ -1,21 +1,25 @@
 // Command proctor grades LLM outputs from the command line: `proctor grade`
-// reads JSONL samples and writes JSONL results (SPEC.md).
+// reads JSONL samples and writes JSONL results.
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
-// Exit statuses, as SPEC.md gives them.
+// Exit statuses of every command.
 const (
-	exitOK     = 0 // nothing failed
-	exitFailed = 1 // something failed
-	exitUsage  = 2 // usage or spec error
+	exitOK         = 0 // something was graded and nothing failed
+	exitFailed     = 1 // something failed (with --strict: or was not graded)
+	exitUsage      = 2 // usage, spec, config or input error
+	exitNoneGraded = 3 // nothing was graded: no sample or case passed or failed
 )
 
 func main() {
@@ -31,15 +35,26 @@ func main() {
 	os.Exit(code)
 }
 
-const usage = `usage: proctor <command> [flags]
+const usage = `usage: proctor COMMAND [flags] [arguments]
 
 commands:
-  grade      grade JSONL samples with a grader spec, writing JSONL results
-  run        run a suite file and write reports
-  report     report merge: join shard reports
-  compare    compare two reports: regressions, fixes, McNemar's test
-  calibrate  measure a judge grader against human labels
-  serve      serve grading over HTTP on loopback
+  grade         grade JSONL samples with a grader spec, writing JSONL results
+  run           run a suite file and write reports
+  report merge  join the JSON reports of a run's shards
+  report show   print a JSON report as a table, Markdown or JUnit XML
+  compare       compare two JSON reports: regressions, fixes, McNemar's test
+  calibrate     measure a judge grader against human labels
+  serve         serve grading over HTTP on loopback
+  version       print proctor's version
+
+Run proctor COMMAND --help for a command's flags. Flags may come before or
+after the arguments.
+
+exit status:
+  0  something was graded and nothing failed
+  1  something failed, or (with --strict) was not graded
+  2  usage, spec, config or input error
+  3  nothing was graded: no sample or case passed or failed (grade, run)
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,10 +75,77 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdCalibrate(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(ctx, args[1:], stdin, stdout, stderr)
-	case "help", "-h", "--help":
+	case "version", "--version":
+		fmt.Fprintf(stdout, "proctor %s\n", version())
+		return exitOK
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "proctor: unknown command %q\n%s", args[0], usage)
 	return exitUsage
+}
+
+// version is the module version proctor was built from: a tag for
+// `go install ...@v1.2.3`, "(devel)" for a build from a checkout.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Version == "" {
+		return "(devel)"
+	}
+	return bi.Main.Version
+}
+
+// newFlags returns a flag set for a subcommand whose parse errors go to
+// stderr. Its usage text is printed by parseArgs.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // parseArgs prints the usage where it belongs
+	return fs
+}
+
+// printUsage writes text and then fs's flags to w.
+func printUsage(w io.Writer, fs *flag.FlagSet, text string) {
+	fmt.Fprint(w, text)
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+}
+
+// parseArgs parses flags before and after the positional arguments and
+// returns the positional ones. On --help it prints the usage to stdout
+// and done is true with exitOK; on a bad flag it prints the usage to the
+// flag set's output (standard error) and done is true with exitUsage.
+func parseArgs(fs *flag.FlagSet, text string, args []string, stdout io.Writer) (pos []string, code int, done bool) {
+	pos, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, text)
+		return nil, exitOK, true
+	case err != nil:
+		printUsage(fs.Output(), fs, text)
+		return nil, exitUsage, true
+	}
+	return pos, exitOK, false
+}
+
+// verdictExit is the exit status of a run that graded passed+failed
+// samples or cases (flaky ones count as graded, as failures unless
+// allowed) and left notGraded ungraded.
+func verdictExit(t tally, strict bool) int {
+	switch {
+	case t.failed > 0, t.flakyFails > 0, strict && t.notGraded > 0:
+		return exitFailed
+	case t.passed+t.failed+t.flaky == 0:
+		return exitNoneGraded
+	}
+	return exitOK
+}
+
+// tally counts the verdicts of a grade or run: flakyFails are the flaky
+// ones that count as failures.
+type tally struct {
+	passed, failed, flaky, flakyFails, notGraded int
 }

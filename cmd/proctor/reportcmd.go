@@ -3,10 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
@@ -16,9 +17,11 @@ const reportUsage = `usage: proctor report merge A.json B.json ...
        proctor report show [--format text|markdown|junit] REPORT.json
 
 merge joins the JSON reports of the shards of one run (proctor run --shard
-I/N --out ...) and writes the merged JSON report to standard output. It
+I/N --out ...) and writes the merged JSON report to standard output, its
+cases in the order of the files given and, within each, in run order. It
 refuses reports of different suites or with overlapping case ids (exit 2).
 show renders a JSON report as the terminal table, Markdown or JUnit XML.
+Both refuse a file that is not a proctor JSON report (exit 2).
 `
 
 func cmdReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -31,7 +34,7 @@ func cmdReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return reportMerge(args[1:], stdout, stderr)
 	case "show":
 		return reportShow(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, reportUsage)
 		return exitOK
 	}
@@ -40,23 +43,34 @@ func cmdReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 }
 
 func reportMerge(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("report merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, reportUsage) }
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	fs := newFlags("report merge", stderr)
+	files, code, done := parseArgs(fs, reportUsage, args, stdout)
+	if done {
+		return code
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "proctor report merge: want one or more JSON reports")
 		return exitUsage
 	}
 	reps := make([]*proctor.Report, 0, len(files))
+	in := map[string]string{} // case id -> the file that holds it
 	for _, f := range files {
 		r, err := readReport(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
 			return exitUsage
+		}
+		// Refused here as MergeReports would, naming the files.
+		if len(reps) > 0 && r.Suite != reps[0].Suite {
+			fmt.Fprintf(stderr, "proctor report merge: %s is a report of suite %q, %s of suite %q: not shards of one run\n", f, r.Suite, files[0], reps[0].Suite)
+			return exitUsage
+		}
+		for _, c := range r.Cases {
+			if other, dup := in[c.ID]; dup {
+				fmt.Fprintf(stderr, "proctor report merge: case %q is in %s and in %s: not shards of one run\n", c.ID, other, f)
+				return exitUsage
+			}
+			in[c.ID] = f
 		}
 		reps = append(reps, r)
 	}
@@ -66,6 +80,7 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(merged); err != nil {
 		fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
 		return exitUsage
@@ -74,12 +89,11 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 }
 
 func reportShow(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("report show", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("report show", stderr)
 	format := fs.String("format", "text", "text, markdown or junit")
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	files, code, done := parseArgs(fs, reportUsage, args, stdout)
+	if done {
+		return code
 	}
 	if len(files) != 1 {
 		fmt.Fprintln(stderr, "proctor report show: want one JSON report")
@@ -108,16 +122,32 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// readReport reads a JSON report as proctor run --out writes it.
+// readReport reads a JSON report as proctor run --out writes it. Anything
+// else (a config file, {}, a list) is refused with an error naming path.
 func readReport(path string) (*proctor.Report, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	notReport := func(why error) error {
+		return fmt.Errorf("%s is not a proctor JSON report (proctor run --out writes one): %w", path, why)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, notReport(userJSONError(data, err))
+	}
+	var missing []string
+	for _, k := range []string{"suite", "totals", "cases"} {
+		if v, ok := fields[k]; !ok || string(v) == "null" {
+			missing = append(missing, strconv.Quote(k))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, notReport(fmt.Errorf("it has no %s", strings.Join(missing, ", ")))
+	}
 	var r proctor.Report
-	if err := json.NewDecoder(f).Decode(&r); err != nil {
-		return nil, fmt.Errorf("%s: not a proctor JSON report: %w", path, err)
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, notReport(userJSONError(data, err))
 	}
 	return &r, nil
 }

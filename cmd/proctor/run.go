@@ -18,8 +18,11 @@ const runUsage = `usage: proctor run SUITE [flags]
 
 Runs a suite file (YAML, JSON, or JSONL streamed one case per line), prints
 the report table to standard output and writes the reports asked for.
-Exit status: 0 when nothing failed, 1 when a case failed (or was flaky,
-unless --allow-flaky), 2 for a usage, spec or suite error.
+
+Exit status: 0 when a case was graded and none failed; 1 when a case failed
+(or was flaky, unless --allow-flaky; with --strict, also when a case was
+not graded); 2 for a usage, spec or suite error; 3 when nothing was graded
+(no case passed, failed or was flaky: no judge, every subject erred, ...).
 
 A suite's config key names a config file in its folder (judges, as
 --config holds them), used when --config is not given. A judge of type
@@ -31,9 +34,7 @@ flags:
 `
 
 func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, runUsage); fs.PrintDefaults() }
+	fs := newFlags("run", stderr)
 	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
 	concurrency := fs.Int("concurrency", 4, "cases graded at once")
 	attempts := fs.Int("attempts", 0, "attempts per case, replacing the suite's default (a case's own attempts win)")
@@ -45,15 +46,17 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	split := fs.String("split", "", "run only the cases of split `NAME`")
 	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
 	progress := fs.String("progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	strict := fs.Bool("strict", false, "a case not graded fails the run (exit 1)")
+	pos, code, done := parseArgs(fs, runUsage, args, stdout)
+	if done {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "proctor run: want exactly one suite file")
-		fs.Usage()
+		printUsage(stderr, fs, runUsage)
 		return exitUsage
 	}
+	var err error
 	if *concurrency < 1 || *attempts < 0 || (*progress != "auto" && *progress != "off") {
 		fmt.Fprintln(stderr, "proctor run: --concurrency must be >= 1, --attempts >= 0, --progress auto or off")
 		return exitUsage
@@ -175,7 +178,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if *split != "" {
 		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %d cases", *split, s.Count, s.Total))
 	}
-	code := exitOK
+	code = exitOK
 	if runErr != nil {
 		var se *suite.Error
 		if errors.As(runErr, &se) {
@@ -198,10 +201,21 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if code != exitOK {
 		return code
 	}
-	if runErr != nil || sum.Totals.Failed > 0 || (sum.Totals.Flaky > 0 && !*allowFlaky) {
+	if runErr != nil {
 		return exitFailed
 	}
-	return exitOK
+	t := tally{passed: sum.Totals.Passed, failed: sum.Totals.Failed, flaky: sum.Totals.Flaky, notGraded: sum.Totals.NotGraded}
+	if !*allowFlaky {
+		t.flakyFails = t.flaky
+	}
+	code = verdictExit(t, *strict)
+	switch {
+	case code == exitNoneGraded:
+		fmt.Fprintf(stderr, "proctor run: nothing was graded: %s\n", notGradedWord(t.notGraded, "case"))
+	case code == exitFailed && t.failed+t.flakyFails == 0:
+		fmt.Fprintf(stderr, "proctor run: --strict: %s\n", notGradedWord(t.notGraded, "case"))
+	}
+	return code
 }
 
 // parseInterspersed parses flags that may come before or after the

@@ -94,7 +94,8 @@ func TestRunExitStatus(t *testing.T) {
 		{"missing file", []string{"run", "/nonexistent/s.yaml"}, exitUsage, "cannot read"},
 		{"bad shard", []string{"run", notGraded, "--shard", "3/2"}, exitUsage, "I <= N"},
 		{"bad flag", []string{"run", notGraded, "--frobnicate"}, exitUsage, "unknown flag"},
-		{"split with none", []string{"run", notGraded, "--split", "holdout"}, exitOK, "no case selected, nothing failed"},
+		{"split with none", []string{"run", notGraded, "--split", "holdout"}, exitNoneGraded, "no case selected: nothing was graded"},
+		{"strict", []string{"run", notGraded, "--strict"}, exitFailed, "--strict: a case not graded fails"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,11 +150,32 @@ func TestShardsMergeToWhole(t *testing.T) {
 				t.Fatalf("merge exit %d: %s", code, stderr)
 			}
 			want, _ := readReport(whole)
-			slices.SortFunc(want.Cases, func(a, b proctor.CaseResult) int { return strings.Compare(a.ID, b.ID) })
 			var got proctor.Report
 			if err := json.Unmarshal([]byte(merged), &got); err != nil {
 				t.Fatal(err)
 			}
+			// The merged cases come in the order of the files, each in
+			// its run order.
+			var order []string
+			for _, p := range parts {
+				r, err := readReport(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range r.Cases {
+					order = append(order, c.ID)
+				}
+			}
+			var gotOrder []string
+			for _, c := range got.Cases {
+				gotOrder = append(gotOrder, c.ID)
+			}
+			if d := cmp.Diff(order, gotOrder); d != "" {
+				t.Errorf("merged case order is not the shards' run order (-want +got):\n%s", d)
+			}
+			byID := func(a, b proctor.CaseResult) int { return strings.Compare(a.ID, b.ID) }
+			slices.SortFunc(want.Cases, byID)
+			slices.SortFunc(got.Cases, byID)
 			wb, _ := json.Marshal(want)
 			gb, _ := json.Marshal(&got)
 			if !bytes.Equal(wb, gb) {
@@ -162,12 +184,12 @@ func TestShardsMergeToWhole(t *testing.T) {
 		})
 	}
 	// Overlapping shards and different suites are refused.
-	if code, _, _ := cli(t, "report", "merge", whole, whole); code != exitUsage {
+	if code, _, stderr := cli(t, "report", "merge", whole, whole); code != exitUsage || !strings.Contains(stderr, "whole.json and in "+whole) {
 		t.Errorf("merging a report with itself: exit %d, want 2", code)
 	}
 	other := filepath.Join(dir, "other.json")
 	cli(t, "run", quickstart, "--out", other)
-	if code, _, stderr := cli(t, "report", "merge", whole, other); code != exitUsage || !strings.Contains(stderr, "different suites") {
+	if code, _, stderr := cli(t, "report", "merge", whole, other); code != exitUsage || !strings.Contains(stderr, "other.json is a report of suite") || strings.Contains(stderr, "#") {
 		t.Errorf("merging two suites: exit %d (%s), want 2", code, stderr)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -60,12 +59,10 @@ type serveConfig struct {
 }
 
 func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, serveUsage); fs.PrintDefaults() }
+	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8787", "address to listen on")
 	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
-	gradersFile := fs.String("graders", "", "JSON object of named grader specs, for /v1/promptfoo/NAME and \"grader\": \"NAME\"")
+	gradersFile := fs.String("graders", "", "`FILE` holding a JSON object of named grader specs, for /v1/promptfoo/NAME and \"grader\": \"NAME\"")
 	allowNetwork := fs.Bool("allow-network", false, "allow specs that call the network on their own (custom_webhook, embedders)")
 	allowPython := fs.Bool("allow-python", false, "allow python specs in requests (they run code with this server's privileges)")
 	maxBody := fs.Int64("max-body", 4<<20, "request body limit in bytes")
@@ -73,11 +70,12 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	pos, code, done := parseArgs(fs, serveUsage, args, stdout)
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", fs.Arg(0))
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", pos[0])
 		return exitUsage
 	}
 	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 {
@@ -254,9 +252,26 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("POST /v1/promptfoo", s.handlePromptfoo)
 	mux.HandleFunc("POST /v1/promptfoo/{name}", s.handlePromptfoo)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowedMethods(r.URL.Path); allow != "" {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": this endpoint takes "+allow)
+			return
+		}
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path+" (see POST /v1/grade, POST /v1/promptfoo/NAME, GET /healthz)")
 	})
 	return s.guard(mux)
+}
+
+// allowedMethods is the Allow header of a known endpoint asked with
+// another method, or "" for an unknown path.
+func allowedMethods(path string) string {
+	switch rest, ok := strings.CutPrefix(path, "/v1/promptfoo/"); {
+	case path == "/v1/grade", path == "/v1/promptfoo", ok && rest != "" && !strings.Contains(rest, "/"):
+		return http.MethodPost
+	case path == "/healthz":
+		return "GET, HEAD"
+	}
+	return ""
 }
 
 // guard checks what every request must satisfy: a loopback Host when the
