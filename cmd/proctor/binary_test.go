@@ -240,3 +240,32 @@ func TestBinaryReportsRefused(t *testing.T) {
 		t.Errorf("--allow-missing: exit %d, want 0:\n%s", code, out)
 	}
 }
+
+// TestServeWrongMethod: a known endpoint asked with another method
+// answers 405 with an Allow header; an unknown path 404.
+func TestServeWrongMethod(t *testing.T) {
+	_, ts := newTestServer(t, testServeConfig(), nil)
+	for _, tt := range []struct {
+		method, path string
+		code         int
+		allow        string
+	}{
+		{"GET", "/v1/grade", http.StatusMethodNotAllowed, "POST"},
+		{"GET", "/v1/promptfoo/x", http.StatusMethodNotAllowed, "POST"},
+		{"PUT", "/v1/promptfoo", http.StatusMethodNotAllowed, "POST"},
+		{"POST", "/healthz", http.StatusMethodNotAllowed, "GET, HEAD"},
+		{"GET", "/v1/nope", http.StatusNotFound, ""},
+		{"GET", "/healthz", http.StatusOK, ""},
+	} {
+		req, _ := http.NewRequest(tt.method, ts.URL+tt.path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.code || resp.Header.Get("Allow") != tt.allow {
+			t.Errorf("%s %s: %d, Allow %q; want %d, %q", tt.method, tt.path, resp.StatusCode, resp.Header.Get("Allow"), tt.code, tt.allow)
+		}
+	}
+}
