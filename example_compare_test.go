@@ -48,7 +48,7 @@ func ExampleMergeReports() {
 	}
 	// Output:
 	// {Passed:1 Failed:1 Flaky:1 NotGraded:0}
-	// a flaky
 	// b passed
+	// a flaky
 	// c failed
 }

@@ -29,5 +29,5 @@ func ExampleCompiler_Compile() {
 	// Output:
 	// contains true passed
 	// option: case_sensitiv
-	// proctor: spec #0 (type contains): option "case_sensitiv": unknown option for type contains (it takes case_sensitive, mode, value, values, and name, required, criterion, severity)
+	// proctor: spec #0 (type contains): option "case_sensitiv": unknown option; did you mean "case_sensitive"? (type contains takes case_sensitive, mode, value, values, and name, required, criterion, severity)
 }

@@ -78,7 +78,11 @@ type Grade struct {
 	// Reason says why, in a sentence: what failed, what could not be graded.
 	Reason string `json:"reason"`
 	// Grader is the name of the grader that produced the grade. [Check.Grade]
-	// fills it in when a grader leaves it empty.
+	// fills it in when a grader leaves it empty. The built-in graders leave
+	// it empty when called directly (g.Grade(ctx, s)): a grader's name is
+	// the check's business, and Check.Grade (Check{Grader: g}.Grade(ctx, s),
+	// as the [Runner] calls it) fills it, refuses a flaky status and turns a
+	// panic into a not-graded grade.
 	Grader string `json:"grader"`
 	// Evidence is grader-specific detail (judge verdicts, spans found, the
 	// observed tool calls). It must encode as JSON.
@@ -91,6 +95,32 @@ type Grade struct {
 	// call that failed, a cancelled context), so callers can ask errors.Is.
 	// It is not encoded.
 	Err error `json:"-"`
+}
+
+// String returns the grade for people: the grader (when named), the
+// status, the score (when set) and the reason, as in
+// "contains: failed (score 0.25): output lacks "Paris"".
+func (g Grade) String() string {
+	b := make([]byte, 0, 32+len(g.Grader)+len(g.Reason))
+	if g.Grader != "" {
+		b = append(b, g.Grader...)
+		b = append(b, ": "...)
+	}
+	if g.Status == StatusNotGraded {
+		b = append(b, "not graded"...)
+	} else {
+		b = append(b, g.Status.String()...)
+	}
+	if g.HasScore {
+		b = append(b, " (score "...)
+		b = strconv.AppendFloat(b, g.Score, 'g', 4, 64)
+		b = append(b, ')')
+	}
+	if g.Reason != "" {
+		b = append(b, ": "...)
+		b = append(b, g.Reason...)
+	}
+	return string(b)
 }
 
 // Pass returns a passed Grade with no score.
@@ -230,7 +260,7 @@ func (g Grade) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"reason":`...)
 	b = ojg.AppendJSONString(b, g.Reason, false)
 	if g.Evidence != nil {
-		ev, err := json.Marshal(g.Evidence)
+		ev, err := marshalPlain(g.Evidence)
 		if err != nil {
 			return b, fmt.Errorf("proctor: grade evidence: %w", err)
 		}

@@ -17,7 +17,8 @@ type Grader interface {
 	// Name is shown in results: the spec's name, or its type.
 	Name() string
 	// Grade grades s. Deterministic graders may ignore ctx; graders that wait
-	// (judges, webhooks, embedders) honour its cancellation.
+	// (judges, webhooks, embedders) honour its cancellation. The grade's
+	// Grader field may be left empty: [Check.Grade] fills it with Name.
 	Grade(ctx context.Context, s *Sample) Grade
 }
 

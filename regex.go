@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -164,7 +165,7 @@ func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, erro
 	default:
 		return nil, fmt.Errorf("proctor: %s: pattern %q: %w", typ, pattern, err)
 	}
-	q := clip(pattern)
+	q := clipPattern(pattern)
 	if match == MatchFull {
 		g.noMatch = "output does not match " + q + " as a whole"
 		g.matched = "output matches " + q + " as a whole"
@@ -257,7 +258,7 @@ func (g *Regex) Grade(_ context.Context, s *Sample) Grade {
 		matched, err = g.bt.MatchString(out)
 		if err != nil {
 			if isTimeout(err) {
-				return Failf("pattern %s ran out of its %v match time budget", clip(g.pattern), RegexTimeout)
+				return Failf("pattern %s ran out of its %v match time budget", clipPattern(g.pattern), RegexTimeout)
 			}
 			return ErrorGrade("regex engine error", err)
 		}
@@ -309,4 +310,28 @@ func regexSpecs(m map[string]Builder) {
 	}
 	m["regex"] = spec(false)
 	m["not_regex"] = spec(true)
+}
+
+// clipPattern quotes a pattern for a reason as its author wrote it:
+// backslashes and quotes are kept as they are (a\d+, not a\\d+), only
+// control characters are escaped, and it is cut after 80 characters as
+// [clip] cuts text.
+func clipPattern(p string) string {
+	const n = 80
+	b := make([]byte, 0, len(p)+2)
+	b = append(b, '"')
+	runes := 0
+	for _, r := range p {
+		if runes == n {
+			return string(append(b, `"…`...))
+		}
+		runes++
+		if r < 0x20 || r == 0x7f {
+			q := strconv.QuoteRune(r)
+			b = append(b, q[1:len(q)-1]...)
+			continue
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(append(b, '"'))
 }

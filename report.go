@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 )
@@ -145,7 +146,19 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	if w.Caveats == nil {
 		w.Caveats = []string{}
 	}
-	return json.Marshal(w)
+	return marshalPlain(w)
+}
+
+// marshalPlain is json.Marshal without HTML escaping: "<", ">" and "&"
+// stay as they are, so reports read as the text they quote.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads a report written by [Report.MarshalJSON]; the derived

@@ -210,6 +210,10 @@ func (c *Compiler) compileAt(where string, spec []byte, depth int) (Check, error
 		err = o.Err()
 	}
 	if err != nil {
+		// A required option that looks missing may be misspelled: say so.
+		if mis := o.misspelled(); mis != nil {
+			return Check{}, mis
+		}
 		var se *SpecError
 		if errors.As(err, &se) {
 			return Check{}, err
@@ -376,7 +380,52 @@ func (o *SpecOptions) unused() error {
 		msg += ", "
 	}
 	msg += "and name, required, criterion, severity)"
+	if want, ok := o.suggest(keys[0], false); ok {
+		msg = fmt.Sprintf("unknown option; did you mean %q? (type %s takes %s, and name, required, criterion, severity)", want, o.typ, strings.Join(known, ", "))
+	}
 	return &SpecError{Spec: o.label(), Option: keys[0], Msg: msg}
+}
+
+// misspelled returns an error for an option that no getter read and that
+// looks like a misspelling of one the builder asked for and did not find,
+// or nil. A builder that fails for a missing required option ("value")
+// then reports the typo the user made ("vaule") instead.
+func (o *SpecOptions) misspelled() *SpecError {
+	var keys []string
+	for k := range o.raw {
+		if !o.used[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if want, ok := o.suggest(k, true); ok {
+			return &SpecError{Spec: o.label(), Option: k, Msg: fmt.Sprintf("unknown option; did you mean %q?", want)}
+		}
+	}
+	return nil
+}
+
+// suggest returns the option this type takes that key most likely
+// misspells: the nearest by edit distance (ignoring case), within 2 edits
+// and fewer than half of key's letters. With absentOnly it considers only
+// options the spec does not give.
+func (o *SpecOptions) suggest(key string, absentOnly bool) (string, bool) {
+	best, bestD := "", 3
+	lk := strings.ToLower(key)
+	for k := range o.asked {
+		if _, given := o.raw[k]; absentOnly && given {
+			continue
+		}
+		d := LevenshteinDistance(lk, strings.ToLower(k))
+		if d < bestD || (d == bestD && k < best) {
+			best, bestD = k, d
+		}
+	}
+	if best == "" || 2*bestD >= len([]rune(key)) {
+		return "", false
+	}
+	return best, true
 }
 
 func isNull(r json.RawMessage) bool { return string(bytes.TrimSpace(r)) == "null" }

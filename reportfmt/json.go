@@ -17,6 +17,7 @@ import (
 // A JSON is not safe for concurrent use.
 type JSON struct {
 	bw    *bufio.Writer
+	buf   bytes.Buffer // one case's JSON
 	first bool
 	err   error
 }
@@ -24,7 +25,7 @@ type JSON struct {
 // NewJSON starts a report of the named suite on w.
 func NewJSON(w io.Writer, suite string) *JSON {
 	j := &JSON{bw: bufio.NewWriterSize(w, 64<<10), first: true}
-	name, _ := json.Marshal(suite)
+	name, _ := plainJSON(&j.buf, suite)
 	j.write([]byte(`{"suite":`))
 	j.write(name)
 	j.write([]byte(`,"cases":[`))
@@ -39,7 +40,7 @@ func (j *JSON) write(b []byte) {
 
 // Add writes one case result.
 func (j *JSON) Add(c proctor.CaseResult) error {
-	b, err := json.Marshal(c)
+	b, err := plainJSON(&j.buf, c)
 	if err != nil {
 		if j.err == nil {
 			j.err = err
@@ -87,7 +88,7 @@ func (j *JSON) Finish(s *Summary) error {
 		if k == "suite" || k == "cases" {
 			continue
 		}
-		name, _ := json.Marshal(k)
+		name, _ := json.Marshal(k) // a field name of Report: plain ASCII
 		j.write([]byte(","))
 		j.write(name)
 		j.write([]byte(":"))
@@ -97,7 +98,7 @@ func (j *JSON) Finish(s *Summary) error {
 		// Beside the report's own fields: the verdict counts per split.
 		// proctor.Report reads past it; the split of each case is in
 		// its result, so a merged report can count them again.
-		b, err := json.Marshal(splits)
+		b, err := plainJSON(&j.buf, splits)
 		if err != nil {
 			return err
 		}
@@ -109,4 +110,14 @@ func (j *JSON) Finish(s *Summary) error {
 		return j.err
 	}
 	return j.bw.Flush()
+}
+
+// plainJSON is json.Marshal without HTML escaping: "<", ">" and "&" stay
+// as the text has them. buf is reset and reused.
+func plainJSON(buf *bytes.Buffer, v any) ([]byte, error) {
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }

@@ -269,3 +269,34 @@ func TestServeWrongMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryMessagesInUserWords: JSON errors name the field, the expected
+// kind of value and the line, never a Go type.
+func TestBinaryMessagesInUserWords(t *testing.T) {
+	in := `{"id":"a","output":5}` + "\n" + `{"id":"b","output":"x","metadata":[}` + "\n"
+	_, out, _ := bin(t, in, nil, "grade", "--grader", `{"type":"contains","value":"x"}`)
+	for _, w := range []string{`malformed input line: field \"output\": want a string, got a number`, `malformed input line: not valid JSON`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("results lack %s:\n%s", w, out)
+		}
+	}
+	cfg := writeFile(t, "c.json", "{\n\"judges\": [{\"name\": 5}]}")
+	_, _, stderr := bin(t, "", nil, "grade", "--config", cfg)
+	if want := `line 2: field "judges.name": want a string, got a number`; !strings.Contains(stderr, want) {
+		t.Errorf("config error %q lacks %q", stderr, want)
+	}
+	cfg = writeFile(t, "c.json", `{"judgez": []}`)
+	_, _, stderr = bin(t, "", nil, "grade", "--config", cfg)
+	if want := `unknown field "judgez"`; !strings.Contains(stderr, want) {
+		t.Errorf("config error %q lacks %q", stderr, want)
+	}
+	_, _, stderr = bin(t, "", nil, "grade", "--grader", `{"type":"contains","vaule":"x"}`)
+	if want := `option "vaule": unknown option; did you mean "value"?`; !strings.Contains(stderr, want) {
+		t.Errorf("spec error %q lacks %q", stderr, want)
+	}
+	for _, s := range []string{out, stderr} {
+		if strings.Contains(s, "Go struct") || strings.Contains(s, "sampleWire") || strings.Contains(s, "fileConfig") {
+			t.Errorf("a Go type name reached the user: %s", s)
+		}
+	}
+}

@@ -127,7 +127,9 @@ func loadCLIConfig(path string) (*cliConfig, error) {
 func parseConfig(path string, b []byte) (*fileConfig, error) {
 	js := b
 	ext := strings.ToLower(filepath.Ext(path))
+	fromYAML := false
 	if t := bytes.TrimSpace(b); ext == ".yaml" || ext == ".yml" || (ext != ".json" && (len(t) == 0 || t[0] != '{')) {
+		fromYAML = true
 		var err error
 		if js, err = yamlspec.ToJSON(b); err != nil {
 			return nil, err
@@ -140,7 +142,10 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fc); err != nil {
-		return nil, err
+		if fromYAML {
+			js = nil // converted from YAML: its lines are not the file's
+		}
+		return nil, userJSONError(js, err)
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("trailing data after the config object")

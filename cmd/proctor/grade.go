@@ -384,7 +384,7 @@ func gradeBatch(ctx context.Context, cfg gradeConfig, d *lineDecoder, b *batch) 
 // gradeOne decodes and grades one line.
 func gradeOne(ctx context.Context, cfg gradeConfig, d *lineDecoder, raw []byte, ln *line) (proctor.Grade, string) {
 	if err := d.decode(raw, ln); err != nil {
-		g := proctor.NotGraded("malformed input line: " + err.Error())
+		g := proctor.NotGraded("malformed input line: " + userJSONError(nil, err).Error())
 		g.Grader = cfg.fixedName()
 		return g, ln.sample.ID
 	}

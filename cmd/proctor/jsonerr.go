@@ -26,6 +26,9 @@ func userJSONError(data []byte, err error) error {
 		return fmt.Errorf("%s%s: want %s, got %s", lineAt(data, te.Offset), where, kindWord(te.Type), valueWord(te.Value))
 	case errors.As(err, &se):
 		msg := strings.TrimPrefix(se.Error(), "json: ")
+		if msg == "unexpected end of JSON input" {
+			msg = "it ends too soon"
+		}
 		return fmt.Errorf("%snot valid JSON: %s", lineAt(data, se.Offset), msg)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errors.New("not valid JSON: it ends too soon")
