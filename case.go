@@ -3,6 +3,7 @@ package proctor
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -131,9 +132,49 @@ func NewRunner(opts ...Option) *Runner {
 	return &Runner{cfg: newConfig(opts)}
 }
 
+// ErrCaseID is returned by [Runner.Run] for a case with no id or an id
+// another case has: results, reports and comparisons pair cases by id.
+var ErrCaseID = errors.New("proctor: case ids must be set and unique")
+
+// WithSuiteName names the suite a [Runner]'s reports are of:
+// [Runner.Run] and [Runner.Finish] set [Report.Suite] to it (Finish when
+// the report has no name).
+func WithSuiteName(name string) Option {
+	return optionFunc(func(c *config) { c.suite = name })
+}
+
+// WithResultRedactor has a [Runner] pass every case result through f
+// before returning it (from [Runner.Run] and [Runner.RunCase]): to keep
+// the outputs of a held-out split out of every report, say. Several are
+// applied in the order given.
+func WithResultRedactor(f func(CaseResult) CaseResult) Option {
+	return optionFunc(func(c *config) {
+		if f != nil {
+			c.redactors = append(c.redactors, f)
+		}
+	})
+}
+
+// checkIDs refuses a case without an id and two cases with the same id.
+func checkIDs(cases []Case) error {
+	seen := make(map[string]int, len(cases))
+	for i, c := range cases {
+		if c.ID == "" {
+			return fmt.Errorf("case #%d has no id: %w", i+1, ErrCaseID)
+		}
+		if j, dup := seen[c.ID]; dup {
+			return fmt.Errorf("cases #%d and #%d have the same id %q: %w", j+1, i+1, c.ID, ErrCaseID)
+		}
+		seen[c.ID] = i
+	}
+	return nil
+}
+
 // Run grades cases, at most the configured concurrency at a time (see
 // [WithConcurrency]), and returns the report with results in the order of
-// cases, whatever order they finished in. Within a case, checks run
+// cases, whatever order they finished in. A case without an id, or with
+// the id of another, is refused before any is graded: Run returns a nil
+// report and an error wrapping [ErrCaseID]. Within a case, checks run
 // deterministic first, then network, then model-graded, whatever order
 // they were given in; see [Runner.RunCase].
 //
@@ -145,6 +186,9 @@ func NewRunner(opts ...Option) *Runner {
 // totals count only cases that were graded in full. No goroutine started by
 // Run is left running when it returns.
 func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
+	if err := checkIDs(cases); err != nil {
+		return nil, err
+	}
 	results := make([]*CaseResult, len(cases))
 	var g errgroup.Group
 	g.SetLimit(cmp.Or(r.cfg.concurrency, 4))
@@ -163,7 +207,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 		})
 	}
 	_ = g.Wait()
-	rep := NewReport("")
+	rep := NewReport(r.cfg.suite)
 	done := 0
 	for _, res := range results {
 		if res != nil {
@@ -173,7 +217,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	}
 	r.Finish(rep)
 	if err := ctx.Err(); err != nil && done < len(cases) {
-		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d cases graded (%v)", done, len(cases), err))
+		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d case%s graded (%v)", done, len(cases), plural(len(cases)), err))
 		return rep, err
 	}
 	return rep, nil
@@ -185,6 +229,9 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 // judge allowed, say). [Runner.Run] calls it; callers that drive RunCase
 // themselves (streaming, go test subtests) call it once at the end.
 func (r *Runner) Finish(rep *Report) {
+	if rep.Suite == "" {
+		rep.Suite = r.cfg.suite
+	}
 	for _, c := range r.cfg.caveats {
 		rep.AddCaveat(c)
 	}
@@ -200,7 +247,9 @@ func (r *Runner) Finish(rep *Report) {
 // case's sample as its one attempt. Each attempt runs the runner's and the
 // case's checks ordered by kind, stopping at the first required check that
 // fails or is not graded. A cancelled ctx ends the case early: the attempts
-// not made are left out and the checks not run are not graded.
+// not made are left out and the checks not run are not graded. A case
+// without an id is not graded (RunCase sees one case at a time: telling
+// duplicate ids apart is the caller's, as [Runner.Run] does).
 func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
 	res, _ := r.runCase(ctx, c)
 	return res
@@ -208,8 +257,21 @@ func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
 
 // runCase is RunCase that also says whether the case was graded in full:
 // every attempt made and no check cut short by the cancellation of ctx.
+// The result has passed through the runner's redactors.
 func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
+	res, complete := r.gradeCase(ctx, c)
+	for _, f := range r.cfg.redactors {
+		res = f(res)
+	}
+	return res, complete
+}
+
+func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
 	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
+	if c.ID == "" {
+		res.Attempts = []AttemptResult{{Error: "the case has no id: " + ErrCaseID.Error()}}
+		return res, true
+	}
 	checks := orderChecks(r.cfg.checks, c.Checks)
 	n := c.Attempts
 	switch {

@@ -36,7 +36,7 @@ func ExampleWriteText() {
 	//
 	// passed 1 | failed 0 | flaky 0 | not graded 1   (2 cases)
 	// pass rate   100.0%  = 1 of 1 passed or failed; 95% CI 20.7%-100.0% (Wilson)
-	// flaky rate  0.0%  = 0 of 1 measured cases
+	// flaky rate  0.0%  = 0 of 1 measured case
 	// not graded  1 case, left out of the pass rate:
 	//       1  exact_match: no expected value
 	// judges      none

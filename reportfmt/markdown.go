@@ -29,7 +29,7 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	p("| %d | %d | %d | %d | %d | %s |\n\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), rate)
 	p("The pass rate is passed / (passed + failed); flaky and not graded cases are counted on their own.")
 	if r, d, ok := s.FlakyRate(); ok {
-		p(" Flaky rate %s (%d of %d measured cases).", pct(r), t.Flaky, d)
+		p(" Flaky rate %s (%d of %d measured %s).", pct(r), t.Flaky, d, plural(d, "case", "cases"))
 	}
 	p("\n")
 	if line := attemptLine(s); line != "" {

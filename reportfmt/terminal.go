@@ -18,7 +18,7 @@ import (
 func WriteText(w io.Writer, s *Summary) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p("suite %s: %d cases\n\n", s.Suite, s.Totals.Cases())
+	p("suite %s: %d %s\n\n", s.Suite, s.Totals.Cases(), plural(s.Totals.Cases(), "case", "cases"))
 	cases := s.Cases()
 	if len(cases) > 0 {
 		idw, reasonw := len("CASE"), 90
@@ -38,7 +38,7 @@ func WriteText(w io.Writer, s *Summary) error {
 		p("\n")
 	}
 	t := s.Totals
-	p("passed %d | failed %d | flaky %d | not graded %d   (%d cases)\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases())
+	p("passed %d | failed %d | flaky %d | not graded %d   (%d %s)\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), plural(t.Cases(), "case", "cases"))
 	if rate, d, ok := s.PassRate(); ok {
 		lo, hi := Wilson(t.Passed, d)
 		p("pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
@@ -46,7 +46,7 @@ func WriteText(w io.Writer, s *Summary) error {
 		p("pass rate   n/a  no case passed or failed\n")
 	}
 	if rate, d, ok := s.FlakyRate(); ok {
-		p("flaky rate  %s  = %d of %d measured cases\n", pct(rate), t.Flaky, d)
+		p("flaky rate  %s  = %d of %d measured %s\n", pct(rate), t.Flaky, d, plural(d, "case", "cases"))
 	}
 	if line := attemptLine(s); line != "" {
 		p("attempts    %s\n", line)
@@ -118,14 +118,14 @@ func judgeLine(j proctor.JudgeStats) string {
 	if j.PromptVersion != "" {
 		fmt.Fprintf(&b, " prompts %s", j.PromptVersion)
 	}
-	fmt.Fprintf(&b, ": %d calls, %d cache hits", j.Calls, j.CacheHits)
+	fmt.Fprintf(&b, ": %d %s, %d %s", j.Calls, plural(j.Calls, "call", "calls"), j.CacheHits, plural(j.CacheHits, "cache hit", "cache hits"))
 	if j.Retries > 0 {
-		fmt.Fprintf(&b, ", %d retries", j.Retries)
+		fmt.Fprintf(&b, ", %d %s", j.Retries, plural(j.Retries, "retry", "retries"))
 	}
 	if j.Errors > 0 {
-		fmt.Fprintf(&b, ", %d errors", j.Errors)
+		fmt.Fprintf(&b, ", %d %s", j.Errors, plural(j.Errors, "error", "errors"))
 	}
-	fmt.Fprintf(&b, ", %d tokens, $%.4f", j.Tokens, j.CostUSD)
+	fmt.Fprintf(&b, ", %d %s, $%.4f", j.Tokens, plural(j.Tokens, "token", "tokens"), j.CostUSD)
 	return b.String()
 }
 

@@ -226,12 +226,18 @@ func (s *Suite) Close() error {
 }
 
 // RunnerOptions returns the options that give a [proctor.Runner] the
-// suite's subject and what its config file configures (see
-// [Options.LoadConfig]). The suite-level graders travel with the cases.
+// suite's subject, its name (for the reports), what its config file
+// configures (see [Options.LoadConfig]) and its redact_splits: the Runner
+// passes every result through [Suite.Redact], so a held-out split's outputs
+// reach no report. The suite-level graders travel with the cases.
 func (s *Suite) RunnerOptions() []proctor.Option {
 	opts := slices.Clone(s.extra)
 	if s.Subject != nil {
 		opts = append(opts, proctor.WithSubject(s.Subject))
+	}
+	opts = append(opts, proctor.WithSuiteName(s.Name))
+	if len(s.redact) > 0 {
+		opts = append(opts, proctor.WithResultRedactor(s.Redact))
 	}
 	return opts
 }

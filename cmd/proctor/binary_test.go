@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // asCLI, set in the environment, makes the test binary run as proctor
@@ -298,5 +300,25 @@ func TestBinaryMessagesInUserWords(t *testing.T) {
 		if strings.Contains(s, "Go struct") || strings.Contains(s, "sampleWire") || strings.Contains(s, "fileConfig") {
 			t.Errorf("a Go type name reached the user: %s", s)
 		}
+	}
+}
+
+// TestREADMEQuickstartOutput: the report README.md shows is, byte for
+// byte, what the binary prints for the quickstart suite.
+func TestREADMEQuickstartOutput(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i := strings.Index(s, "```\nsuite quickstart-support")
+	if i < 0 {
+		t.Fatal("README.md shows no quickstart report")
+	}
+	shown := s[i+4:]
+	shown = shown[:strings.Index(shown, "```")]
+	code, out, _ := bin(t, "", nil, "run", quickstart)
+	if code != exitFailed || out != shown {
+		t.Errorf("exit %d; README's report differs from the binary's:\n%s", code, cmp.Diff(shown, out))
 	}
 }

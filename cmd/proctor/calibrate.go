@@ -116,14 +116,15 @@ func writeCalibration(w io.Writer, name string, c proctor.Calibration, stats []p
 		return fmt.Sprintf("%.3f", f)
 	}
 	m := c.Confusion
-	fmt.Fprintf(w, "grader %s: %d labelled samples, %d graded, %d not graded (abstention rate %.1f%%)\n",
-		name, c.Samples, c.Graded, c.NotGraded, 100*c.AbstentionRate)
+	fmt.Fprintf(w, "grader %s: %s, %d graded, %d not graded (abstention rate %.1f%%)\n",
+		name, plural(c.Samples, "labelled sample"), c.Graded, c.NotGraded, 100*c.AbstentionRate)
 	fmt.Fprintf(w, "agreement %s (%d of %d graded), Cohen's kappa %s\n\n", num(c.Agreement), c.Agree, c.Graded, num(c.Kappa))
 	fmt.Fprintf(w, "%-12s %8s %8s %11s\n", "label \\ got", "passed", "failed", "not graded")
 	fmt.Fprintf(w, "%-12s %8d %8d %11d\n", "pass", m.PassPassed, m.PassFailed, m.PassNotGraded)
 	fmt.Fprintf(w, "%-12s %8d %8d %11d\n", "fail", m.FailPassed, m.FailFailed, m.FailNotGraded)
 	for _, s := range stats {
-		fmt.Fprintf(w, "\njudge %s (%s, %s): %d calls, %d retries, %d cache hits, %d tokens", s.Name, s.Family, s.Model, s.Calls, s.Retries, s.CacheHits, s.Tokens)
+		fmt.Fprintf(w, "\njudge %s (%s, %s): %s, %s, %s, %s", s.Name, s.Family, s.Model,
+			plural(s.Calls, "call"), pluralY(s.Retries, "retr"), plural(s.CacheHits, "cache hit"), plural(s.Tokens, "token"))
 	}
 	fmt.Fprintln(w)
 }

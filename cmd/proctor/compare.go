@@ -109,8 +109,8 @@ func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Compari
 	if len(c.Regressions)+len(c.Fixes)+len(c.Changed) == 0 {
 		p("no case changed its verdict\n")
 	}
-	p("\nMcNemar exact test over %d cases passed or failed in both runs: %d passed -> failed, %d failed -> passed, two-sided p = %.4g",
-		c.Paired, c.PassToFail, c.FailToPass, c.PValue)
+	p("\nMcNemar exact test over %s passed or failed in both runs: %d passed -> failed, %d failed -> passed, two-sided p = %.4g",
+		plural(c.Paired, "case"), c.PassToFail, c.FailToPass, c.PValue)
 	switch {
 	case c.PassToFail+c.FailToPass == 0:
 		p(" (no discordant pairs)\n")

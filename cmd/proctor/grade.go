@@ -129,8 +129,9 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
 		for _, j := range conf.pool.Stats() {
-			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %d calls, %d retries, %d cache hits, %d errors, %d tokens, $%.4f\n",
-				j.Name, j.Family, j.Model, j.Calls, j.Retries, j.CacheHits, j.Errors, j.Tokens, j.CostUSD)
+			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, $%.4f\n",
+				j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
+				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostUSD)
 		}
 	}
 	if err != nil {
@@ -161,6 +162,14 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// pluralY is "1 retry", "2 retries" for stem "retr".
+func pluralY(n int, stem string) string {
+	if n == 1 {
+		return "1 " + stem + "y"
+	}
+	return fmt.Sprintf("%d %sies", n, stem)
 }
 
 // readSpecFile reads a --grader-file, converting YAML to JSON.

@@ -27,7 +27,7 @@ func TestGradePrintsJudgeStats(t *testing.T) {
 	if code != exitOK || strings.Count(out, `"passed"`) != 3 {
 		t.Fatalf("exit %d, out %q, stderr %q; want three passed", code, out, stderr)
 	}
-	if !strings.Contains(stderr, "judge scripted (scripted, canned replies): 1 calls") {
+	if !strings.Contains(stderr, "judge scripted (scripted, canned replies): 1 call, 0 retries, 2 cache hits") {
 		t.Errorf("stderr %q, want the scripted judge's stats with one call", stderr)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {

@@ -150,9 +150,8 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	prog := newProgress(stderr, *progress == "auto", s.Count)
 	graded, runErr := suite.Run(ctx, runner, s.Cases(), *concurrency, func(c proctor.CaseResult) error {
-		// A split the suite keeps out of reports loses its outputs here,
-		// before any report sees the result.
-		c = s.Redact(c)
+		// A split the suite keeps out of reports has lost its outputs
+		// already: the runner redacts it (s.RunnerOptions).
 		sum.Add(c)
 		for _, sink := range sinks {
 			if err := sink(c); err != nil {
@@ -173,10 +172,10 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if shard.N > 1 {
 		// Said on standard error, not as a caveat: the merged report of
 		// all shards must equal the report of the whole run.
-		fmt.Fprintf(stderr, "proctor run: shard %d/%d: %d of the suite's %d cases; join the shards' reports with proctor report merge\n", shard.I, shard.N, s.Count, s.Total)
+		fmt.Fprintf(stderr, "proctor run: shard %d/%d: %d of the suite's %s; join the shards' reports with proctor report merge\n", shard.I, shard.N, s.Count, plural(s.Total, "case"))
 	}
 	if *split != "" {
-		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %d cases", *split, s.Count, s.Total))
+		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %s", *split, s.Count, plural(s.Total, "case")))
 	}
 	code = exitOK
 	if runErr != nil {
@@ -187,7 +186,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		} else {
 			fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
 		}
-		sum.AddCaveat(fmt.Sprintf("run stopped after %d of %d cases: %v", graded, s.Count, runErr))
+		sum.AddCaveat(fmt.Sprintf("run stopped after %d of %s: %v", graded, plural(s.Count, "case"), runErr))
 	}
 	for _, f := range finish {
 		if err := f(); err != nil {
@@ -262,7 +261,7 @@ func newProgress(w io.Writer, on bool, total int) *progress {
 }
 
 func (p *progress) line(t proctor.Totals) string {
-	return fmt.Sprintf("%d/%d cases: passed %d, failed %d, flaky %d, not graded %d", t.Cases(), p.total, t.Passed, t.Failed, t.Flaky, t.NotGraded)
+	return fmt.Sprintf("%d/%s: passed %d, failed %d, flaky %d, not graded %d", t.Cases(), plural(p.total, "case"), t.Passed, t.Failed, t.Flaky, t.NotGraded)
 }
 
 func (p *progress) update(t proctor.Totals) {

@@ -36,7 +36,7 @@ func TestRunQuickstart(t *testing.T) {
 	golden(t, []byte(out))
 	for _, w := range []string{"flaky", "not graded", "passed", "failed",
 		"[required: skipped has-product, polite-reply]",
-		"scripted offline judge (canned replies, scripted) prompts proctor-judge/1: 2 calls, 1 cache hits",
+		"scripted offline judge (canned replies, scripted) prompts proctor-judge/1: 2 calls, 1 cache hit,",
 		"holdout     passed 1 | failed 2"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the quickstart report lacks %q", w)
