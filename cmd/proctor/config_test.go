@@ -196,3 +196,32 @@ func TestScriptedJudgeReplies(t *testing.T) {
 		t.Errorf("reason %q does not say the scripted judge had no reply", r)
 	}
 }
+
+// TestScriptedPromptContainsSeesRubric: prompt_contains is searched in the
+// whole prompt, so a phrase of the rubric matches every case graded with
+// it, and a case no reply matches is named in the reason.
+func TestScriptedPromptContainsSeesRubric(t *testing.T) {
+	cfg := writeFile(t, "c.yaml", `judges:
+  - name: sj
+    type: scripted
+    family: scripted
+    replies:
+      - {prompt_contains: "mentions a refund", reply: "Verdict: PASS"}
+`)
+	suitePath := writeSuite(t, "s.yaml", `cases:
+  - {id: a, outputs: ["no money back"], checks: [{type: llm_judge, rubric: "mentions a refund"}]}
+  - {id: b, outputs: ["x"], checks: [{type: llm_judge, rubric: "is polite"}]}
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	cli(t, "run", suitePath, "--config", cfg, "--out", out)
+	rep, err := readReport(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases[0].Verdict != proctor.StatusPassed {
+		t.Errorf("case a: %v; the rubric's phrase is in the prompt, so the reply applies", rep.Cases[0].Verdict)
+	}
+	if r := rep.Cases[1].Attempts[0].Grades[0].Reason; !strings.Contains(r, `no reply for case "b"`) || !strings.Contains(r, "rubric included") {
+		t.Errorf("case b's reason %q does not name the case and how replies match", r)
+	}
+}

@@ -27,7 +27,8 @@ not graded); 2 for a usage, spec or suite error; 3 when nothing was graded
 A suite's config key names a config file in its folder (judges, as
 --config holds them), used when --config is not given. A judge of type
 scripted answers with canned replies and calls nothing: for demos and
-tests, not a model. Cases of the splits a suite's redact_splits names are
+tests, not a model. A reply is given for its case id, or when its
+prompt_contains is in the prompt (the whole prompt, rubric included). Cases of the splits a suite's redact_splits names are
 counted but their outputs never appear in any report.
 
 flags:

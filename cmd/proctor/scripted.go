@@ -14,6 +14,9 @@ import (
 // scriptedReply is one canned reply of a scripted judge: given when the
 // case id is Case and the prompt contains PromptContains (each when set);
 // one with neither is the reply for anything the others do not match.
+// PromptContains is searched in the whole prompt the judge is sent: the
+// judge's instructions and the rubric as well as the case's input and
+// output, so a phrase of the rubric matches every case graded with it.
 type scriptedReply struct {
 	Case           string          `json:"case"`
 	PromptContains string          `json:"prompt_contains"`
@@ -64,7 +67,10 @@ func scriptedJudge(j judgeEntry) (proctor.JudgeModel, error) {
 				return r.text, nil
 			}
 		}
-		return "", fmt.Errorf("scripted judge %s has no reply for case %q", name, id)
+		if id == "" {
+			return "", fmt.Errorf("scripted judge %s has no reply for this prompt (no case id: it was called outside a Runner), and none without case and prompt_contains", name)
+		}
+		return "", fmt.Errorf("scripted judge %s has no reply for case %q: none names it, no prompt_contains matches its prompt (rubric included), and none has neither", name, id)
 	}
 	return proctor.JudgeModel{Name: name, Family: j.Family, Model: model, Call: call, Concurrency: j.Concurrency}, nil
 }
