@@ -113,8 +113,8 @@ func TestSuiteConfig(t *testing.T) {
 		t.Errorf("totals %+v, %d prompts, judges %+v; want the config's judge used by the specs and counted by the runner", rep.Totals, len(asked), rep.Judges)
 	}
 
-	// Without LoadConfig the key is checked, not read.
-	s2 := load(t, path, suite.Options{})
+	// With IgnoreConfig the key is checked, not read.
+	s2 := load(t, path, suite.Options{IgnoreConfig: true})
 	if s2.Config != "judges.yaml" {
 		t.Errorf("Config %q, want judges.yaml", s2.Config)
 	}

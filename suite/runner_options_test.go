@@ -46,3 +46,31 @@ cases:
 		t.Errorf("RunCase: holdout reason %q", got)
 	}
 }
+
+// TestLoadReadsSuiteConfig: suite.Load reads the config file the suite
+// names (here a scripted judge) with no help from the caller, so a suite
+// run from Go grades its model-graded checks as proctor run does; with
+// IgnoreConfig the key is recorded and not read.
+func TestLoadReadsSuiteConfig(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "judges.yaml"), []byte("judges:\n  - {name: sj, type: scripted, family: scripted, replies: [{case: a, reply: {verdict: pass, confidence: high}}]}\n"), 0o644)
+	path := filepath.Join(dir, "s.yaml")
+	os.WriteFile(path, []byte("config: judges.yaml\ncases:\n  - {id: a, outputs: [x], checks: [{type: llm_judge, rubric: r}]}\n"), 0o644)
+	for _, tt := range []struct {
+		opts suite.Options
+		want proctor.Status
+	}{
+		{suite.Options{}, proctor.StatusPassed},
+		{suite.Options{IgnoreConfig: true}, proctor.StatusNotGraded},
+	} {
+		s := load(t, path, tt.opts)
+		rep, err := proctor.NewRunner(s.RunnerOptions()...).Run(context.Background(), collect(t, s))
+		if err != nil || rep.Cases[0].Verdict != tt.want {
+			t.Errorf("IgnoreConfig %v: %v %v, want %v", tt.opts.IgnoreConfig, err, rep.Cases[0].Verdict, tt.want)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "judges.yaml"), []byte("judges: [{name: sj}]\n"), 0o644)
+	if _, err := suite.Load(path, suite.Options{}); err == nil || !strings.Contains(err.Error(), "family is required") {
+		t.Errorf("a broken config the suite names: %v", err)
+	}
+}

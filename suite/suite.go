@@ -20,7 +20,8 @@
 //     [ItemSchemaGrader]); include_sample_schema is accepted and ignored,
 //     since templates always see the sample.
 //   - config: a configuration file in the suite's folder (judges and judge
-//     policy), loaded through [Options.LoadConfig].
+//     policy), read with package config ([config.ForSuite]) unless
+//     [Options.LoadConfig] or [Options.IgnoreConfig] says otherwise.
 package suite
 
 import (
@@ -41,6 +42,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/config"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -134,14 +136,17 @@ type Options struct {
 	// Types are custom spec types the suite's specs may name, registered
 	// on the suite's compiler with [proctor.Compiler.Register].
 	Types map[string]proctor.Builder
-	// LoadConfig, when set, loads the configuration file a suite names
-	// with its config key (judges and judge policy, as a --config file
-	// holds them): it is given the file's name and contents, read from the
+	// LoadConfig loads the configuration file a suite names with its
+	// config key (judges and judge policy, as a --config file holds
+	// them): it is given the file's name and contents, read from the
 	// suite's folder, and returns the options the file configures. They
-	// are added to the suite's compiler and to [Suite.RunnerOptions]. When
-	// nil, the config key is checked (a file inside the suite's folder)
-	// and not read: the caller has its own configuration.
+	// are added to the suite's compiler and to [Suite.RunnerOptions].
+	// When nil, [config.ForSuite] reads it, as proctor run does.
 	LoadConfig func(name string, data []byte) ([]proctor.Option, error)
+	// IgnoreConfig has the config key checked (a file inside the suite's
+	// folder) and recorded in [Suite.Config] but not read: the caller
+	// brings its own judges, as proctor run --config does.
+	IgnoreConfig bool
 }
 
 // Suite is a loaded suite. Its cases are read with [Suite.Cases]; for a
@@ -880,7 +885,8 @@ func (s *Suite) loadGraderFile(path string) ([]proctor.Check, error) {
 const defaultTimeout = 30 * time.Second
 
 // decodeConfig reads the config key: a file inside the suite's folder,
-// loaded through [Options.LoadConfig] when the caller set it.
+// loaded through [Options.LoadConfig] (default [config.ForSuite]) unless
+// [Options.IgnoreConfig].
 func (s *Suite) decodeConfig(n *node) error {
 	name, err := s.str(n, "config")
 	if err != nil {
@@ -890,14 +896,18 @@ func (s *Suite) decodeConfig(n *node) error {
 		return s.errAt(n, "config", "%q: want a file inside the suite's folder", name)
 	}
 	s.Config = name
-	if s.opts.LoadConfig == nil {
+	if s.opts.IgnoreConfig {
 		return nil
+	}
+	load := s.opts.LoadConfig
+	if load == nil {
+		load = config.ForSuite
 	}
 	data, err := s.root.ReadFile(name)
 	if err != nil {
 		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: "cannot read the config file", Err: err}
 	}
-	opts, err := s.opts.LoadConfig(name, data)
+	opts, err := load(name, data)
 	if err != nil {
 		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: name, Err: err}
 	}

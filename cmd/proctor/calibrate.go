@@ -56,11 +56,11 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	if cfg.pool == nil {
+	if cfg.Judges() == nil {
 		fmt.Fprintln(stderr, "proctor calibrate: no judges: give --config with at least one judge")
 		return exitUsage
 	}
-	ch, err := proctor.NewCompiler(cfg.opts...).Compile([]byte(*spec))
+	ch, err := proctor.NewCompiler(cfg.Options()...).Compile([]byte(*spec))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
@@ -92,7 +92,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		out := struct {
 			proctor.Calibration
 			Judges []proctor.JudgeStats `json:"judges"`
-		}{c, cfg.pool.Stats()}
+		}{c, cfg.Judges().Stats()}
 		b, merr := json.Marshal(out)
 		if merr != nil {
 			fmt.Fprintln(stderr, merr)
@@ -100,7 +100,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		writeCalibration(stdout, ch.Name(), c, cfg.pool.Stats())
+		writeCalibration(stdout, ch.Name(), c, cfg.Judges().Stats())
 	}
 	if err != nil {
 		return exitFailed

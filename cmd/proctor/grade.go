@@ -14,6 +14,7 @@ import (
 
 	"github.com/ohler55/ojg"
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
@@ -94,7 +95,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append(conf.opts, proctor.WithFiles(os.DirFS(dir)))...)
+	comp := proctor.NewCompiler(append(conf.Options(), proctor.WithFiles(os.DirFS(dir)))...)
 	cfg := gradeConfig{
 		comp:    comp,
 		workers: *workers,
@@ -125,10 +126,10 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		in = f
 	}
 	t, err := gradeStream(ctx, cfg, in, stdout)
-	if conf.pool != nil {
+	if pool := conf.Judges(); pool != nil {
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
-		for _, j := range conf.pool.Stats() {
+		for _, j := range pool.Stats() {
 			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, $%.4f\n",
 				j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
 				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostUSD)
@@ -393,7 +394,7 @@ func gradeBatch(ctx context.Context, cfg gradeConfig, d *lineDecoder, b *batch) 
 // gradeOne decodes and grades one line.
 func gradeOne(ctx context.Context, cfg gradeConfig, d *lineDecoder, raw []byte, ln *line) (proctor.Grade, string) {
 	if err := d.decode(raw, ln); err != nil {
-		g := proctor.NotGraded("malformed input line: " + userJSONError(nil, err).Error())
+		g := proctor.NotGraded("malformed input line: " + jsonerr.User(nil, err).Error())
 		g.Grader = cfg.fixedName()
 		return g, ln.sample.ID
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/reportfmt"
 )
 
@@ -134,7 +135,7 @@ func readReport(path string) (*proctor.Report, error) {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, notReport(userJSONError(data, err))
+		return nil, notReport(jsonerr.User(data, err))
 	}
 	var missing []string
 	for _, k := range []string{"suite", "totals", "cases"} {
@@ -147,7 +148,7 @@ func readReport(path string) (*proctor.Report, error) {
 	}
 	var r proctor.Report
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, notReport(userJSONError(data, err))
+		return nil, notReport(jsonerr.User(data, err))
 	}
 	return &r, nil
 }

@@ -1,4 +1,6 @@
-package main
+// Package jsonerr rewords encoding/json errors for people who wrote JSON,
+// not Go.
+package jsonerr
 
 import (
 	"bytes"
@@ -10,11 +12,11 @@ import (
 	"strings"
 )
 
-// userJSONError rewords an encoding/json error in the user's terms: the
+// User rewords an encoding/json error in the user's terms: the
 // field by its JSON name, the expected kind of value ("a string", not a
 // Go type) and, when data is given, the line. Other errors are returned
 // as they are.
-func userJSONError(data []byte, err error) error {
+func User(data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {

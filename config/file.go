@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/judges/openai"
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
-// fileConfig is the --config file (SPEC.md): judges, embedder and the judge
-// policy. Unknown keys are errors.
+// fileConfig is the config file: judges, embedder and the judge policy.
+// Unknown keys are errors.
 type fileConfig struct {
 	// Judges are OpenAI-compatible chat endpoints; the first is the
 	// primary, the others form the panel.
@@ -86,39 +87,29 @@ type judgeEntry struct {
 	Replies []scriptedReply `json:"replies"`
 }
 
-// cliConfig is a loaded --config: the options to pass to the Compiler and
+// Config is a loaded config file: the options to pass to the Compiler and
 // Runner, and the judge pool for its stats (nil without judges).
-type cliConfig struct {
+type Config struct {
 	opts []proctor.Option
 	pool *proctor.JudgePool
 }
 
-// loadConfig reads a --config file (JSON or YAML: judges, embedder) and
-// returns the options that inject them. An empty path means no config.
-func loadConfig(path string) ([]proctor.Option, error) {
-	c, err := loadCLIConfig(path)
-	if err != nil {
-		return nil, err
-	}
-	return c.opts, nil
-}
-
-// loadCLIConfig reads and checks a --config file.
-func loadCLIConfig(path string) (*cliConfig, error) {
+// loadFile reads and checks a config file.
+func loadFile(path string) (*Config, error) {
 	if path == "" {
-		return &cliConfig{}, nil
+		return &Config{}, nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: --config: %w", err)
+		return nil, err
 	}
 	fc, err := parseConfig(path, b)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: --config %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	c, err := buildConfig(fc)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: --config %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
@@ -145,7 +136,7 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 		if fromYAML {
 			js = nil // converted from YAML: its lines are not the file's
 		}
-		return nil, userJSONError(js, err)
+		return nil, jsonerr.User(js, err)
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("trailing data after the config object")
@@ -173,8 +164,8 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 }
 
 // buildConfig builds the judges and the policy options.
-func buildConfig(fc *fileConfig) (*cliConfig, error) {
-	c := &cliConfig{}
+func buildConfig(fc *fileConfig) (*Config, error) {
+	c := &Config{}
 	if e := fc.Embedder; e != nil {
 		if e.Model == "" {
 			return nil, fmt.Errorf("embedder: model is required")
