@@ -247,9 +247,9 @@ func (r *Runner) Finish(rep *Report) {
 // case's sample as its one attempt. Each attempt runs the runner's and the
 // case's checks ordered by kind, stopping at the first required check that
 // fails or is not graded. A cancelled ctx ends the case early: the attempts
-// not made are left out and the checks not run are not graded. A case
-// without an id is not graded (RunCase sees one case at a time: telling
-// duplicate ids apart is the caller's, as [Runner.Run] does).
+// not made are left out and the checks not run are not graded. RunCase
+// sees one case at a time and grades it whatever its id: checking that
+// ids are set and unique is the caller's, as [Runner.Run] does.
 func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
 	res, _ := r.runCase(ctx, c)
 	return res
@@ -268,10 +268,6 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 
 func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
 	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
-	if c.ID == "" {
-		res.Attempts = []AttemptResult{{Error: "the case has no id: " + ErrCaseID.Error()}}
-		return res, true
-	}
 	checks := orderChecks(r.cfg.checks, c.Checks)
 	n := c.Attempts
 	switch {
