@@ -75,15 +75,15 @@ type judgeEntry struct {
 	// Type is "openai" (the default: an OpenAI-compatible chat endpoint)
 	// or "scripted": canned replies from Replies, for demos and tests. A
 	// scripted judge is not a model and calls nothing.
-	Type        string `json:"type"`
-	Name        string `json:"name"`
-	Family      string `json:"family"`
-	Model       string `json:"model"`
-	BaseURL     string `json:"base_url"`
-	APIKeyEnv   string `json:"api_key_env"`
-	Seed        int    `json:"seed"`
-	MaxTokens   int    `json:"max_tokens"`
-	TimeoutMS   int    `json:"timeout_ms"`
+	Type      string `json:"type"`
+	Name      string `json:"name"`
+	Family    string `json:"family"`
+	Model     string `json:"model"`
+	BaseURL   string `json:"base_url"`
+	APIKeyEnv string `json:"api_key_env"`
+	Seed      int    `json:"seed"`
+	MaxTokens int    `json:"max_tokens"`
+	TimeoutMS int    `json:"timeout_ms"`
 	// Concurrency caps the calls in flight to this judge; 0 (the default)
 	// follows the run's --concurrency.
 	Concurrency int `json:"concurrency"`
