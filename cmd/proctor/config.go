@@ -170,7 +170,7 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 		return nil, err
 	}
 	if fc.JudgeCache != "" || fc.JudgeCacheMode != "" {
-		return nil, fmt.Errorf("judge_cache: set it (and judge_cache_mode) in a --config file, not in the config a suite names")
+		return nil, fmt.Errorf("judge_cache: set it in a --config file, not in the config a suite names (judge_cache_mode too)")
 	}
 	c, err := buildConfig(fc)
 	if err != nil {
