@@ -24,8 +24,12 @@ import (
 //
 // Return an error wrapped in [TransientError] (or any error with a
 // Temporary() bool method returning true) for failures worth retrying
-// (rate limits, 5xx); other errors are not retried. Either way the judge is
-// recorded as having abstained; it never passes or fails a case.
+// (rate limits, 5xx); other errors are not retried. A TransientError with
+// StatusCode 429 or 503, or a RetryAfter, also tells the pool the endpoint
+// is overloaded: it lowers the judge's calls in flight until calls succeed
+// again. Either way the judge is recorded as having abstained, with the
+// error kept in [Grade.Err] when the check is not graded; a failed call
+// never passes or fails a case.
 type Judge func(ctx context.Context, prompt string) (string, error)
 
 // JudgeReply is a judge's reply with what it cost, for judges that can

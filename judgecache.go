@@ -79,7 +79,8 @@ func (p *JudgePool) Judges() []JudgeModel { return slices.Clone(p.judges) }
 // Stats returns what each judge has cost since the pool was built: calls
 // made (retries included), retries, cache hits (replies served from the
 // memory or disk cache, or shared with an identical call in flight),
-// errors, and reported tokens and cost.
+// errors, reported tokens and cost, and how often its verdicts agreed with
+// the final ones.
 func (p *JudgePool) Stats() []JudgeStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
