@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -80,21 +81,12 @@ func promptKeys(prompt string) []string {
 			break
 		}
 		k := line[3 : 3+end]
-		if strings.ContainsAny(k, "\"\\") || len(keys) == maxSchemaKeys || containsKey(keys, k) {
+		if strings.ContainsAny(k, "\"\\") || len(keys) == maxSchemaKeys || slices.Contains(keys, k) {
 			return nil
 		}
 		keys = append(keys, k)
 	}
 	return keys
-}
-
-func containsKey(keys []string, k string) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // schemaFor is the strict response format for a reply with keys. A score
