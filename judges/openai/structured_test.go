@@ -215,3 +215,17 @@ func FuzzPromptKeys(f *testing.F) {
 		}
 	})
 }
+
+// A 429 or 503 reaches the pool as a TransientError carrying the status and
+// Retry-After, by which the pool lowers the judge's calls in flight.
+func TestTransientErrorCarriesStatus(t *testing.T) {
+	for _, status := range []int{429, 503} {
+		srv := chatServer(t, status, `{"error":{"message":"slow down"}}`, nil, nil)
+		c, _ := NewChat(ChatOptions{BaseURL: srv.URL + "/v1", Model: "m"})
+		_, err := c.Reply(context.Background(), "p")
+		var te *proctor.TransientError
+		if !errors.As(err, &te) || te.StatusCode != status || te.RetryAfter.Seconds() != 2 {
+			t.Errorf("HTTP %d: got %#v, want a TransientError with the status and Retry-After 2s", status, err)
+		}
+	}
+}
