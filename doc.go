@@ -64,8 +64,9 @@
 // [NewLLMPairwise], [NewLLMAnswerMatch]) ask a [Judge], a function the
 // caller injects as a [JudgeModel] with its model and family through
 // [WithJudges] given to the grader or to the [Runner] that runs it; without
-// one they are not graded, with [ErrNoJudge] as the cause. Binary verdicts come with the reasoning first and may abstain. A
-// verdict in doubt (low confidence, a deterministic check with the same
+// one they are not graded, with [ErrNoJudge] as the cause. Binary
+// verdicts come with the reasoning first and may abstain. A verdict in
+// doubt (low confidence, a deterministic check with the same
 // criterion disagreeing, a high or critical severity, an abstention) goes
 // to a panel of judges from other model families, whose verdict needs two
 // votes that took a side and a majority of them; a same-family judge is
