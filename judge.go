@@ -215,6 +215,15 @@ func (jc *judgeConfig) forRun(ctx context.Context) *judgeConfig {
 	return &c
 }
 
+// runnerPool returns the judges of the Runner running in ctx, nil outside
+// a Runner or when it has none.
+func runnerPool(ctx context.Context) *JudgePool {
+	if rj, _ := ctx.Value(runJudgesKey{}).(*runJudges); rj != nil {
+		return rj.jc.pool
+	}
+	return nil
+}
+
 // note records that a check asked pool p.
 func (rj *runJudges) note(p *JudgePool) {
 	if p == rj.jc.pool {
