@@ -129,7 +129,10 @@ type JudgeEvidence struct {
 	// deterministic check that disagreed, high or critical severity, an
 	// abstention.
 	PanelReasons []string `json:"panel_reasons,omitempty"`
-	// PanelTally counts the verdicts when a panel was convened.
+	// PanelTally counts the verdicts when a panel was convened: the first
+	// judge's and those of the panel judges asked. Judges asked one at a
+	// time stop once the outcome is settled, so a judge not asked is not
+	// counted.
 	PanelTally *PanelTally `json:"tally,omitempty"`
 	// Skipped names the judges not asked because they share the subject
 	// model's family.
