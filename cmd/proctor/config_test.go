@@ -231,3 +231,24 @@ func TestScriptedJudgeReplies(t *testing.T) {
 		t.Errorf("reason %q does not say the scripted judge had no reply", r)
 	}
 }
+
+// panel: parallel asks the whole panel; the default stops once two judges
+// agree.
+func TestGradePanelMode(t *testing.T) {
+	judges := "judges:\n" +
+		"  - {name: j1, type: scripted, family: a, replies: [{reply: {verdict: pass, confidence: low}}]}\n" +
+		"  - {name: j2, type: scripted, family: b, replies: [{reply: {verdict: pass, confidence: high}}]}\n" +
+		"  - {name: j3, type: scripted, family: c, replies: [{reply: {verdict: fail, confidence: high}}]}\n"
+	for _, tt := range []struct{ panel, j3 string }{{"", "0 calls"}, {"panel: parallel\n", "1 calls"}} {
+		cfg := writeFile(t, "c.yaml", judges+tt.panel)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"grade", "--config", cfg, "--grader", `{"type":"llm_judge","rubric":"r"}`},
+			strings.NewReader(`{"id":"x","input":"q","output":"Paris"}`+"\n"), &out, &errb)
+		if code != exitOK || !strings.Contains(out.String(), `"status":"passed"`) {
+			t.Errorf("%q: exit %d, %s %s", tt.panel, code, out.String(), errb.String())
+		}
+		if !strings.Contains(errb.String(), "judge j3 (c, canned replies): "+tt.j3) {
+			t.Errorf("%q: stderr %s, want j3 with %s", tt.panel, errb.String(), tt.j3)
+		}
+	}
+}
