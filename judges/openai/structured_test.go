@@ -7,9 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/proctorhq/proctor"
 )
@@ -228,4 +231,38 @@ func TestTransientErrorCarriesStatus(t *testing.T) {
 			t.Errorf("HTTP %d: got %#v, want a TransientError with the status and Retry-After 2s", status, err)
 		}
 	}
+}
+
+// An endpoint that answers 429 above 3 requests in flight is backed off
+// from: the run finishes with every case graded and few requests refused.
+func TestPoolBacksOffRateLimitedEndpoint(t *testing.T) {
+	var inflight, refused atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer inflight.Add(-1)
+		if inflight.Add(1) > 3 {
+			refused.Add(1)
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+		w.Write([]byte(judgeReplyBody))
+	}))
+	defer srv.Close()
+	c, _ := NewChat(ChatOptions{BaseURL: srv.URL, Model: "m"})
+	pool := proctor.NewJudgePool(c.JudgeModel("j", "fam-a"))
+	r := proctor.NewRunner(pool, proctor.WithConcurrency(16),
+		proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}),
+		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("r", proctor.JudgeOptions{})}))
+	cases := make([]proctor.Case, 100)
+	for i := range cases {
+		cases[i] = proctor.Case{ID: strconv.Itoa(i), Sample: proctor.Sample{Input: "q", Output: "answer " + strconv.Itoa(i)}}
+	}
+	rep, err := r.Run(context.Background(), cases)
+	if err != nil || rep.Totals.Passed != len(cases) {
+		t.Fatalf("%+v, %v", rep.Totals, err)
+	}
+	if n := refused.Load(); n > int64(len(cases)) {
+		t.Errorf("%d requests refused for %d cases: the endpoint was hammered", n, len(cases))
+	}
+	t.Logf("%d requests refused for %d cases", refused.Load(), len(cases))
 }
