@@ -63,6 +63,7 @@ func (j *JSON) Finish(s *Summary) error {
 	tail := proctor.NewReport(s.Suite)
 	tail.Totals = s.Totals
 	tail.Judges = append(tail.Judges, s.Judges...)
+	tail.Panels = s.Panels
 	tail.Caveats = append(tail.Caveats, s.Caveats...)
 	b, err := tail.MarshalJSON()
 	if err != nil {

@@ -95,7 +95,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append(conf.Options(), proctor.WithFiles(os.DirFS(dir)))...)
+	comp := proctor.NewCompiler(append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)
 	cfg := gradeConfig{
 		comp:    comp,
 		workers: *workers,

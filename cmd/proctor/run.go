@@ -165,6 +165,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	tail := proctor.NewReport("")
 	runner.Finish(tail)
 	sum.Judges = append(sum.Judges, tail.Judges...)
+	sum.Panels = tail.Panels
 	for _, c := range tail.Caveats {
 		sum.AddCaveat(c)
 	}
