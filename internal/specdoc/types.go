@@ -100,7 +100,7 @@ var Types = []Type{
 		},
 		Example: `{"type": "length", "max_words": 120}`},
 	{Name: "regex", Family: "text", Summary: "the output matches a regular expression",
-		About: "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs.",
+		About:   "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs.",
 		Options: regexOptions("full"), Example: `{"type": "regex", "pattern": "(?s).*Final answer: [A-D]\\.?"}`},
 	{Name: "not_regex", Family: "text", Summary: "the output does not match a regular expression",
 		Options: regexOptions("search"), Example: `{"type": "not_regex", "pattern": "(?i)lorem ipsum"}`},
@@ -193,7 +193,7 @@ var Types = []Type{
 		Options: []Option{{"kinds", "string array", "all kinds", "Which kinds to look for: email, phone, ssn, credit_card (Luhn-valid), iban (checksum-valid), ip."}},
 		Example: `{"type": "no_pii", "kinds": ["email", "phone"]}`},
 	{Name: "no_secrets", Family: "disclosure", Summary: "the output holds no credentials",
-		About: "Finds provider key formats, private key blocks, JWTs and high-entropy assignments; placeholders such as sk-xxxx or <YOUR_KEY> are not secrets.",
+		About:   "Finds provider key formats, private key blocks, JWTs and high-entropy assignments; placeholders such as sk-xxxx or <YOUR_KEY> are not secrets.",
 		Example: `{"type": "no_secrets"}`},
 	{Name: "forbidden", Family: "disclosure", Summary: "the output names none of the listed entities",
 		Options: []Option{{"entities", "string array", "(required)", "Names, codes or phrases that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
@@ -201,10 +201,10 @@ var Types = []Type{
 
 	// Similarity
 	{Name: "bleu", Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
-		About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100.",
+		About:   "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100.",
 		Options: similarity("0.5"), Example: `{"type": "bleu", "threshold": 0.4}`},
 	{Name: "gleu", Family: "similarity", Summary: "sentence GLEU against the references",
-		About: "Computed as NLTK's sentence_gleu does.",
+		About:   "Computed as NLTK's sentence_gleu does.",
 		Options: similarity("0.5"), Example: `{"type": "gleu", "threshold": 0.4}`},
 	{Name: "rouge", Family: "similarity", Summary: "ROUGE-N, ROUGE-L or ROUGE-Lsum against the references",
 		About: "Computed as Google's rouge-score does; with several references the best F-measure counts.",
@@ -214,14 +214,14 @@ var Types = []Type{
 			Option{"stemmer", "boolean", "false", "Porter-stem tokens longer than three characters."}),
 		Example: `{"type": "rouge", "variant": "rouge1", "threshold": 0.6}`},
 	{Name: "token_f1", Family: "similarity", Summary: "SQuAD token F1 against the best reference",
-		About: "Lower-cased, punctuation and articles removed, as the SQuAD evaluation does.",
+		About:   "Lower-cased, punctuation and articles removed, as the SQuAD evaluation does.",
 		Options: similarity("0.5"), Example: `{"type": "token_f1", "expected": "the Eiffel Tower"}`},
 	{Name: "levenshtein", Family: "similarity", Summary: "1 - edit distance / longer length, over code points",
 		Options: similarity("0.5"), Example: `{"type": "levenshtein", "threshold": 0.8}`},
 	{Name: "fuzzy_match", Family: "similarity", Summary: "normalised Indel similarity (rapidfuzz's fuzz.ratio on a 0-1 scale)",
 		Options: similarity("0.5"), Example: `{"type": "fuzzy_match", "threshold": 0.9}`},
 	{Name: "semantic_similarity", Family: "similarity", Summary: "cosine of the embeddings of the output and the best reference",
-		About: "Uses the configured embedder; without one, the built-in lexical embedder, which measures shared wording rather than meaning and says so in the reason. Negative cosines score 0.",
+		About:   "Uses the configured embedder; without one, the built-in lexical embedder, which measures shared wording rather than meaning and says so in the reason. Negative cosines score 0.",
 		Options: similarity("0.8"), Example: `{"type": "semantic_similarity", "threshold": 0.85}`},
 	{Name: "localization_f1", Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
 		About: "Scores files and line overlap. An output that cites nothing or cannot be read fails, even at threshold 0.",
@@ -241,11 +241,11 @@ var Types = []Type{
 
 	// Code
 	{Name: "python_compiles", Family: "code", Summary: "the output is Python that compiles",
-		About: "Not graded, with the reason, where no python3 is installed.",
+		About:   "Not graded, with the reason, where no python3 is installed.",
 		Options: []Option{{"timeout_ms", "integer, 1 to 600000", "10000", "How long the check may take."}},
 		Example: `{"type": "python_compiles"}`},
 	{Name: "go_compiles", Family: "code", Summary: "the output parses as Go",
-		About: "A Go file or, failing that, a list of statements.",
+		About:   "A Go file or, failing that, a list of statements.",
 		Example: `{"type": "go_compiles"}`},
 
 	// Network
@@ -262,7 +262,7 @@ var Types = []Type{
 
 	// Judges
 	{Name: "llm_judge", Family: "judges", Summary: "a judge gives a pass or fail verdict on a rubric",
-		About: "The judge reasons first and may abstain; an abstention is not graded.",
+		About:   "The judge reasons first and may abstain; an abstention is not graded.",
 		Options: []Option{judgeRubric},
 		Example: `{"type": "llm_judge", "rubric": "The reply apologises and offers a refund."}`},
 	{Name: "llm_score", Family: "judges", Summary: "a judge scores the output on a scale",
