@@ -1,5 +1,5 @@
 // Command proctor grades LLM outputs from the command line: `proctor grade`
-// reads JSONL samples and writes JSONL results (SPEC.md).
+// reads JSONL samples and writes JSONL results (docs/formats.md).
 package main
 
 import (
@@ -11,7 +11,7 @@ import (
 	"syscall"
 )
 
-// Exit statuses, as SPEC.md gives them.
+// Exit statuses, as docs/exit-codes.md gives them.
 const (
 	exitOK     = 0 // nothing failed
 	exitFailed = 1 // something failed
@@ -40,6 +40,7 @@ commands:
   compare    compare two reports: regressions, fixes, McNemar's test
   calibrate  measure a judge grader against human labels
   serve      serve grading over HTTP on loopback
+  types      list the spec types, or one type's options
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,6 +61,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdCalibrate(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(ctx, args[1:], stdin, stdout, stderr)
+	case "types":
+		return cmdTypes(ctx, args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
