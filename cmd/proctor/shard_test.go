@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/proctorhq/proctor/suite"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// TestShardAuto: --shard auto turns the variables each engine sets into
+// shard I/N, 1-based, and refuses what is missing or out of range.
+func TestShardAuto(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want suite.Shard
+		from string
+		err  string // a part of the error; "" for none
+	}{
+		{"explicit", map[string]string{"PROCTOR_SHARD": "3/8"}, suite.Shard{I: 3, N: 8}, "PROCTOR_SHARD", ""},
+		{"explicit wins", map[string]string{"PROCTOR_SHARD": "1/2", "JOB_COMPLETION_INDEX": "3", "PROCTOR_SHARD_COUNT": "4"}, suite.Shard{I: 1, N: 2}, "PROCTOR_SHARD", ""},
+		{"explicit bad", map[string]string{"PROCTOR_SHARD": "0/2"}, suite.Shard{}, "", "PROCTOR_SHARD"},
+		{"k8s first", map[string]string{"JOB_COMPLETION_INDEX": "0", "PROCTOR_SHARD_COUNT": "4"}, suite.Shard{I: 1, N: 4}, "JOB_COMPLETION_INDEX and PROCTOR_SHARD_COUNT", ""},
+		{"k8s last", map[string]string{"JOB_COMPLETION_INDEX": "3", "PROCTOR_SHARD_COUNT": "4"}, suite.Shard{I: 4, N: 4}, "JOB_COMPLETION_INDEX and PROCTOR_SHARD_COUNT", ""},
+		{"k8s past the end", map[string]string{"JOB_COMPLETION_INDEX": "4", "PROCTOR_SHARD_COUNT": "4"}, suite.Shard{}, "", "from 0 to 3"},
+		{"k8s negative", map[string]string{"JOB_COMPLETION_INDEX": "-1", "PROCTOR_SHARD_COUNT": "4"}, suite.Shard{}, "", "from 0 to 3"},
+		{"k8s without count", map[string]string{"JOB_COMPLETION_INDEX": "2"}, suite.Shard{}, "", "PROCTOR_SHARD_COUNT is not"},
+		{"count without index", map[string]string{"PROCTOR_SHARD_COUNT": "4"}, suite.Shard{}, "", "JOB_COMPLETION_INDEX is not"},
+		{"zero count", map[string]string{"JOB_COMPLETION_INDEX": "0", "PROCTOR_SHARD_COUNT": "0"}, suite.Shard{}, "", ">= 1"},
+		{"not a number", map[string]string{"JOB_COMPLETION_INDEX": "two", "PROCTOR_SHARD_COUNT": "4"}, suite.Shard{}, "", `"two"`},
+		{"gitlab 1-based", map[string]string{"CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "5"}, suite.Shard{I: 2, N: 5}, "CI_NODE_INDEX and CI_NODE_TOTAL", ""},
+		{"gitlab zero", map[string]string{"CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "5"}, suite.Shard{}, "", "from 1 to 5"},
+		{"circleci", map[string]string{"CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "3"}, suite.Shard{I: 2, N: 3}, "CIRCLE_NODE_INDEX and CIRCLE_NODE_TOTAL", ""},
+		{"buildkite", map[string]string{"BUILDKITE_PARALLEL_JOB": "0", "BUILDKITE_PARALLEL_JOB_COUNT": "2"}, suite.Shard{I: 1, N: 2}, "BUILDKITE_PARALLEL_JOB and BUILDKITE_PARALLEL_JOB_COUNT", ""},
+		{"nothing", map[string]string{"HOME": "/root"}, suite.Shard{}, "", "no shard in the environment: set PROCTOR_SHARD=I/N"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, from, err := parseShardFlag("auto", envOf(tt.env))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want || from != tt.from {
+				t.Fatalf("= %+v, %q, %v; want %+v, %q", got, from, err, tt.want, tt.from)
+			}
+		})
+	}
+}
+
+// TestShardAutoCoversEveryCase: the shards an Indexed Job of N pods selects
+// through --shard auto hold every case of a suite exactly once.
+func TestShardAutoCoversEveryCase(t *testing.T) {
+	const n = 4
+	ids := make([]string, 200)
+	for i := range ids {
+		ids[i] = "case-" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('0'+i%10)) + strings.Repeat("y", i/26)
+	}
+	held := map[string]int{}
+	for idx := range n {
+		s, _, err := parseShardFlag("auto", envOf(map[string]string{"JOB_COMPLETION_INDEX": string(rune('0' + idx)), "PROCTOR_SHARD_COUNT": "4"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if s.Holds(id) {
+				held[id]++
+			}
+		}
+	}
+	for _, id := range ids {
+		if held[id] != 1 {
+			t.Errorf("case %s is held by %d shards, want 1", id, held[id])
+		}
+	}
+}
+
+func TestShardFlag(t *testing.T) {
+	if s, _, err := parseShardFlag("", envOf(nil)); err != nil || s != (suite.Shard{}) {
+		t.Errorf(`"" = %+v, %v; want the whole suite`, s, err)
+	}
+	if s, _, err := parseShardFlag("2/3", envOf(map[string]string{"PROCTOR_SHARD": "1/2"})); err != nil || s != (suite.Shard{I: 2, N: 3}) {
+		t.Errorf(`"2/3" = %+v, %v; the flag's value, not the environment's`, s, err)
+	}
+	if _, _, err := parseShardFlag("3/2", envOf(nil)); err == nil {
+		t.Error(`"3/2" accepted`)
+	}
+}
+
+// TestRunShardAuto runs proctor run --shard auto through the main entry:
+// the shard comes from the environment, and without one the run stops
+// with exit 2 and says what to set.
+func TestRunShardAuto(t *testing.T) {
+	for _, v := range []string{"PROCTOR_SHARD", "PROCTOR_SHARD_COUNT", "JOB_COMPLETION_INDEX", "CI_NODE_INDEX", "CI_NODE_TOTAL",
+		"CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT"} {
+		t.Setenv(v, "")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "suite.yaml")
+	var b strings.Builder
+	b.WriteString("name: sharded\ncases:\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "  - {id: c%d, outputs: [ok], checks: [{type: contains, value: ok}]}\n", i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"run", path, "--shard", "auto"}, strings.NewReader(""), &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), "--shard auto: no shard in the environment") {
+		t.Fatalf("no environment: exit %d, stderr %q", code, errb.String())
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	t.Setenv("PROCTOR_SHARD_COUNT", "3")
+	out.Reset()
+	errb.Reset()
+	code = run(context.Background(), []string{"run", path, "--shard", "auto"}, strings.NewReader(""), &out, &errb)
+	if code != exitOK || !strings.Contains(errb.String(), "shard 2/3: ") {
+		t.Fatalf("Indexed Job pod 1 of 3: exit %d, stderr %q", code, errb.String())
+	}
+}
