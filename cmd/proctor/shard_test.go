@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -128,5 +132,83 @@ func TestRunShardAuto(t *testing.T) {
 	code = run(context.Background(), []string{"run", path, "--shard", "auto"}, strings.NewReader(""), &out, &errb)
 	if code != exitOK || !strings.Contains(errb.String(), "shard 2/3: ") {
 		t.Fatalf("Indexed Job pod 1 of 3: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestShardAutoMergeEqualsWholeRun does what examples/sharding does: N
+// pods of an Indexed Job each run --shard auto and write a report, the
+// merge step joins them, and the merged report holds every case once with
+// the verdict the whole run gives it.
+func TestShardAutoMergeEqualsWholeRun(t *testing.T) {
+	for _, v := range []string{"PROCTOR_SHARD", "CI_NODE_INDEX", "CI_NODE_TOTAL", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL",
+		"BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT"} {
+		t.Setenv(v, "")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "suite.yaml")
+	var b strings.Builder
+	b.WriteString("name: sharded\ncases:\n")
+	for i := range 30 {
+		out := "ok"
+		if i%4 == 0 {
+			out = "no"
+		}
+		fmt.Fprintf(&b, "  - {id: case-%d, outputs: [%s], checks: [{type: contains, value: ok}]}\n", i, out)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := func(file string) map[string]string {
+		t.Helper()
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Cases []struct{ ID, Verdict string }
+		}
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, c := range r.Cases {
+			if _, dup := m[c.ID]; dup {
+				t.Errorf("%s: case %s twice", file, c.ID)
+			}
+			m[c.ID] = c.Verdict
+		}
+		return m
+	}
+	runQuiet := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	whole := filepath.Join(dir, "whole.json")
+	if code, msg := runQuiet("run", path, "--out", whole); code != exitFailed {
+		t.Fatalf("whole run: exit %d: %s", code, msg)
+	}
+	const pods = 3
+	t.Setenv("PROCTOR_SHARD_COUNT", strconv.Itoa(pods))
+	shards := []string{"report", "merge"}
+	for i := range pods {
+		t.Setenv("JOB_COMPLETION_INDEX", strconv.Itoa(i))
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		if code, msg := runQuiet("run", path, "--shard", "auto", "--out", out); code > exitFailed {
+			t.Fatalf("pod %d: exit %d: %s", i, code, msg)
+		}
+		shards = append(shards, out)
+	}
+	var merged bytes.Buffer
+	if code := run(context.Background(), shards, strings.NewReader(""), &merged, io.Discard); code != exitOK {
+		t.Fatalf("report merge: exit %d", code)
+	}
+	mergedPath := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(mergedPath, merged.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, got := verdicts(whole), verdicts(mergedPath)
+	if len(want) != 30 || !maps.Equal(got, want) {
+		t.Errorf("merged shards %v\nwant the whole run's %v", got, want)
 	}
 }
