@@ -15,7 +15,7 @@ import (
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
-// fileConfig is the --config file (SPEC.md): judges, embedder and the judge
+// fileConfig is the --config file (docs/config.md): judges, embedder and the judge
 // policy. Unknown keys are errors.
 type fileConfig struct {
 	// Judges are OpenAI-compatible chat endpoints; the first is the
