@@ -212,3 +212,23 @@ func TestShardAutoMergeEqualsWholeRun(t *testing.T) {
 		t.Errorf("merged shards %v\nwant the whole run's %v", got, want)
 	}
 }
+
+// FuzzShardFromEnv: whatever the variables hold, --shard auto gives a
+// valid shard or an error, never a panic or an index outside 1..N.
+func FuzzShardFromEnv(f *testing.F) {
+	f.Add("", "3", "4", "2", "5")
+	f.Add("2/3", "", "", "", "")
+	f.Add("", "-1", "4", "", "")
+	f.Add("", "", "", "0", "9999999999999999999999")
+	f.Fuzz(func(t *testing.T, explicit, k8sIndex, k8sCount, glIndex, glCount string) {
+		env := map[string]string{"PROCTOR_SHARD": explicit, "JOB_COMPLETION_INDEX": k8sIndex, "PROCTOR_SHARD_COUNT": k8sCount,
+			"CI_NODE_INDEX": glIndex, "CI_NODE_TOTAL": glCount}
+		s, from, err := parseShardFlag("auto", envOf(env))
+		if err != nil {
+			return
+		}
+		if s.N < 1 || s.I < 1 || s.I > s.N || from == "" {
+			t.Fatalf("shard %+v from %q: out of range", s, from)
+		}
+	})
+}
