@@ -102,24 +102,41 @@ func TestShardFlag(t *testing.T) {
 	}
 }
 
+// clearShardEnv unsets, for the test, every variable --shard auto reads.
+func clearShardEnv(t *testing.T) {
+	for _, e := range shardEnvs {
+		t.Setenv(e.index, "")
+		t.Setenv(e.count, "")
+	}
+	t.Setenv("PROCTOR_SHARD", "")
+}
+
+// writeShardSuite writes a suite of n cases with recorded outputs, every
+// failEvery-th of which fails (none when 0), and returns its path.
+func writeShardSuite(t *testing.T, n, failEvery int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("name: sharded\ncases:\n")
+	for i := range n {
+		out := "ok"
+		if failEvery > 0 && i%failEvery == 0 {
+			out = "no"
+		}
+		fmt.Fprintf(&b, "  - {id: case-%d, outputs: [%s], checks: [{type: contains, value: ok}]}\n", i, out)
+	}
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestRunShardAuto runs proctor run --shard auto through the main entry:
 // the shard comes from the environment, and without one the run stops
 // with exit 2 and says what to set.
 func TestRunShardAuto(t *testing.T) {
-	for _, v := range []string{"PROCTOR_SHARD", "PROCTOR_SHARD_COUNT", "JOB_COMPLETION_INDEX", "CI_NODE_INDEX", "CI_NODE_TOTAL",
-		"CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT"} {
-		t.Setenv(v, "")
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "suite.yaml")
-	var b strings.Builder
-	b.WriteString("name: sharded\ncases:\n")
-	for i := range 12 {
-		fmt.Fprintf(&b, "  - {id: c%d, outputs: [ok], checks: [{type: contains, value: ok}]}\n", i)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	clearShardEnv(t)
+	path := writeShardSuite(t, 12, 0)
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"run", path, "--shard", "auto"}, strings.NewReader(""), &out, &errb)
 	if code != exitUsage || !strings.Contains(errb.String(), "--shard auto: no shard in the environment") {
@@ -140,24 +157,9 @@ func TestRunShardAuto(t *testing.T) {
 // merge step joins them, and the merged report holds every case once with
 // the verdict the whole run gives it.
 func TestShardAutoMergeEqualsWholeRun(t *testing.T) {
-	for _, v := range []string{"PROCTOR_SHARD", "CI_NODE_INDEX", "CI_NODE_TOTAL", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL",
-		"BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT"} {
-		t.Setenv(v, "")
-	}
+	clearShardEnv(t)
 	dir := t.TempDir()
-	path := filepath.Join(dir, "suite.yaml")
-	var b strings.Builder
-	b.WriteString("name: sharded\ncases:\n")
-	for i := range 30 {
-		out := "ok"
-		if i%4 == 0 {
-			out = "no"
-		}
-		fmt.Fprintf(&b, "  - {id: case-%d, outputs: [%s], checks: [{type: contains, value: ok}]}\n", i, out)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeShardSuite(t, 30, 4)
 	verdicts := func(file string) map[string]string {
 		t.Helper()
 		data, err := os.ReadFile(file)
