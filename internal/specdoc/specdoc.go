@@ -165,14 +165,14 @@ Other references: [suite files](suite.md), [the --config file](config.md),
 	b.WriteString("\n## Options every spec takes\n\n")
 	table(&b, Common)
 	for _, f := range Families {
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n", f.Title, f.About)
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", f.Title, prose(f.About))
 		for _, t := range Types {
 			if t.Family != f.Key {
 				continue
 			}
-			fmt.Fprintf(&b, "\n### %s\n\n%s.", t.Name, upperFirst(t.Summary))
+			fmt.Fprintf(&b, "\n### %s\n\n%s.", t.Name, prose(upperFirst(t.Summary)))
 			if t.About != "" {
-				b.WriteString(" " + t.About)
+				b.WriteString(" " + prose(t.About))
 			}
 			b.WriteString("\n\n")
 			if len(t.Options) == 0 {
@@ -193,24 +193,27 @@ func table(b *bytes.Buffer, opts []Option) {
 	}
 }
 
-// cell escapes what Markdown would read in a table cell and puts {{...}} template variables in code spans, so that they show as
-// written.
+// cell is prose for a table cell: a | would end the cell.
 func cell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(prose(s), "|", `\|`)
+}
+
+// prose renders plain text as Markdown that reads the same: {{...}}
+// template variables go in code spans, and outside them the characters
+// Markdown would take as markup (\, *, <) are escaped.
+func prose(s string) string {
+	esc := strings.NewReplacer(`\`, `\\`, "*", `\*`, "<", "&lt;")
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{")
-		if i < 0 {
+		j := strings.Index(s[max(i, 0):], "}}")
+		if i < 0 || j < 0 {
 			break
 		}
-		j := strings.Index(s[i:], "}}")
-		if j < 0 {
-			break
-		}
-		b.WriteString(s[:i] + "`" + s[i:i+j+2] + "`")
+		b.WriteString(esc.Replace(s[:i]) + "`" + s[i:i+j+2] + "`")
 		s = s[i+j+2:]
 	}
-	b.WriteString(s)
+	b.WriteString(esc.Replace(s))
 	return b.String()
 }
 

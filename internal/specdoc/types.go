@@ -46,7 +46,7 @@ func similarity(threshold string) []Option {
 var containsOptions = []Option{
 	{"value", "string", "", "The text to look for. Give value or values."},
 	{"values", "string array", "", "Several texts to look for."},
-	{"mode", "string", "all", "all: every value must be found (contains) or none may be (not_contains); any: one is enough."},
+	{"mode", "string", "all", "all: contains needs every value, not_contains needs every value absent; any: contains needs one value, not_contains needs one value absent."},
 	{"case_sensitive", "boolean", "true", "Compare letter case."},
 }
 
