@@ -44,8 +44,9 @@
 // # Specs
 //
 // A [Compiler] builds checks from declarative specs, JSON objects with a
-// "type" and options, as SPEC.md describes them; the same vocabulary is used
-// by suite files and by `proctor grade`. Loading is fail-closed: an unknown
+// "type" and options, as docs/spec.md describes them (and `proctor types`
+// prints them); the same vocabulary is used by suite files and by
+// `proctor grade`. Loading is fail-closed: an unknown
 // type, an unknown or ill-typed option, a value out of range or a missing
 // option is a [*SpecError] naming the spec, the option and what was
 // expected. Specs written in YAML go through the yamlspec subpackage first,

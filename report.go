@@ -94,7 +94,7 @@ func (s JudgeStats) Agreement() (float64, bool) {
 
 // Report is the result of a run: the four verdict counts, the pass rate with
 // its denominator, per-case results, what the judges cost and the caveats a
-// reader must know. The JSON form is the report that proctor report merge
+// reader must know. The JSON form is the report of docs/formats.md, which report merge
 // and compare read.
 type Report struct {
 	// Suite is the suite's name.

@@ -16,8 +16,8 @@ import (
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
-// fileConfig is the config file: judges, embedder and the judge policy.
-// Unknown keys are errors.
+// fileConfig is the config file (docs/config.md): judges, embedder and the judge
+// policy. Unknown keys are errors.
 type fileConfig struct {
 	// Judges are OpenAI-compatible chat endpoints; the first is the
 	// primary, the others form the panel.

@@ -1,5 +1,5 @@
-// Package suite loads proctor suite files (SPEC.md, "Suites and proctor
-// run") into [proctor.Case] values and runs them as a stream.
+// Package suite loads proctor suite files (docs/suite.md) into
+// [proctor.Case] values and runs them as a stream.
 //
 // A suite is a YAML or JSON file with a name, default attempts, suite-level
 // graders, an optional subject (a command or an OpenAI-compatible chat
@@ -9,7 +9,8 @@
 // refuses is an [*Error] naming the file, the line and the field. Files a
 // suite names (schema_file, config) are confined to the suite's folder.
 //
-// Beside SPEC.md's keys, a YAML or JSON suite may hold:
+// Beside cases, graders, subject and attempts, a YAML or JSON suite may
+// hold:
 //
 //   - redact_splits: a list of split names (holdout) whose cases' outputs
 //     reports never show; see [Suite.Redact].
