@@ -28,7 +28,7 @@ type JSONPathOptions struct {
 	// (about 50 ms). A grade that needs more is not graded.
 	MaxWork int
 	// MaxNodes bounds the nodes a grade holds at once in its node lists.
-	// Zero means 1,048,576 (16 MiB). A grade that needs more is not
+	// Zero means 262,144 (4 MiB of lists). A grade that needs more is not
 	// graded.
 	MaxNodes int
 }

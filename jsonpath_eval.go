@@ -31,8 +31,9 @@ const (
 	// selected or charged for a filter's worst case: about 50 ms.
 	defaultJSONPathMaxWork = 1 << 22
 	// defaultJSONPathMaxNodes bounds the nodes held at once in a grade's
-	// node lists (16 bytes each): 16 MiB.
-	defaultJSONPathMaxNodes = 1 << 20
+	// node lists (16 bytes each): 4 MiB, about 12 MiB allocated with the
+	// lists' growth.
+	defaultJSONPathMaxNodes = 1 << 18
 	// ctxEvery is how much work passes between two looks at the context.
 	ctxEvery = 1 << 12
 )

@@ -1,13 +1,16 @@
 package proctor
 
 import (
+	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ohler55/ojg/jp"
 	"github.com/ohler55/ojg/oj"
+	"github.com/proctorhq/proctor/internal/jsonparse"
 )
 
 const pathDoc = `{"items":[{"sku":"X-1","qty":2,"price":1.0},{"sku":"Y-2","qty":1,"price":2.5}],
@@ -54,6 +57,18 @@ func TestJSONPath(t *testing.T) {
 		{"one_of number", oneOfPath("$.items[1].qty", 3, 1.0), pathDoc, StatusPassed, "numbers by value"},
 		{"fenced output", eqPath("$.order", "A-1"), "As the order {\"order\": \"A-1\"}", StatusPassed, "prose removed"},
 		{"not json", eqPath("$.a", 1), `{"a": 1`, StatusFailed, "unparseable output fails"},
+		// RFC 9535 behaviour beyond the CTS that graders rely on.
+		{"deep equality by value", eqPath("$[?@.a == @.b].id", "x"), `[{"id":"x","a":[1,{"c":2}],"b":[1.0,{"c":2e0}]},{"id":"y","a":[1],"b":[2]}]`, StatusPassed,
+			"arrays and objects compare member by member, numbers by value (RFC 9535 2.3.5.2.2)"},
+		{"members by name", eqPath("$.*", []any{1, 2, 3}), `{"c":3,"a":1,"b":2}`, StatusPassed, "object members are visited in order of their names"},
+		{"union", eqPath("$[0,2:4,-1]", []any{0, 2, 3, 5}), `[0,1,2,3,4,5]`, StatusPassed, "a union keeps its selectors' order"},
+		{"union duplicates", eqPath("$[0,0]", []any{7, 7}), `[7]`, StatusPassed, "nodes are not deduplicated"},
+		{"or", eqPath("$[?@ == 1 || @ == 'a']", []any{1, "a"}), `[1,2,"a"]`, StatusPassed, "logical or"},
+		{"functions", eqPath(`$[?length(@.s) == 2 && match(@.s, "a.") && count(@.*) == 1].s`, "ab"), `[{"s":"ab"},{"s":"abc"}]`, StatusPassed, "length, match and count"},
+		{"search value", eqPath(`$[?search(value(@..t), "^x")].id`, 1), `[{"id":1,"u":{"t":"xy"}},{"id":2,"t":"yx"}]`, StatusPassed, "value of a singleton node list"},
+		{"too many nodes", eqPath("$[*]", []any{1}), `[1,1,1,1]`, StatusFailed, "the list is longer than the expected one"},
+		{"exists false with nodes", existsPath("$..a", false), `{"x":{"a":1}}`, StatusFailed, "the reason names the first node"},
+		{"big integers in lists", eqPath("$[*]", []any{json.Number("12345678901234567891")}), `[12345678901234567890]`, StatusFailed, "list members keep every digit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,5 +192,51 @@ func BenchmarkJSONPath(b *testing.B) {
 			v, _ := oj.ParseString(benchJSON)
 			_ = x.Get(v)
 		}
+	})
+}
+
+// TestJSONPathSingularFastPath checks that singular queries, which build
+// only the selected value, select what the evaluator does, on random
+// documents and queries.
+func TestJSONPathSingularFastPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	docs := []string{pathDoc, `[1,[2,[3,4]],{"a":[5]}]`, `{"a":{"b":{"c":null}}}`, `"x"`, `[]`, `{"a":[],"b":{}}`}
+	steps := []string{".a", ".b", ".c", ".items", ".meta", ".sku", ".model", "[0]", "[1]", "[-1]", "[2]", "[-3]", `["a"]`, `['b']`}
+	for range 2000 {
+		path := "$"
+		for range rng.IntN(4) {
+			path += steps[rng.IntN(len(steps))]
+		}
+		doc := docs[rng.IntN(len(docs))]
+		g, err := NewJSONPathExists(path, true, JSONPathOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.singular == nil {
+			t.Fatalf("%s not seen as singular", path)
+		}
+		v, err := jsonparse.Parse(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g.run(context.Background(), v, 0).nodes
+		got, found, err := newParsers(true).selectPath(doc, g.singular)
+		if err != nil || found != (len(want) == 1) || found && !jsonEqual(got, want[0]) {
+			t.Fatalf("%s on %s: got %v %v %v, evaluator %v", path, doc, got, found, err, want)
+		}
+	}
+}
+
+// TestJSONPathBudgetSpec: max_work and max_nodes from a spec.
+func TestJSONPathBudgetSpec(t *testing.T) {
+	runSpecCases(t, NewCompiler(), []specCase{
+		{"max_work", `{"type":"json_path","path":"$..*..*","exists":true,"max_work":10}`, nested(20), StatusNotGraded},
+		{"max_nodes", `{"type":"json_path","path":"$..*[0]","exists":true,"max_nodes":5}`, nested(20), StatusNotGraded},
+		{"within budget", `{"type":"json_path","path":"$..*[0]","exists":true,"max_work":1000}`, nested(20), StatusPassed},
+	})
+	runSpecErrors(t, []specErrCase{
+		{"negative max_work", nil, `{"type":"json_path","path":"$.a","exists":true,"max_work":-1}`, "max_work", nil},
+		{"negative max_nodes", nil, `{"type":"json_path","path":"$.a","exists":true,"max_nodes":-1}`, "max_nodes", nil},
+		{"union invalid", nil, `{"type":"json_path","path":"$[1,]","exists":true}`, "path", nil},
 	})
 }
