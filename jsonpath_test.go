@@ -11,6 +11,7 @@ import (
 	"github.com/ohler55/ojg/jp"
 	"github.com/ohler55/ojg/oj"
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/workload"
 )
 
 const pathDoc = `{"items":[{"sku":"X-1","qty":2,"price":1.0},{"sku":"Y-2","qty":1,"price":2.5}],
@@ -239,4 +240,20 @@ func TestJSONPathBudgetSpec(t *testing.T) {
 		{"negative max_nodes", nil, `{"type":"json_path","path":"$.a","exists":true,"max_nodes":-1}`, "max_nodes", nil},
 		{"union invalid", nil, `{"type":"json_path","path":"$[1,]","exists":true}`, "path", nil},
 	})
+}
+
+// BenchmarkWorkloadJSONPathEqualsGeneral grades the json_path_equals
+// workload with a query of the same meaning that is not singular (a
+// union), so every grade parses the whole output and runs the counted
+// evaluator instead of the singular fast path.
+func BenchmarkWorkloadJSONPathEqualsGeneral(b *testing.B) {
+	c := workload.Load(b, "json_path_equals")
+	if c.Path != "$.metadata.model" {
+		b.Skipf("workload path is %s", c.Path)
+	}
+	g, err := NewJSONPathEquals("$.metadata['model','absent']", c.Equals, JSONPathOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchGrader(b, c.SampleSet, g)
 }
