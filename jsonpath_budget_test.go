@@ -55,6 +55,8 @@ func TestJSONPathBlowUp(t *testing.T) {
 			"50 million visits"},
 		{"count in a filter", "$[?count(@..*..*..*) > 0]", 1, "[" + nested(300) + "]", StatusNotGraded, "max_nodes", 1 << 20,
 			"the nested query's worst case is charged before the library builds it"},
+		{"pattern from the document", "$.c[?match(@, $.p)]", 1, `{"p":"` + strings.Repeat("(a|b)", 1<<13) + `","c":[` + strings.Repeat(`"ab",`, 20000) + `"ab"]}`,
+			StatusNotGraded, "max_work", 32 << 20, "the library compiles the pattern once per string: 20,000 compilations of 40 KB"},
 		{"existence in a filter", "$[?@..*..*..*[0]]", 1, "[" + nested(300) + "]", StatusNotGraded, "max_", 32 << 20,
 			"existence tests run in the counted evaluator"},
 	}

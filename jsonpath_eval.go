@@ -34,6 +34,9 @@ const (
 	// node lists (16 bytes each): 4 MiB, about 12 MiB allocated with the
 	// lists' growth.
 	defaultJSONPathMaxNodes = 1 << 18
+	// regexUnitCost is the work charged per 16 bytes of a pattern that
+	// match or search may read from the document.
+	regexUnitCost = 256
 	// ctxEvery is how much work passes between two looks at the context.
 	ctxEvery = 1 << 12
 )
@@ -171,13 +174,15 @@ type atomCost struct {
 	filters  int  // nested filters
 	unions   int  // extra selectors in bracketed lists
 	deepEq   bool // may compare two arrays or objects
+	regex    int  // units a match or search costs: the library compiles its pattern per call
+	docText  bool // a match or search pattern may come from the document
 }
 
 // atomCostOf scans an atom's canonical text (after the filter's leading
 // '?'), skipping quoted strings.
 func atomCostOf(text string) atomCost {
 	var c atomCost
-	multi, markers, eq := false, 0, false
+	multi, markers, eq, regex := false, 0, false, false
 	depth, inSlice := 0, false
 	for i := 1; i < len(text); i++ {
 		switch ch := text[i]; ch {
@@ -219,10 +224,20 @@ func atomCostOf(text string) atomCost {
 			if text[i-1] == '=' || text[i-1] == '!' {
 				eq = true
 			}
+		case '(':
+			if strings.HasSuffix(text[:i], "match") || strings.HasSuffix(text[:i], "search") {
+				regex = true
+			}
 		}
 	}
+	if regex {
+		c.regex = len(text)
+		// A pattern read from the document costs what the document holds.
+		c.absolute = c.absolute || markers >= 2
+		c.docText = markers >= 2
+	}
 	c.deepEq = eq && markers >= 2
-	c.cheap = c.desc == 0 && c.filters == 0 && c.unions == 0 && !multi && !c.deepEq
+	c.cheap = c.desc == 0 && c.filters == 0 && c.unions == 0 && !multi && !c.deepEq && !c.docText
 	return c
 }
 
@@ -467,7 +482,7 @@ func (r *jpRun) test(e *jpExpr, cur any) bool {
 // both budgets.
 func (r *jpRun) charge(c atomCost, cur any) bool {
 	if c.cheap {
-		return r.spend(1)
+		return r.spend(1 + c.regex)
 	}
 	var st treeStats
 	if c.absolute {
@@ -485,9 +500,19 @@ func (r *jpRun) charge(c atomCost, cur any) bool {
 	// an earlier one selected, and the library copies lists once per
 	// level: (d+1) per segment. A nested filter runs per child: (s+1).
 	n, d := float64(st.size+1), float64(st.depth+1)
-	cost := n * math.Pow(d, float64(c.desc)) * float64(1+c.desc) * math.Pow(n, float64(c.filters)) * float64(1+c.unions)
-	if cost > float64(r.maxNodes) {
+	lists := n * math.Pow(d, float64(c.desc)) * float64(1+c.desc) * math.Pow(n, float64(c.filters)) * float64(1+c.unions)
+	if lists > float64(r.maxNodes) {
 		r.err = errJSONPathNodes
+		return false
+	}
+	cost := lists + float64(c.regex)
+	if c.docText {
+		// Compiling a pattern allocates a few hundred bytes per byte of
+		// it, each time the library is asked to match.
+		cost += n * regexUnitCost
+	}
+	if cost > float64(r.maxWork-r.work) {
+		r.err = errJSONPathWork
 		return false
 	}
 	return r.spend(int(cost))
@@ -496,7 +521,8 @@ func (r *jpRun) charge(c atomCost, cur any) bool {
 // treeStats are a value's node count and nesting depth.
 type treeStats struct{ size, depth int }
 
-// stats measures v, spending one unit per node.
+// stats measures v, spending one unit per node (strings count their
+// length in 16-byte units).
 func (r *jpRun) stats(v any) treeStats {
 	var st treeStats
 	var walk func(v any, d int)
@@ -507,6 +533,10 @@ func (r *jpRun) stats(v any) treeStats {
 		st.size++
 		st.depth = max(st.depth, d)
 		switch v := v.(type) {
+		case string:
+			// A string weighs its length in 16-byte nodes: what a
+			// pattern compiled from it, or a comparison, may cost.
+			st.size += len(v) / 16
 		case []any:
 			for _, c := range v {
 				if walk(c, d+1); r.err != nil {
