@@ -12,6 +12,7 @@ import (
 	"github.com/ohler55/ojg/oj"
 	"github.com/proctorhq/proctor/internal/jsonparse"
 	"github.com/proctorhq/proctor/internal/workload"
+	"github.com/theory/jsonpath"
 )
 
 const pathDoc = `{"items":[{"sku":"X-1","qty":2,"price":1.0},{"sku":"Y-2","qty":1,"price":2.5}],
@@ -171,6 +172,26 @@ func BenchmarkJSONPath(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			gradeOutput(g, s.Output)
+		}
+	})
+	b.Run("general", func(b *testing.B) {
+		// The same check through a union: parse all, run the evaluator.
+		g := MustJSONPathEquals("$.metadata['model','absent']", "gpt-4o-mini", JSONPathOptions{})
+		b.ReportAllocs()
+		for b.Loop() {
+			if gradeOutput(g, benchJSON).Status != StatusPassed {
+				b.Fatal("failed")
+			}
+		}
+	})
+	b.Run("parse+jsonpath.Select", func(b *testing.B) {
+		x := jsonpath.MustParse("$.metadata['model','absent']")
+		b.ReportAllocs()
+		for b.Loop() {
+			v, _ := jsonparse.Parse(benchJSON)
+			if got := x.Select(v); len(got) != 1 || got[0] != "gpt-4o-mini" {
+				b.Fatal(got)
+			}
 		}
 	})
 	b.Run("jp.Get", func(b *testing.B) {
