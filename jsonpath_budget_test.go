@@ -261,3 +261,26 @@ func FuzzJSONPath(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONPathConcurrent grades one filter query from many goroutines
+// (run with -race): the compiled query is shared, each grade's state is
+// its own.
+func TestJSONPathConcurrent(t *testing.T) {
+	g := MustJSONPathEquals(`$..[?@.a == @.b && match(@.s, "x.") && count(@..*) > 1].s`, "xy", JSONPathOptions{})
+	out := `{"k":[{"a":[1],"b":[1.0],"s":"xy"},{"a":1,"b":2,"s":"xz"}]}`
+	done := make(chan Grade)
+	for range 8 {
+		go func() {
+			var last Grade
+			for range 50 {
+				last = gradeOutput(g, out)
+			}
+			done <- last
+		}()
+	}
+	for range 8 {
+		if got := <-done; got.Status != StatusPassed {
+			t.Errorf("got %v (%s)", got.Status, got.Reason)
+		}
+	}
+}
