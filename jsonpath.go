@@ -548,7 +548,9 @@ func (w *clipWriter) quoted(s string) {
 	w.str(`"`)
 }
 
-// jsonPathSpecs registers the spec types json_path.
+// jsonPathSpecs registers the spec type json_path: path (an RFC 9535
+// query), exactly one of equals, exists or one_of, and the budgets
+// max_work and max_nodes ([JSONPathOptions]).
 func jsonPathSpecs(m map[string]Builder) {
 	m["json_path"] = func(o *SpecOptions) (Grader, error) {
 		path := o.RequireString("path")
