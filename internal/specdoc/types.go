@@ -122,6 +122,8 @@ var Types = []Type{
 			{"equals", "any JSON value", "", "The value the node (or node list) must equal."},
 			{"exists", "boolean", "", "true: the query must select something; false: nothing."},
 			{"one_of", "array of JSON values", "", "The node must equal one of these."},
+			{"max_work", "integer >= 0", "4194304", "Bound on the work of one grade, in nodes visited and filter work charged; past it the check is not graded, with the reason."},
+			{"max_nodes", "integer >= 0", "262144", "Bound on the nodes held at once in the query's node lists; past it the check is not graded."},
 		},
 		Example: `{"type": "json_path", "path": "$.status", "one_of": ["ok", "pending"]}`},
 
