@@ -83,7 +83,7 @@ type EditSimilarityOptions struct {
 // no reference, or when the output's and a reference's lengths multiply
 // past 2^34 code-point pairs (about a second of work). Memory is linear in
 // the texts' lengths whatever their alphabet (100,000 distinct code points
-// on each side take under 2 MB). An EditSimilarity is immutable and safe
+// on each side take about 10 MB). An EditSimilarity is immutable and safe
 // for concurrent use.
 type EditSimilarity struct {
 	name      string
