@@ -96,6 +96,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		maxLine: *maxLine,
 		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
 	}
+	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
 	defer cfg.cache.closeAll()
 	if len(specBytes) > 0 {
 		label := "--grader"
@@ -357,7 +358,7 @@ func gradeOne(ctx context.Context, cfg gradeConfig, d *lineDecoder, raw []byte, 
 		if ln.grader == nil {
 			return proctor.NotGraded(`no grader: give --grader, --grader-file or a "grader" on the line`), ln.sample.ID
 		}
-		cc, err := cfg.cache.get(ln.grader)
+		cc, err := cfg.cache.get(ctx, ln.grader)
 		if err != nil {
 			return proctor.ErrorGrade("", err), ln.sample.ID
 		}

@@ -50,6 +50,8 @@ type serveConfig struct {
 	queueWait    time.Duration // how long a request waits for a slot before 503
 	gradeTimeout time.Duration // per-request grading deadline
 	cacheSize    int           // compiled specs kept
+	cacheBytes   int64         // what the kept specs may cost, in bytes; 0 means defaultCacheBytes
+	maxSpec      int           // largest request spec, compact JSON bytes; 0 means defaultMaxSpec
 	headerWait   time.Duration // ReadHeaderTimeout: slow clients are cut off
 	allowNetwork bool
 	allowPython  bool
@@ -73,6 +75,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
+	maxSpec := fs.Int("max-spec", defaultMaxSpec, "largest grader spec in a request, in bytes of compact JSON")
+	cacheBytes := fs.Int64("cache-bytes", defaultCacheBytes, "what the cached compiled specs may cost in bytes (each: its text plus what compiling it allocated)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -80,8 +84,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 {
-		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout and --read-header-timeout must be positive")
+	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 || *maxSpec < 1 || *cacheBytes < 1 {
+		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout, --read-header-timeout, --max-spec and --cache-bytes must be positive")
 		return exitUsage
 	}
 	opts, err := loadConfig(*configFile)
@@ -90,7 +94,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	cfg := serveConfig{maxBody: *maxBody, maxSamples: 1000, concurrency: *concurrency, queueWait: *queueWait,
-		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython}
+		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython,
+		maxSpec: *maxSpec, cacheBytes: *cacheBytes}
 	var named map[string]json.RawMessage
 	if *gradersFile != "" {
 		b, err := os.ReadFile(*gradersFile)
@@ -159,6 +164,13 @@ func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.Raw
 		})
 	}
 	s.cache = newSpecCache(cfg.cacheSize, "the request's grader", s.comp, s.allowed)
+	s.cache.strict = true
+	if cfg.maxSpec > 0 {
+		s.cache.maxSpec = cfg.maxSpec
+	}
+	if cfg.cacheBytes > 0 {
+		s.cache.maxBytes = cfg.cacheBytes
+	}
 	return s, nil
 }
 
@@ -364,18 +376,20 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	cc, status, err := s.checkFor(req.Grader)
-	if err != nil {
-		writeError(w, status, err.Error())
-		return
-	}
-	defer cc.release()
+	// The spec compiles inside a grading slot, so compiles are bounded
+	// by --concurrency like grading (and run one at a time).
 	if !s.acquire(w, r) {
 		return
 	}
 	defer s.release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
 	defer cancel()
+	cc, status, err := s.checkFor(ctx, req.Grader)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	defer cc.release()
 	out := make([]json.RawMessage, len(samples))
 	for i := range samples {
 		line := appendResult(nil, samples[i].ID, cc.check.Grade(ctx, &samples[i]))
@@ -421,19 +435,19 @@ func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `no "output" to grade`)
 		return
 	}
-	cc, status, err := s.checkFor(spec)
+	if !s.acquire(w, r) {
+		return
+	}
+	defer s.release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
+	defer cancel()
+	cc, status, err := s.checkFor(ctx, spec)
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
 	}
 	defer cc.release()
-	if !s.acquire(w, r) {
-		return
-	}
-	defer s.release()
 	sample := promptfooSample(req)
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
-	defer cancel()
 	g := cc.check.Grade(ctx, &sample)
 	rep := promptfooReply{Pass: g.Status == proctor.StatusPassed, Status: g.Status.String(), Reason: g.Reason}
 	switch {
@@ -527,7 +541,7 @@ func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 // checkFor resolves a request's grader: a JSON string names a --graders
 // spec, an object is a spec compiled (once) and cached. The caller must
 // release the result.
-func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
+func (s *server) checkFor(ctx context.Context, spec json.RawMessage) (*cachedCheck, int, error) {
 	spec = bytes.TrimSpace(spec)
 	if len(spec) == 0 || string(spec) == "null" {
 		return nil, http.StatusBadRequest, errors.New(`no "grader": give a spec object, or the name of one from --graders`)
@@ -544,11 +558,18 @@ func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
 		cc.acquire()
 		return cc, 0, nil
 	}
-	cc, err := s.cache.get(spec)
+	cc, err := s.cache.get(ctx, spec)
 	if err != nil {
 		var fe *forbiddenError
-		if errors.As(err, &fe) || errors.Is(err, errPython) {
+		var tl *specTooLargeError
+		var full *cacheFullError
+		switch {
+		case errors.As(err, &fe) || errors.Is(err, errPython):
 			return nil, http.StatusForbidden, err
+		case errors.As(err, &tl):
+			return nil, http.StatusRequestEntityTooLarge, err
+		case errors.As(err, &full) || ctx.Err() != nil:
+			return nil, http.StatusServiceUnavailable, err
 		}
 		return nil, http.StatusBadRequest, err
 	}

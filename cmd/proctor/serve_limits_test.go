@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/proctorhq/proctor"
+)
+
+// registerFat registers the spec type "fat", whose grader keeps mb MiB
+// alive, and returns the count of builds.
+func registerFat(s *server) *atomic.Int32 {
+	var builds atomic.Int32
+	s.comp.Register("fat", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		builds.Add(1)
+		buf := make([]byte, o.Int("mb", 0)<<20)
+		for i := range buf {
+			buf[i] = 1
+		}
+		return proctor.Func("fat", func(context.Context, *proctor.Sample) proctor.Grade {
+			return proctor.Pass(fmt.Sprint(len(buf)))
+		}), o.Err()
+	})
+	return &builds
+}
+
+func liveHeap() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestServeCacheBoundedInBytes: 40 distinct specs that each keep 4 MiB
+// alive once compiled fit the entry bound (64) but not the byte bound
+// (32 MiB): the cache keeps what fits, and the heap stays near the bound.
+func TestServeCacheBoundedInBytes(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.cacheSize, cfg.cacheBytes = 64, 32<<20
+	s, ts := newTestServer(t, cfg, nil)
+	registerFat(s)
+	base := liveHeap()
+	for i := range 40 {
+		body := fmt.Sprintf(`{"grader":{"type":"fat","mb":4,"name":"f%d"},"sample":{"output":"x"}}`, i)
+		if code, out := post(t, ts.URL+"/v1/grade", "application/json", body); code != 200 {
+			t.Fatalf("spec %d: status %d: %v", i, code, out)
+		}
+	}
+	if used := s.cache.used.Load(); used > cfg.cacheBytes {
+		t.Errorf("cache accounts %d bytes, over its bound of %d", used, cfg.cacheBytes)
+	}
+	if grew := int64(liveHeap()) - int64(base); grew > 40<<20 {
+		t.Errorf("live heap grew %d MiB after 40 specs of 4 MiB, want under 40 (bound 32 MiB)", grew>>20)
+	}
+	s.cache.mu.Lock()
+	n := s.cache.ll.Len()
+	s.cache.mu.Unlock()
+	if n < 2 || n > 8 {
+		t.Errorf("cache holds %d specs of 4 MiB with a 32 MiB bound, want 2 to 8", n)
+	}
+}
+
+// TestServeSpecBounds: a spec over --max-spec is refused before it
+// compiles, one whose compilation takes over half the cache budget is
+// refused after, and a spec compiles only once it holds a grading slot.
+func TestServeSpecBounds(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.maxBody, cfg.maxSpec, cfg.cacheBytes = 1<<20, 1000, 16<<20
+	s, ts := newTestServer(t, cfg, nil)
+	builds := registerFat(s)
+	big := fmt.Sprintf(`{"grader":{"type":"fat","mb":0,"name":%q},"sample":{"output":"x"}}`, strings.Repeat("n", 2000))
+	code, out := post(t, ts.URL+"/v1/grade", "application/json", big)
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(fmt.Sprint(out["error"]), "limit of 1000") || builds.Load() != 0 {
+		t.Errorf("spec over --max-spec: %d %v after %d builds, want 413 naming the limit, no build", code, out, builds.Load())
+	}
+	code, out = post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"fat","mb":12},"sample":{"output":"x"}}`)
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(fmt.Sprint(out["error"]), "took") {
+		t.Errorf("spec costing 12 MiB of a 16 MiB budget: %d %v, want 413", code, out)
+	}
+	if used := s.cache.used.Load(); used != 0 {
+		t.Errorf("refused spec left %d bytes accounted", used)
+	}
+}
+
+// TestServeCompileAfterAdmission: while the only grading slot is held, a
+// new spec waits for it and is not compiled; the request gets 503.
+func TestServeCompileAfterAdmission(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.concurrency, cfg.queueWait = 1, 50e6
+	s, ts := newTestServer(t, cfg, nil)
+	builds := registerFat(s)
+	started, unblock := make(chan struct{}), make(chan struct{})
+	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
+			close(started)
+			<-unblock
+			return proctor.Pass("")
+		}), nil
+	})
+	done := make(chan int)
+	go func() {
+		code, _ := postNoFatal(ts.URL+"/v1/grade", `{"grader":{"type":"slow"},"sample":{"output":"x"}}`)
+		done <- code
+	}()
+	<-started
+	code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"fat","mb":1},"sample":{"output":"x"}}`)
+	close(unblock)
+	<-done
+	if code != http.StatusServiceUnavailable || builds.Load() != 0 {
+		t.Errorf("with the slot held: %d %v after %d builds, want 503 and no build", code, out, builds.Load())
+	}
+}
+
+func postNoFatal(url, body string) (int, error) {
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
