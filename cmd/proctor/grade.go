@@ -35,6 +35,10 @@ const (
 	batchLines       = 256      // lines handed to a worker at a time
 	batchBytes       = 256 << 10
 	specCacheEntries = 1024 // compiled per-line specs kept
+	// liveWorkerSpecs bounds the per-line python specs whose workers stay
+	// running between lines (least recently used closed first), apart from
+	// the spec cache's own bound; lines grading hold theirs until done.
+	liveWorkerSpecs = 4
 	idPrefixBytes    = 64 << 10
 )
 
@@ -97,6 +101,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
 	}
 	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
+	cfg.cache.maxWorkers = liveWorkerSpecs
 	defer cfg.cache.closeAll()
 	if len(specBytes) > 0 {
 		label := "--grader"

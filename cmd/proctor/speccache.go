@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -120,6 +121,12 @@ type specCache struct {
 	allowed func(spec []byte, ch proctor.Check) error
 	// compiling is held by the one compile running.
 	compiling chan struct{}
+	// maxWorkers, when positive, bounds the cached specs that run python
+	// workers, apart from every other bound: workers holds them, most
+	// recently used first, and the least recently used past the bound is
+	// dropped from the cache (its workers stop once no line uses it).
+	maxWorkers int
+	workers    *list.List // of *cacheEntry
 }
 
 type cacheEntry struct {
@@ -127,11 +134,17 @@ type cacheEntry struct {
 	cc   *cachedCheck
 	err  error
 	cost int64
+	wel  *list.Element // in workers, when the spec runs python workers
 }
+
+// runsWorkers reports whether a compiled spec (compact JSON) may run
+// python worker processes: it names the type python at any depth. (A
+// value that merely reads "type":"python" counts too: fail-safe.)
+func runsWorkers(key string) bool { return strings.Contains(key, `"type":"python"`) }
 
 func newSpecCache(max int, label string, comp *proctor.Compiler, allowed func([]byte, proctor.Check) error) *specCache {
 	return &specCache{max: max, maxBytes: defaultCacheBytes, maxSpec: maxCachedSpec, label: label, ll: list.New(),
-		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, 1)}
+		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, 1), workers: list.New()}
 }
 
 // heapAllocs reads the bytes allocated on the heap so far.
@@ -187,6 +200,9 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 		if el, ok := c.m[key]; ok {
 			c.ll.MoveToFront(el)
 			e := el.Value.(*cacheEntry)
+			if e.wel != nil {
+				c.workers.MoveToFront(e.wel)
+			}
 			if e.cc != nil {
 				e.cc.acquire()
 			}
@@ -248,6 +264,14 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 		cc.acquire()
 	}
 	c.m[key] = c.ll.PushFront(e)
+	if c.maxWorkers > 0 && e.cc != nil && runsWorkers(key) {
+		e.wel = c.workers.PushFront(e)
+		for c.workers.Len() > c.maxWorkers {
+			if cc := c.removeLocked(c.workers.Back().Value.(*cacheEntry)); cc != nil {
+				closing = append(closing, cc)
+			}
+		}
+	}
 	return e.cc, e.err
 }
 
@@ -256,8 +280,17 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 // last reference, the grader is returned for the caller to close once it
 // has let go of the lock.
 func (c *specCache) evictLocked() *cachedCheck {
-	old := c.ll.Remove(c.ll.Back()).(*cacheEntry)
+	return c.removeLocked(c.ll.Back().Value.(*cacheEntry))
+}
+
+// removeLocked drops old from the cache, as evictLocked does.
+func (c *specCache) removeLocked(old *cacheEntry) *cachedCheck {
+	c.ll.Remove(c.m[old.key])
 	delete(c.m, old.key)
+	if old.wel != nil {
+		c.workers.Remove(old.wel)
+		old.wel = nil
+	}
 	if old.cc == nil {
 		c.used.Add(-old.cost)
 		return nil
