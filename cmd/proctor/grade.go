@@ -39,7 +39,7 @@ const (
 	// running between lines (least recently used closed first), apart from
 	// the spec cache's own bound; lines grading hold theirs until done.
 	liveWorkerSpecs = 4
-	idPrefixBytes    = 64 << 10
+	idPrefixBytes   = 64 << 10
 )
 
 // gradeConfig is what `proctor grade` was asked to do.
