@@ -35,12 +35,13 @@ const (
 	batchLines       = 256      // lines handed to a worker at a time
 	batchBytes       = 256 << 10
 	specCacheEntries = 1024 // compiled per-line specs kept
-	// liveWorkerSpecs bounds the per-line python specs whose workers stay
-	// running between lines (least recently used closed first), apart from
-	// the spec cache's own bound; lines grading hold theirs until done.
-	liveWorkerSpecs = 4
-	idPrefixBytes   = 64 << 10
+	idPrefixBytes    = 64 << 10
 )
+
+// liveWorkerSpecs bounds the per-line python specs whose workers stay
+// running between lines (least recently used closed first), apart from
+// the spec cache's own bound; lines grading hold theirs until done.
+const liveWorkerSpecs = 4
 
 // gradeConfig is what `proctor grade` was asked to do.
 type gradeConfig struct {
