@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"golang.org/x/sync/semaphore"
 )
 
 // serveUsage documents `proctor serve`.
@@ -53,6 +54,8 @@ type serveConfig struct {
 	cacheBytes   int64         // what the kept specs may cost, in bytes; 0 means defaultCacheBytes
 	maxSpec      int           // largest request spec, compact JSON bytes; 0 means defaultMaxSpec
 	headerWait   time.Duration // ReadHeaderTimeout: slow clients are cut off
+	bodyWait     time.Duration // time a client has to send its whole body; 0 means 10 s
+	maxInflight  int64         // bytes of request bodies in flight, counted bodyCost times; 0 means defaultInflight
 	allowNetwork bool
 	allowPython  bool
 	loopbackOnly bool // the listener is on loopback: refuse other Host headers
@@ -75,6 +78,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
+	bodyWait := fs.Duration("body-timeout", 10*time.Second, "time a client has to send its whole request body, once its headers are in")
+	maxInflight := fs.Int64("max-inflight", defaultInflight, "bytes of request bodies being read or handled at once, each counted four times (what decoding it takes); past it requests wait up to --queue-wait, then get 503")
 	maxSpec := fs.Int("max-spec", defaultMaxSpec, "largest grader spec in a request, in bytes of compact JSON")
 	cacheBytes := fs.Int64("cache-bytes", defaultCacheBytes, "what the cached compiled specs may cost in bytes (each: its text plus what compiling it allocated)")
 	if err := fs.Parse(args); err != nil {
@@ -84,8 +89,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 || *maxSpec < 1 || *cacheBytes < 1 {
-		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout, --read-header-timeout, --max-spec and --cache-bytes must be positive")
+	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 || *maxSpec < 1 || *cacheBytes < 1 || *bodyWait <= 0 || *maxInflight < minInflight {
+		fmt.Fprintf(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout, --read-header-timeout, --body-timeout, --max-spec and --cache-bytes must be positive, --max-inflight at least %d\n", minInflight)
 		return exitUsage
 	}
 	opts, err := loadConfig(*configFile)
@@ -95,7 +100,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	cfg := serveConfig{maxBody: *maxBody, maxSamples: 1000, concurrency: *concurrency, queueWait: *queueWait,
 		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython,
-		maxSpec: *maxSpec, cacheBytes: *cacheBytes}
+		maxSpec: *maxSpec, cacheBytes: *cacheBytes, bodyWait: *bodyWait, maxInflight: *maxInflight}
 	var named map[string]json.RawMessage
 	if *gradersFile != "" {
 		b, err := os.ReadFile(*gradersFile)
@@ -138,14 +143,37 @@ type server struct {
 	named map[string]*cachedCheck
 	cache *specCache
 	slots chan struct{} // requests grading
-	// admitted bounds the POST requests in the server, reading their
-	// body, waiting for a slot or grading: 4 × --concurrency, at least 16.
+	// admitted bounds the POST requests whose body has arrived, waiting
+	// for a slot or grading: 4 × --concurrency, at least 16.
 	admitted chan struct{}
+	// inflight bounds the bytes of request bodies read or being read,
+	// each counted bodyCost times, charged as the bytes arrive.
+	inflight *semaphore.Weighted
 }
+
+// Bounds on request bodies in flight.
+const (
+	// bodyCost is what a body byte costs in memory while its request is
+	// handled: the body, the samples decoded from it, their results.
+	bodyCost = 4
+	// defaultInflight is --max-inflight's default.
+	defaultInflight = 512 << 20
+	// minInflight is the least --max-inflight: one read chunk.
+	minInflight = bodyCost * bodyChunk
+	// bodyChunk is how much of a body is read (and charged) at a time.
+	bodyChunk = 32 << 10
+)
 
 func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.RawMessage) (*server, error) {
 	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency),
 		admitted: make(chan struct{}, max(4*cfg.concurrency, 16))}
+	if s.cfg.bodyWait <= 0 {
+		s.cfg.bodyWait = 10 * time.Second
+	}
+	if s.cfg.maxInflight <= 0 {
+		s.cfg.maxInflight = defaultInflight
+	}
+	s.inflight = semaphore.NewWeighted(max(s.cfg.maxInflight, minInflight))
 	// Operator-written specs (--graders) may use every type: the operator
 	// chose them, network and code included.
 	own := proctor.NewCompiler(opts...)
@@ -291,17 +319,71 @@ func (s *server) guard(next http.Handler) http.Handler {
 				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", s.cfg.maxBody))
 				return
 			}
-			// Bodies are read before a grading slot is taken, so the
-			// requests reading one are bounded too: memory stays under
-			// admitted × --max-body however many clients connect.
+			// The body is read whole before the request is admitted, so
+			// a slow client holds no admission slot, only the bytes it
+			// has sent (charged against --max-inflight as they arrive),
+			// and only until --body-timeout.
+			body, charged, status, msg := s.readBody(w, r)
+			defer s.inflight.Release(charged)
+			if status != 0 {
+				if status == http.StatusServiceUnavailable {
+					w.Header().Set("Retry-After", "1")
+				}
+				writeError(w, status, msg)
+				return
+			}
 			if !take(w, r, s.admitted, s.cfg.queueWait, "every request slot is taken") {
 				return
 			}
 			defer func() { <-s.admitted }()
-			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readBody reads r's body within --body-timeout and --max-body, charging
+// bodyCost times its bytes to s.inflight as they arrive (waiting up to
+// --queue-wait for room each time). It returns the body and what was charged (to
+// release when the request is done), or the status and message to answer.
+func (s *server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, charged int64, status int, msg string) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.bodyWait))
+	in := http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(min(r.ContentLength, bodyChunk)))
+	}
+	chunk := make([]byte, bodyChunk)
+	for {
+		n, err := in.Read(chunk)
+		if n > 0 {
+			cost := int64(n) * bodyCost
+			if !s.inflight.TryAcquire(cost) {
+				ctx, cancel := context.WithTimeout(r.Context(), s.cfg.queueWait)
+				aerr := s.inflight.Acquire(ctx, cost)
+				cancel()
+				if aerr != nil {
+					return nil, charged, http.StatusServiceUnavailable, fmt.Sprintf("server busy: the request bodies in flight hold the %d bytes allowed (--max-inflight)", s.cfg.maxInflight)
+				}
+			}
+			charged += cost
+			buf.Write(chunk[:n])
+		}
+		var mbe *http.MaxBytesError
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, io.EOF):
+			return buf.Bytes(), charged, 0, ""
+		case errors.As(err, &mbe):
+			return nil, charged, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, charged, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %v", s.cfg.bodyWait)
+		default:
+			return nil, charged, http.StatusBadRequest, "cannot read the request body: " + err.Error()
+		}
+	}
 }
 
 // acquire takes a grading slot, waiting up to the queue wait; it answers
