@@ -193,6 +193,7 @@ func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.Raw
 	}
 	s.cache = newSpecCache(cfg.cacheSize, "the request's grader", s.comp, s.allowed)
 	s.cache.strict = true
+	s.cache.precheck = refuseEnvOptions
 	if cfg.maxSpec > 0 {
 		s.cache.maxSpec = cfg.maxSpec
 	}
@@ -267,6 +268,48 @@ func (s *server) nestedNetwork(v any, known map[string]bool, top bool) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// envOptions are spec options that read this server's environment. A
+// request could otherwise tell a set variable from an unset one by the
+// answer; they are refused before anything is looked up, the same way
+// whatever the variable.
+var envOptions = []string{"sign_secret_env"}
+
+// refuseEnvOptions returns a *forbiddenError when spec (JSON) has an
+// object with a key of envOptions at any depth.
+func refuseEnvOptions(spec []byte) error {
+	var v any
+	if err := json.Unmarshal(spec, &v); err != nil {
+		return nil // the compiler reports it
+	}
+	var walk func(v any) string
+	walk = func(v any) string {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range envOptions {
+				if _, ok := x[k]; ok {
+					return k
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if found := walk(x[k]); found != "" {
+					return found
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if found := walk(e); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	if k := walk(v); k != "" {
+		return &forbiddenError{fmt.Sprintf("%s reads this server's environment and is not accepted in a request's grader: name an operator's spec from --graders", k)}
 	}
 	return nil
 }

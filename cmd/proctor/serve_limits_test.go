@@ -124,3 +124,24 @@ func postNoFatal(url, body string) (int, error) {
 	resp.Body.Close()
 	return resp.StatusCode, nil
 }
+
+// TestServeSecretEnvNoOracle: a request's spec naming sign_secret_env is
+// refused before the environment is read, with the same answer for a set
+// and an unset variable, network allowed or not.
+func TestServeSecretEnvNoOracle(t *testing.T) {
+	t.Setenv("PROCTOR_TEST_SECRET_SET", "s3cret")
+	for _, allow := range []bool{false, true} {
+		cfg := testServeConfig()
+		cfg.allowNetwork = allow
+		_, ts := newTestServer(t, cfg, nil)
+		answer := func(env string) string {
+			body := fmt.Sprintf(`{"grader":{"type":"all","graders":[{"type":"custom_webhook","url":"http://127.0.0.1:1/x","sign_secret_env":%q}]},"sample":{"output":"x"}}`, env)
+			code, out := post(t, ts.URL+"/v1/grade", "application/json", body)
+			return fmt.Sprint(code, out)
+		}
+		set, unset := answer("PROCTOR_TEST_SECRET_SET"), answer("PROCTOR_TEST_SECRET_UNSET")
+		if set != unset || !strings.HasPrefix(set, "403") {
+			t.Errorf("allow-network %v: set variable answered %s, unset %s; want the same 403", allow, set, unset)
+		}
+	}
+}

@@ -119,6 +119,9 @@ type specCache struct {
 	// allowed vets a compiled spec, given its compact JSON too; its error
 	// is cached with the spec.
 	allowed func(spec []byte, ch proctor.Check) error
+	// precheck, when set, vets a spec (compact JSON) before it compiles;
+	// its error is returned as it is, and not cached.
+	precheck func(spec []byte) error
 	// compiling is held by the one compile running.
 	compiling chan struct{}
 	// maxWorkers, when positive, bounds the cached specs that run python
@@ -210,6 +213,11 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 			return e.cc, e.err
 		}
 		c.mu.Unlock()
+	}
+	if c.precheck != nil {
+		if err := c.precheck([]byte(key)); err != nil {
+			return nil, err
+		}
 	}
 	// Compile outside the lock; two requests may compile the same spec,
 	// and the second result is then dropped.
