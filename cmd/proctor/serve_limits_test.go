@@ -145,3 +145,20 @@ func TestServeSecretEnvNoOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestServeDuplicateKeys: a request body giving a key twice, at any
+// depth, is refused (400), on both endpoints.
+func TestServeDuplicateKeys(t *testing.T) {
+	_, ts := newTestServer(t, testServeConfig(), nil)
+	for _, c := range []struct{ path, body string }{
+		{"/v1/grade", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"},"sample":{"output":"y"}}`},
+		{"/v1/grade", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x","output":"y"}}`},
+		{"/v1/grade", `{"grader":{"type":"contains","value":"x"},"samples":[{"output":"x","item":{"a":1,"a":2}}]}`},
+		{"/v1/promptfoo?grader=%7B%22type%22%3A%22contains%22%2C%22value%22%3A%22x%22%7D", `{"output":"x","output":"y"}`},
+	} {
+		code, out := post(t, ts.URL+c.path, "application/json", c.body)
+		if code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(out["error"]), "given twice") {
+			t.Errorf("%s %s: %d %v, want 400 naming the key given twice", c.path, c.body, code, out)
+		}
+	}
+}
