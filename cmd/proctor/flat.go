@@ -193,4 +193,3 @@ func nextSpecial(b []byte, p int, high *uint64) int {
 	}
 	return -1
 }
-
