@@ -418,6 +418,10 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, 
 		case err == nil:
 			continue
 		case errors.Is(err, io.EOF):
+			// The deadline was for the body: lift it, so that nothing
+			// reading the connection later (the server watching for the
+			// client going away) times out while the request grades.
+			_ = rc.SetReadDeadline(time.Time{})
 			return buf.Bytes(), charged, 0, ""
 		case errors.As(err, &mbe):
 			return nil, charged, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit)

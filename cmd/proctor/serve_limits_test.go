@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/proctorhq/proctor"
 )
@@ -160,5 +161,27 @@ func TestServeDuplicateKeys(t *testing.T) {
 		if code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(out["error"]), "given twice") {
 			t.Errorf("%s %s: %d %v, want 400 naming the key given twice", c.path, c.body, code, out)
 		}
+	}
+}
+
+// TestServeBodyTimeoutSparesGrading: the body deadline bounds reading the
+// body only; a request grading past it keeps its context.
+func TestServeBodyTimeoutSparesGrading(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.bodyWait = 100 * time.Millisecond
+	s, ts := newTestServer(t, cfg, nil)
+	s.comp.Register("patient", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		return proctor.Func("patient", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
+			select {
+			case <-ctx.Done():
+				return proctor.ErrorGrade("cancelled", ctx.Err())
+			case <-time.After(400 * time.Millisecond):
+				return proctor.Pass("")
+			}
+		}), nil
+	})
+	code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"patient"},"sample":{"output":"x"}}`)
+	if code != 200 || !strings.Contains(fmt.Sprint(out), "passed") {
+		t.Errorf("grading past the body timeout: %d %v, want passed", code, out)
 	}
 }
