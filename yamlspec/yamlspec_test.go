@@ -166,6 +166,7 @@ func TestLinesPointerBudget(t *testing.T) {
 	if !strings.Contains(err.Error(), "bytes") {
 		t.Errorf("err %v, want the byte budget", err)
 	}
+	t.Logf("refused after %d MiB allocated", (after.TotalAlloc-before.TotalAlloc)>>20)
 	if got := after.TotalAlloc - before.TotalAlloc; got > 8*MaxOutputBytes {
 		t.Errorf("refusing it allocated %d MiB, want under %d", got>>20, 8*MaxOutputBytes>>20)
 	}

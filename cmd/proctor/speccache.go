@@ -75,15 +75,19 @@ const (
 	defaultCacheBytes = 256 << 20
 )
 
-// specTooLargeError is a spec over the size limit, or one whose compiled
-// cost cannot fit the cache's budget.
+// specTooLargeError is a spec over the size limit (what "size"), or one
+// whose compilation allocated more than the cache allows one spec (what
+// "compile").
 type specTooLargeError struct {
 	what        string
 	size, limit int64
 }
 
 func (e *specTooLargeError) Error() string {
-	return fmt.Sprintf("grader spec %s %d bytes, over the limit of %d", e.what, e.size, e.limit)
+	if e.what == "compile" {
+		return fmt.Sprintf("compiling the grader spec allocated %d bytes, over the limit of %d (half the compiled-spec budget)", e.size, e.limit)
+	}
+	return fmt.Sprintf("grader spec is %d bytes of compact JSON, over the limit of %d", e.size, e.limit)
 }
 
 // cacheFullError is a compiled spec that does not fit the budget while
@@ -195,7 +199,7 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 	}
 	key := b.String()
 	if len(key) > c.maxSpec {
-		return nil, &specTooLargeError{what: "is", size: int64(len(key)), limit: int64(c.maxSpec)}
+		return nil, &specTooLargeError{what: "size", size: int64(len(key)), limit: int64(c.maxSpec)}
 	}
 	keep := len(key) <= maxCachedSpec || c.strict
 	if keep {
@@ -229,7 +233,7 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 		if cc != nil {
 			cc.release()
 		}
-		return nil, &specTooLargeError{what: "took", size: cost, limit: c.maxBytes / 2}
+		return nil, &specTooLargeError{what: "compile", size: cost, limit: c.maxBytes / 2}
 	}
 	if !keep || (!c.strict && cost > c.maxBytes/4) {
 		return cc, err // compiled for this caller alone
