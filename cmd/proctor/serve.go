@@ -379,11 +379,20 @@ func (s *server) guard(next http.Handler) http.Handler {
 				return
 			}
 			defer func() { <-s.admitted }()
-			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.Body = &bodyBytes{Reader: bytes.NewReader(body), b: body}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// bodyBytes is a request body guard has read whole: a reader over it,
+// and the bytes themselves for decode.
+type bodyBytes struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (*bodyBytes) Close() error { return nil }
 
 // readBody reads r's body within --body-timeout and --max-body, charging
 // bodyCost times its bytes to s.inflight as they arrive (waiting up to
@@ -394,11 +403,16 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, 
 	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.bodyWait))
 	in := http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
 	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(min(r.ContentLength, bodyChunk)))
-	}
-	chunk := make([]byte, bodyChunk)
 	for {
+		if buf.Available() == 0 {
+			// The declared length when it is small, else a chunk at a time.
+			want := int64(bodyChunk)
+			if r.ContentLength >= 0 {
+				want = min(want, r.ContentLength-int64(buf.Len())+1)
+			}
+			buf.Grow(int(max(want, 512)))
+		}
+		chunk := buf.AvailableBuffer()[:buf.Available()]
 		n, err := in.Read(chunk)
 		if n > 0 {
 			cost := int64(n) * bodyCost
@@ -650,11 +664,17 @@ func stringList(v any) []string {
 
 // decode reads a JSON body into v, answering 413 or 400 on failure.
 func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	body, err := io.ReadAll(r.Body)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit))
-		return false
+	var body []byte
+	if bb, ok := r.Body.(*bodyBytes); ok {
+		body = bb.b // read whole by guard
+	} else {
+		var err error
+		body, err = io.ReadAll(r.Body)
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit))
+			return false
+		}
 	}
 	if err := checkDuplicateKeys(body); err != nil {
 		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
