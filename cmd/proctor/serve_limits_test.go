@@ -97,14 +97,7 @@ func TestServeCompileAfterAdmission(t *testing.T) {
 	cfg.concurrency, cfg.queueWait = 1, 50e6
 	s, ts := newTestServer(t, cfg, nil)
 	builds := registerFat(s)
-	started, unblock := make(chan struct{}), make(chan struct{})
-	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
-			close(started)
-			<-unblock
-			return proctor.Pass("")
-		}), nil
-	})
+	started, unblock := registerSlow(s)
 	done := make(chan int)
 	go func() {
 		code, _ := postNoFatal(ts.URL+"/v1/grade", `{"grader":{"type":"slow"},"sample":{"output":"x"}}`)
@@ -117,6 +110,20 @@ func TestServeCompileAfterAdmission(t *testing.T) {
 	if code != http.StatusServiceUnavailable || builds.Load() != 0 {
 		t.Errorf("with the slot held: %d %v after %d builds, want 503 and no build", code, out, builds.Load())
 	}
+}
+
+// registerSlow registers the spec type "slow", whose grade closes
+// started and waits for unblock to be closed (one grade per server).
+func registerSlow(s *server) (started, unblock chan struct{}) {
+	started, unblock = make(chan struct{}), make(chan struct{})
+	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
+			close(started)
+			<-unblock
+			return proctor.Pass("")
+		}), nil
+	})
+	return started, unblock
 }
 
 func postNoFatal(url, body string) (int, error) {

@@ -572,14 +572,7 @@ func TestServeSaturated(t *testing.T) {
 	cfg := testServeConfig()
 	cfg.concurrency, cfg.queueWait = 1, 50*time.Millisecond
 	s, ts := newTestServer(t, cfg, nil)
-	started, unblock := make(chan struct{}), make(chan struct{})
-	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
-			close(started)
-			<-unblock
-			return proctor.Pass("")
-		}), nil
-	})
+	started, unblock := registerSlow(s)
 	done := make(chan int)
 	go func() {
 		resp, err := http.Post(ts.URL+"/v1/grade", "application/json", strings.NewReader(`{"grader":{"type":"slow"},"sample":{"output":"x"}}`))
@@ -720,14 +713,7 @@ func TestServeBytesInFlightBounded(t *testing.T) {
 	cfg := testServeConfig()
 	cfg.maxBody, cfg.maxInflight, cfg.queueWait = 1<<20, 1<<20, 100*time.Millisecond
 	s, ts := newTestServer(t, cfg, nil)
-	started, unblock := make(chan struct{}), make(chan struct{})
-	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
-			close(started)
-			<-unblock
-			return proctor.Pass("")
-		}), nil
-	})
+	started, unblock := registerSlow(s)
 	pad := strings.Repeat("p", 150<<10)
 	done := make(chan int)
 	go func() {
