@@ -287,11 +287,14 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		r, err := safeCall(cctx, j, prompt)
 		cancel()
 		p.lims[i].release(started, err)
+		if uerr := checkUsage(r); uerr != nil {
+			r, err = JudgeReply{}, uerr
+		}
 		p.mu.Lock()
 		p.stats[i].Calls++
-		p.stats[i].Tokens += r.Tokens
+		p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
 		p.stats[i].CostUSD += r.CostUSD
-		p.tokens += r.Tokens
+		p.tokens = addSat(p.tokens, r.Tokens)
 		p.cost += r.CostUSD
 		if err != nil {
 			p.stats[i].Errors++

@@ -75,7 +75,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	// The config file the suite names, if any, stands in for --config.
 	sopts := suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard,
 		IgnoreConfig: *configFile != ""}
-	s, err := suite.Load(pos[0], sopts)
+	s, err := suite.LoadContext(ctx, pos[0], sopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
 		return exitUsage
