@@ -205,7 +205,7 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 func scoreOnScale(r judgereply.Reply, lo, hi float64) (float64, error) {
 	v, of, pct, has := r.Score, r.ScoreOf, r.Percent, r.HasScore
 	if !has {
-		v, has = judgereply.PlainScore(r.Last)
+		v, of, pct, has = judgereply.ScoreAlone(r.Last)
 	}
 	if !has {
 		return 0, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
@@ -246,10 +246,24 @@ func (t *judgeTask) category(r judgereply.Reply) (string, error) {
 			return c, nil
 		}
 	}
-	if c, ok := matchLabel(r.Last, t.categories, true); ok {
-		return c, nil
+	return edgeLabel(r, t.categories)
+}
+
+// edgeLabel returns the label standing alone on the last line of r, or on
+// its first (as a classifier asked to answer first writes it); the two
+// must not name different labels.
+func edgeLabel(r judgereply.Reply, labels []string) (string, error) {
+	last, okL := matchLabel(r.Last, labels, true)
+	first, okF := matchLabel(r.First, labels, true)
+	switch {
+	case okL && okF && last != first:
+		return "", fmt.Errorf("%w: %q on the first line, %q on the last", judgereply.ErrContradictory, first, last)
+	case okL:
+		return last, nil
+	case okF:
+		return first, nil
 	}
-	return "", fmt.Errorf("%w: no category of the %d listed", judgereply.ErrNoVerdict, len(t.categories))
+	return "", fmt.Errorf("%w: no category of the %d listed", judgereply.ErrNoVerdict, len(labels))
 }
 
 // matchLabel returns the label of labels s names, compared as

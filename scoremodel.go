@@ -425,6 +425,11 @@ func readScoreReply(text string, lo, hi float64) (float64, bool, string, error) 
 	}
 	switch {
 	case len(found) == 0:
+		if _, _, _, ok := judgereply.ScoreAlone(r.Last); ok {
+			// "8/10" or "85%" alone on the last line.
+			sc, err := scoreOnScale(r, lo, hi)
+			return sc, true, r.Reasoning, err
+		}
 		return 0, false, "", errNoScore
 	case len(found) == 1:
 		return found[0], false, r.Reasoning, nil
@@ -584,8 +589,14 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 		}
 	}
 	single := !strings.Contains(strings.TrimSpace(r.Text), "\n")
-	if l, ok := matchLabel(r.Last, labels, !single); ok {
-		return l, single, r.Reasoning, nil
+	if single {
+		if l, ok := matchLabel(r.Last, labels, false); ok {
+			return l, true, r.Reasoning, nil
+		}
+	} else if l, err := edgeLabel(r, labels); err == nil {
+		return l, false, r.Reasoning, nil
+	} else if errors.Is(err, judgereply.ErrContradictory) {
+		return "", false, "", err
 	}
 	if strings.TrimSpace(r.Text) == "" {
 		return "", false, "", errors.New(`no label: the JSON reply has no "label"`)

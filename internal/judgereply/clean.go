@@ -131,17 +131,7 @@ func indexFold(s, sub string, off int) int {
 // "{" span that does not decode is dropped whole, never searched for
 // objects inside it; an unclosed one runs to the end of the reply.
 func (c *claims) scan(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for line := range strings.Lines(s) {
-		t := strings.TrimLeft(line, " \t")
-		if strings.HasPrefix(t, ">") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString(line)
-	}
-	s = b.String()
+	s = quoteFences(s)
 	var out strings.Builder
 	out.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -154,13 +144,25 @@ func (c *claims) scan(s string) string {
 			}
 		case '{':
 			end := objectEnd(s, i)
+			if quotedBefore(s, i) {
+				// Quoted JSON is skipped to its end, and never past its
+				// line: its quotes may be escaped beyond reading.
+				eol := strings.IndexByte(s[i:], '\n')
+				if eol >= 0 && (end < 0 || end > i+eol) {
+					end = i + eol
+				}
+				if end < 0 {
+					end = len(s)
+				}
+				out.WriteString(" … ")
+				i = end
+				continue
+			}
 			if end < 0 {
 				i = len(s)
 				continue
 			}
-			if !quotedBefore(s, i) {
-				c.object(s[i:end])
-			}
+			c.object(s[i:end])
 			out.WriteString(" ")
 			i = end
 			continue
@@ -169,6 +171,61 @@ func (c *claims) scan(s string) string {
 		i++
 	}
 	return out.String()
+}
+
+// quoteFences drops blockquote lines, and fenced blocks that stand
+// between the judge's own words: a block with text both before and after
+// it quotes something (the judged output, most often), while a block that
+// opens or closes the reply is the judge's answer, and only its fence
+// lines go.
+func quoteFences(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	fence := func(l string) bool {
+		t := strings.TrimLeft(l, " \t")
+		return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+	}
+	blank := func(from, to int) bool {
+		for _, l := range lines[from:to] {
+			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, ">") {
+				return false
+			}
+		}
+		return true
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), ">") {
+			b.WriteString("\n")
+			continue
+		}
+		if !fence(l) {
+			b.WriteString(l)
+			continue
+		}
+		end := len(lines)
+		for j := i + 1; j < len(lines); j++ {
+			if fence(lines[j]) {
+				end = j
+				break
+			}
+		}
+		quote := !blank(0, i) && !blank(min(end+1, len(lines)), len(lines))
+		b.WriteString("\n")
+		for _, in := range lines[i+1 : end] {
+			if quote || strings.HasPrefix(strings.TrimLeft(in, " \t"), ">") {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(in)
+			}
+		}
+		if end < len(lines) {
+			b.WriteString("\n")
+		}
+		i = end
+	}
+	return b.String()
 }
 
 // quotedBefore reports whether the object at s[i] opens right after a

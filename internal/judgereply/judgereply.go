@@ -81,6 +81,10 @@ type Reply struct {
 	// Last is the reply's last line as read, decoration and any known
 	// label removed: where a chain-of-thought classifier's answer sits.
 	Last string
+	// First is the reply's first line as read, decoration trimmed, when
+	// the reply has more than one line and the first is not labelled:
+	// where a classifier asked to answer first puts its answer.
+	First string
 	// Text is the reply as read: nonce-quoted text, reasoning blocks,
 	// blockquotes, inline code, quoted strings and JSON removed.
 	Text string
@@ -137,6 +141,7 @@ type claims struct {
 	basis       string
 	reasoning   []string
 	last        string
+	first       string
 	text        string
 	err         error
 }
@@ -160,7 +165,7 @@ func (c *claims) reply() (Reply, error) {
 	}
 	r := Reply{
 		Criterion: c.criterion, Violations: c.violations, Basis: c.basis,
-		Reasoning: strings.Join(c.reasoning, " | "), Last: c.last, Text: c.text,
+		Reasoning: strings.Join(c.reasoning, " | "), Last: c.last, First: c.first, Text: c.text,
 		Confidence: c.confidence, Loose: c.loose,
 	}
 	var err error

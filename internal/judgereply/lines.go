@@ -64,7 +64,7 @@ func (c *claims) labelled(label, val string) {
 		default:
 			if s, ok := parseScore(val); ok && kind == kindAnswer {
 				c.scores = append(c.scores, s)
-			} else if ch := choiceOf(val); ch != "" {
+			} else if ch := choiceOf(cutExplanation(val)); ch != "" {
 				c.choices = append(c.choices, ch)
 			}
 			c.loose = true
@@ -412,6 +412,11 @@ func (c *claims) readLines(prose string) {
 			continue
 		}
 		read := ""
+		if at := midVerdict(line); at > 0 {
+			// "… not my verdict. Verdict: FAIL": a verdict label that
+			// starts a sentence is read from there.
+			line = line[at:]
+		}
 		if l, v, ok := splitLabel(line); ok {
 			v = unwrapValue(v)
 			c.labelled(l, v)
@@ -454,6 +459,30 @@ func (c *claims) readLines(prose string) {
 		l = v
 	}
 	c.last = choiceOf(l)
+	if last > 0 && !labelledAt[0] {
+		c.first = choiceOf(kept[0])
+	}
+}
+
+// midVerdict returns where a sentence that starts with a verdict label
+// ("Verdict:", "Final verdict:") begins inside line, outside quoted spans,
+// or -1.
+func midVerdict(line string) int {
+	if _, _, ok := splitLabel(line); ok {
+		return -1
+	}
+	lower := strings.ToLower(line)
+	for _, l := range [...]string{". verdict:", ". final verdict:", ". verdict -", ". verdict —"} {
+		i := strings.LastIndex(lower, l)
+		if i < 0 {
+			continue
+		}
+		if removeSpans(line[:i+1]) != line[:i+1] {
+			return -1 // a quote is open or closed before it: keep it whole
+		}
+		return i + 2
+	}
+	return -1
 }
 
 // bracketed reads MT-Bench's [[8]] or [[A]], or Prometheus's [RESULT] X.
@@ -588,23 +617,32 @@ func ParseScore(text string) (v, of float64, percent, ok bool) {
 // PlainScore reads text as a number standing alone, decoration and a
 // "Score:"-like label aside ("0.8", "**3**", "Score: 3").
 func PlainScore(text string) (float64, bool) {
+	v, of, pct, ok := ScoreAlone(text)
+	return v, ok && of == 0 && !pct
+}
+
+// ScoreAlone reads text as a score standing alone, decoration and a
+// "Score:"-like label aside: "0.8", "**3**", "8/10", "85%", "0.7 out of
+// 1". It returns the number, the scale's top written with it (0 when
+// none) and whether it was a percentage.
+func ScoreAlone(text string) (v, of float64, percent, ok bool) {
 	t := strings.TrimSpace(text)
 	if l, v, ok := splitLabel(t); ok {
 		if k := labels[strings.ReplaceAll(l, "_", " ")]; k != kindScore && k != kindFinalScore && k != kindAnswer {
-			return 0, false
+			return 0, 0, false, false
 		}
 		t = v
 	}
 	t = strings.TrimFunc(t, isDecoration)
 	m := scoreRe().FindStringSubmatch(t)
-	if m == nil || len(m[0]) != len(t) || m[2] != "" || m[3] != "" || m[4] != "" {
-		return 0, false
+	if m == nil || len(m[0]) != len(t) {
+		return 0, 0, false, false
 	}
-	f, err := strconv.ParseFloat(m[1], 64)
-	if err != nil || f != f || f > 1e300 || f < -1e300 {
-		return 0, false
+	s, ok := parseScore(t)
+	if !ok || s.v > 1e300 || s.v < -1e300 {
+		return 0, 0, false, false
 	}
-	return f, true
+	return s.v, s.of, s.pct, true
 }
 
 // VerdictWord maps a verdict word or synonym ("PASS", "yes", "Y",
@@ -612,4 +650,15 @@ func PlainScore(text string) (float64, bool) {
 func VerdictWord(s string) (string, bool) {
 	vw, ok := verdictWords[strings.ToLower(choiceOf(s))]
 	return vw.v, ok
+}
+
+// cutExplanation cuts an answer's explanation: "C - the submission is
+// right" is "C".
+func cutExplanation(s string) string {
+	for _, sep := range [...]string{" - ", " — ", " – ", " (", ": ", ". ", ", "} {
+		if i := strings.Index(s, sep); i > 0 {
+			s = s[:i]
+		}
+	}
+	return s
 }
