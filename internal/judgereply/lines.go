@@ -306,6 +306,12 @@ func trimListMarker(line string) string {
 // the label, and a label quoted whole as a JSON key ("verdict": ...). It
 // returns only labels the reader knows, lower case.
 func splitLabel(line string) (label, val string, ok bool) {
+	label, val, _, ok = splitLabelSep(line)
+	return label, val, ok
+}
+
+// splitLabelSep is splitLabel, also returning the separator found.
+func splitLabelSep(line string) (label, val, sep string, ok bool) {
 	t := strings.TrimSpace(trimListMarker(line))
 	for _, sep := range [...]string{":", "：", "=", " - ", " — ", " – ", "—", "–"} {
 		i := strings.Index(t, sep)
@@ -319,9 +325,9 @@ func splitLabel(line string) (label, val string, ok bool) {
 		v := strings.TrimSpace(t[i+len(sep):])
 		v = strings.TrimLeft(v, "*_ \t")
 		v = strings.TrimRight(v, " \t,")
-		return l, v, true
+		return l, v, sep, true
 	}
-	return "", "", false
+	return "", "", "", false
 }
 
 // labelName reads a label written plain, in emphasis, or quoted whole.
@@ -377,6 +383,10 @@ func (c *claims) tags(s string) string {
 			if j < 0 {
 				break
 			}
+			if inSpan(s, i) {
+				off = i + len(open) // quoted: the line's reading drops it
+				continue
+			}
 			c.labelled(name, removeSpans(strings.TrimSpace(s[i+len(open):j])))
 			c.loose = true
 			s = s[:i] + "\n" + s[j+len(close):]
@@ -417,15 +427,19 @@ func (c *claims) readLines(prose string) {
 			// starts a sentence is read from there.
 			line = line[at:]
 		}
-		if l, v, ok := splitLabel(line); ok {
+		if l, v, sep, ok := splitLabelSep(line); ok {
 			v = unwrapValue(v)
 			c.labelled(l, v)
+			if sep != ":" {
+				c.loose = true // "Verdict - PASS" is looser than "Verdict: PASS"
+			}
 			read = l + ": " + v
 			labelledAt[len(kept)] = true
 		} else {
 			read = removeSpans(line)
 			if pending != "" {
 				c.labelled(pending, unwrapValue(line))
+				c.loose = true
 				labelledAt[len(kept)] = true
 			}
 		}
@@ -661,4 +675,24 @@ func cutExplanation(s string) string {
 		}
 	}
 	return s
+}
+
+// inSpan reports whether s[at] lies inside a quoted span (inline code,
+// double quotes) opened earlier on its line.
+func inSpan(s string, at int) bool {
+	start := strings.LastIndexByte(s[:at], '\n') + 1
+	line := s[start:at]
+	for i := 0; i < len(line); {
+		open, close, ok := openQuote(line[i:])
+		if !ok {
+			i++
+			continue
+		}
+		j := strings.Index(line[i+len(open):], close)
+		if j < 0 {
+			return true
+		}
+		i += len(open) + j + len(close)
+	}
+	return false
 }
