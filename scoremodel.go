@@ -181,10 +181,14 @@ func resolveJudge(p *JudgePool, typ, model string) (int, string) {
 // system block asking for the score alone or as OpenAI's JSON
 // {"result": N, "steps": [...]}. The reply is read as a JSON object's
 // "score" or "result" (fences and prose around it removed; "reasoning" or
-// "steps" kept as the vote's reasoning), or a number alone on a line
-// ("0.8", "**3**", "Score: 3"). A reply with no such number, with several
-// different ones, or with one outside the range is unreadable: the judge
-// abstains and a panel is asked.
+// "steps" kept as the vote's reasoning), a labelled score ("Score: 3",
+// "Final score: 0.8", "Rating: [[8]]", "[RESULT] 4"), or a number alone
+// on a line ("0.8", "**3**"); "N/M" counts when M is the range's top,
+// "85%" on a [0, 1] range. When the reasoning has other numbers alone on
+// lines, the labelled score or the number on the last line decides, at
+// low confidence. A reply with no such number, with labelled scores that
+// disagree, or with one outside the range is unreadable: the judge
+// abstains and a panel is asked. See [Judge] for what is not read.
 //
 // The grade's score is the judge's score scaled to [0, 1] over the range;
 // pass or fail is raw score >= pass threshold, in the range's units. An
@@ -445,14 +449,18 @@ func readScoreReply(text string, lo, hi float64) (float64, bool, string, error) 
 // labels. The grade's evidence holds the label in each judge's vote
 // (Category).
 //
-// The reply is read, ignoring case, as JSON {"label": ...} (or "result"),
-// in fences or prose, or as the label alone ("positive", "**Positive**.",
-// "Label: positive"): these count as high confidence. Failing that, a
-// reply that mentions exactly one label as a whole word counts with low
-// confidence (a panel decides); one that mentions none or several, or
-// names a label not in the list, is unreadable: the judge abstains. A
-// label inside a longer one ("relevant" in "not relevant") is not counted
-// as mentioned.
+// The reply is read, ignoring case, closing punctuation, and spaces,
+// underscores and hyphens, as JSON {"label": ...} (or "result"), in fences
+// or prose, or as the label alone ("positive", "**Positive**.", "Label:
+// positive"): these count as high confidence. Failing that, at low
+// confidence (a panel decides): another answer form ("Final answer: X",
+// "(B)", "GRADE: C", {"choice": "Y"}), the label alone on the last line
+// (as OpenAI evals' chain-of-thought classifiers read it) or on the first,
+// or the one label the reply mentions as a whole word. A label inside a
+// longer one ("relevant" in "not relevant"), after a negation ("not
+// factual"), or of one letter ("a" the article, "I" the pronoun) is not
+// counted as mentioned. A reply that names none or several, or a label not
+// in the list, is unreadable: the judge abstains.
 //
 // Which judge grades: as [ScoreModelOptions.Model]. Without a judge the
 // grade is not graded; a template variable the sample lacks is not graded.
