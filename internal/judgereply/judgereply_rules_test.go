@@ -60,7 +60,9 @@ func TestParseRules(t *testing.T) {
 		{"words after a labelled verdict", "Verdict: PASS with minor issues", want{verdict: Pass}},
 		{"a verdict label starting a sentence", "That is the quote, not mine. Verdict: FAIL", want{verdict: Fail}},
 		// Not verdicts.
-		{"negated", "Verdict: not pass", want{choice: "not pass"}},
+		{"negated pass word is a fail", "Verdict: Not correct", want{verdict: Fail, loose: yes}},
+		{"negated fail word is no verdict", "Verdict: not fail", want{choice: "not fail"}},
+		{"negated, then the template's choice", "Verdict: not pass/fail", want{choice: "not pass/fail"}},
 		{"question", "Verdict: pass?", want{choice: "pass?"}},
 		{"template choice", "Verdict: pass/fail", want{choice: "pass/fail"}},
 		{"pass as a word of prose", "Pass criteria: the answer gives 1969.\nIt does.", want{}},

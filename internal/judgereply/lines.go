@@ -180,6 +180,16 @@ var negators = map[string]bool{
 func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 	val = strings.TrimSpace(val)
 	w, rest, deco := head(val)
+	if strings.EqualFold(w, "not") {
+		// "Not correct", "not pass": a negated pass word is a fail.
+		w2, rest2, _ := head(rest)
+		if vw, ok := verdictWords[strings.ToLower(w2)]; ok && vw.strong && vw.v == Pass && strings.TrimSpace(rest[:len(rest)-len(rest2)-len(w2)]) == "" {
+			if r := strings.TrimSpace(rest2); strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || c.opposite(Fail, rest2) {
+				return "", false, false
+			}
+			return Fail, false, true
+		}
+	}
 	vw, known := verdictWords[strings.ToLower(w)]
 	if !known || strings.ContainsAny(deco, "/|") {
 		return "", false, false
