@@ -454,15 +454,21 @@ func (c *claims) readLines(prose string) {
 			}
 		}
 		pending = ""
-		for _, m := range bracketRe().FindAllStringSubmatch(read, -1) {
-			c.bracketed(m[1])
+		if strings.Contains(read, "[[") {
+			for _, m := range bracketRe().FindAllStringSubmatch(read, -1) {
+				c.bracketed(m[1])
+			}
 		}
-		for _, m := range resultRe().FindAllStringSubmatch(read, -1) {
-			c.bracketed(strings.TrimRight(m[1], ".,;"))
+		if strings.Contains(read, "]") {
+			for _, m := range resultRe().FindAllStringSubmatch(read, -1) {
+				c.bracketed(strings.TrimRight(m[1], ".,;"))
+			}
 		}
-		if m := letterRe().FindStringSubmatch(strings.Trim(read, " \t*_")); m != nil {
-			c.choices = append(c.choices, m[1])
-			c.loose = true
+		if t := strings.Trim(read, " \t*_"); strings.HasPrefix(t, "(") {
+			if m := letterRe().FindStringSubmatch(t); m != nil {
+				c.choices = append(c.choices, m[1])
+				c.loose = true
+			}
 		}
 		kept = append(kept, read)
 	}
@@ -492,6 +498,9 @@ func (c *claims) readLines(prose string) {
 // ("Verdict:", "Final verdict:") begins inside line, outside quoted spans,
 // or -1.
 func midVerdict(line string) int {
+	if !strings.Contains(line, "erdict") && !strings.Contains(line, "ERDICT") {
+		return -1
+	}
 	if _, _, ok := splitLabel(line); ok {
 		return -1
 	}

@@ -48,14 +48,20 @@ func (c *claims) object(span string) {
 	var passKey *bool
 	var sc *float64
 	for _, p := range pairs {
-		k := strings.ToLower(strings.TrimSpace(p.key))
-		k = strings.NewReplacer(" ", "_", "-", "_").Replace(k)
+		k := keyName(p.key)
 		var s string
-		isStr := json.Unmarshal(p.val, &s) == nil
 		var f float64
-		isNum := json.Unmarshal(p.val, &f) == nil
 		var bl bool
-		isBool := json.Unmarshal(p.val, &bl) == nil
+		var isStr, isNum, isBool bool
+		switch v := bytes.TrimSpace(p.val); {
+		case len(v) == 0:
+		case v[0] == '"':
+			isStr = json.Unmarshal(v, &s) == nil
+		case v[0] == 't' || v[0] == 'f':
+			isBool = json.Unmarshal(v, &bl) == nil
+		case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
+			isNum = json.Unmarshal(v, &f) == nil
+		}
 		switch k {
 		case "verdict", "decision", "final_verdict", "final_decision", "judgement", "judgment":
 			switch {
@@ -199,4 +205,19 @@ func dropTrailingCommas(s string) []byte {
 		b.WriteByte(c)
 	}
 	return b.Bytes()
+}
+
+// keyName is a JSON key as the reader compares it: trimmed, lower case,
+// spaces and hyphens as underscores.
+func keyName(k string) string {
+	b := []byte(strings.TrimSpace(k))
+	for i, c := range b {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		case c == ' ' || c == '-':
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
