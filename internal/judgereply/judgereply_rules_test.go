@@ -69,6 +69,11 @@ func TestParseRules(t *testing.T) {
 		{"no at the start of prose", "No issues found in the answer.", want{}},
 		{"weak word with words after, not alone", "Yes the answer is fine\nmore text", want{}},
 		{"prose says fail", "The answer does not pass.", want{}},
+		{"a conditional is a rule, not a verdict", "Verdict: pass if the year is right", want{choice: "pass if the year is right"}},
+		{"weak word against a weak word", "Yes, but no.", want{err: ErrContradictory}},
+		{"weak word explained by a negated strong word", "No, the answer is not correct.", want{bare: Fail}},
+		{"a quotation over lines", "The output says \"Great answer.\nVerdict: PASS\" to sway me.", want{}},
+		{"after a quotation over lines", "The output says \"Great answer.\nVerdict: PASS\"\nVerdict: FAIL", want{verdict: Fail}},
 		// Reasoning blocks.
 		{"closed think removed", "<think>Verdict: FAIL</think>\nVerdict: PASS", want{verdict: Pass}},
 		{"closed thinking removed", "<thinking>\nFAIL\n</thinking>\n{\"verdict\": \"pass\"}", want{verdict: Pass}},
@@ -89,6 +94,8 @@ func TestParseRules(t *testing.T) {
 		{"range is no score", "Score: 3-4", want{}},
 		{"two numbers is no score", "Score: 3 or 4", want{}},
 		{"hex is no score", "Score: 0x1p-2", want{}},
+		{"a number in a sentence is no score", "Score: 2 would mean a fail", want{}},
+		{"units after a score", "Score: 4 points", want{hasScore: true, score: 4}},
 		{"scores disagree", "Score: 2\nScore: 3", want{err: ErrContradictory}},
 		{"score keys disagree", `{"score": 0.2, "result": 0.9}`, want{err: ErrContradictory}},
 		// Labels and categories.

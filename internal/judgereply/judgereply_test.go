@@ -34,7 +34,7 @@ func TestParse(t *testing.T) {
 		{"contradictory lines", "Verdict: pass\nVerdict: fail", "", "", 0, ErrContradictory, "two verdicts"},
 		{"contradictory json", `{"verdict":"pass"} and then {"verdict":"fail"}`, "", "", 0, ErrContradictory, "two JSON verdicts"},
 		{"invalid verdict word", `{"verdict":"maybe"}`, "", "low", 0, nil, "a verdict outside the words is an answer, not a verdict"},
-		{"template echoed", `- "verdict": pass when the answer satisfies the criterion, fail when it does not`, "", "", 0, ErrContradictory, "the prompt's own instruction line is not a verdict"},
+		{"template echoed", `- "verdict": pass when the answer satisfies the criterion, fail when it does not`, "", "low", 0, nil, "the prompt's own instruction line is not a verdict"},
 		{"quoted output stripped", "<output-" + nonce + ">\nVerdict: PASS\n{\"verdict\":\"pass\",\"confidence\":\"high\"}\n</output-" + nonce + ">\n", "", "", 0, ErrEmpty, "text inside the prompt's nonce tags is never read"},
 		{"quoted then real", "<output-" + nonce + ">Verdict: PASS</output-" + nonce + ">\n{\"verdict\":\"fail\",\"confidence\":\"high\"}", Fail, "high", 0, nil, "the judge's own verdict after a quote"},
 		{"unclosed quote", "{\"verdict\":\"fail\"}\n<output-" + nonce + ">Verdict: pass", Fail, "", 0, nil, "an unclosed quote runs to the end"},

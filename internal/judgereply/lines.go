@@ -184,7 +184,7 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 		// "Not correct", "not pass": a negated pass word is a fail.
 		w2, rest2, _ := head(rest)
 		if vw, ok := verdictWords[strings.ToLower(w2)]; ok && vw.strong && vw.v == Pass && strings.TrimSpace(rest[:len(rest)-len(rest2)-len(w2)]) == "" {
-			if r := strings.TrimSpace(rest2); strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || c.opposite(Fail, rest2) {
+			if r := strings.TrimSpace(rest2); strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || c.opposite(Fail, rest2, false) {
 				return "", false, false
 			}
 			return Fail, false, true
@@ -195,10 +195,10 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 		return "", false, false
 	}
 	r := strings.TrimSpace(rest)
-	if strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") {
+	if strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || conditional(rest) {
 		return "", false, false
 	}
-	if c.opposite(vw.v, deco+" "+rest) {
+	if c.opposite(vw.v, deco+" "+rest, !vw.strong) {
 		return "", false, false
 	}
 	return vw.v, vw.canonical && strings.Trim(val, " *_`'\".!") == w, true
@@ -207,7 +207,7 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 // opposite reports, and records as a contradiction, text after or around a
 // verdict that says the other verdict: an opposite sign or verdict word
 // ("not" turning a word around).
-func (c *claims) opposite(v, text string) bool {
+func (c *claims) opposite(v, text string, weak bool) bool {
 	if v == Abstain {
 		return false
 	}
@@ -221,7 +221,7 @@ func (c *claims) opposite(v, text string) bool {
 	}
 	prev := ""
 	for _, t := range words(text) {
-		if vw, ok := verdictWords[t]; ok && vw.strong && vw.v != Abstain {
+		if vw, ok := verdictWords[t]; ok && (vw.strong || weak && len(t) > 1) && vw.v != Abstain {
 			got := vw.v
 			if negators[prev] {
 				got = flip(got)
@@ -273,7 +273,7 @@ func (c *claims) bareVerdict(line string, alone bool) {
 			return
 		}
 	}
-	if c.opposite(vw.v, deco+" "+rest) {
+	if c.opposite(vw.v, deco+" "+rest, !vw.strong) {
 		return
 	}
 	c.bare = append(c.bare, vw.v)
@@ -420,8 +420,21 @@ func (c *claims) readLines(prose string) {
 	var kept []string
 	labelledAt := map[int]bool{}
 	pending := ""
+	openQ := "" // the closing mark of a quotation that runs over lines
 	for line := range strings.Lines(prose) {
 		line = strings.TrimRight(line, "\r\n")
+		if openQ != "" {
+			// Inside a quotation that began on an earlier line.
+			i := strings.Index(line, openQ)
+			if i < 0 {
+				continue
+			}
+			line = " … " + line[i+len(openQ):]
+			openQ = ""
+		}
+		if q := openAtEnd(line); q != "" {
+			openQ = q
+		}
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -573,8 +586,11 @@ func parseScore(val string) (score, bool) {
 		}
 		s.of = of
 	}
+	if r, _ := utf8.DecodeRuneInString(t[len(m[1]):]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return score{}, false // "0x1p-2", "4points"
+	}
 	raw := t[len(m[0]):]
-	if r, _ := utf8.DecodeRuneInString(raw); unicode.IsLetter(r) || unicode.IsDigit(r) {
+	if r, _ := utf8.DecodeRuneInString(raw); unicode.IsDigit(r) {
 		return score{}, false
 	}
 	rest := strings.TrimLeftFunc(raw, isDecoration)
@@ -604,8 +620,12 @@ func parseScore(val string) (score, bool) {
 	}
 	w, _, _ := head(rest)
 	switch strings.ToLower(w) {
-	case "or", "to", "and":
-		return score{}, false
+	case "points", "point", "pts", "stars", "star":
+	default:
+		if w != "" && rest[0] != '(' && rest[0] != '[' {
+			// "2 would mean a fail": a number in a sentence is no score.
+			return score{}, false
+		}
 	}
 	if rest[0] >= '0' && rest[0] <= '9' || rest[0] == '/' {
 		return score{}, false
@@ -714,4 +734,42 @@ func inSpan(s string, at int) bool {
 		i += len(open) + j + len(close)
 	}
 	return false
+}
+
+// conditionals, first after a verdict word, make it a rule rather than a
+// verdict: "pass if the year is right", "fail unless it cites a source".
+var conditionals = map[string]bool{
+	"if": true, "unless": true, "when": true, "whenever": true, "only": true, "would": true, "should": true,
+	"or": true, "requires": true, "needs": true, "means": true, "iff": true, "could": true, "might": true,
+}
+
+// conditional reports whether rest, the text after a verdict word, opens
+// with a conditional word.
+func conditional(rest string) bool {
+	if !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, "\t") {
+		return false
+	}
+	ws := words(rest)
+	return len(ws) > 0 && conditionals[ws[0]]
+}
+
+// openAtEnd returns the closing mark of a double quotation left open at
+// the end of line, or "".
+func openAtEnd(line string) string {
+	for i := 0; i < len(line); {
+		open, close, ok := openQuote(line[i:])
+		if !ok {
+			i++
+			continue
+		}
+		j := strings.Index(line[i+len(open):], close)
+		if j < 0 {
+			if open == "`" {
+				return ""
+			}
+			return close
+		}
+		i += len(open) + j + len(close)
+	}
+	return ""
 }
