@@ -148,13 +148,19 @@ func (c *claims) scan(s string) string {
 				// Quoted JSON is skipped to its end, and never past its
 				// line: its quotes may be escaped beyond reading.
 				eol := strings.IndexByte(s[i:], '\n')
-				if eol >= 0 && (end < 0 || end > i+eol) {
-					end = i + eol
-				}
-				if end < 0 {
+				clamped := end < 0 || eol >= 0 && end > i+eol
+				if clamped {
 					end = len(s)
+					if eol >= 0 {
+						end = i + eol
+					}
 				}
 				out.WriteString(" … ")
+				if t := strings.TrimRight(s[:i], " \t"); clamped && strings.HasSuffix(t, `"`) {
+					out.WriteString(`"`) // close the quotation the skipped text left open
+				} else if clamped && strings.HasSuffix(t, "“") {
+					out.WriteString("”")
+				}
 				i = end
 				continue
 			}
