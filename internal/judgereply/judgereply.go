@@ -142,6 +142,7 @@ type claims struct {
 	reasoning   []string
 	last        string
 	first       string
+	asked       bool // the judge wrote a question of its own
 	text        string
 	err         error
 }

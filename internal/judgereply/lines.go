@@ -25,7 +25,8 @@ var labels = map[string]int{
 	"verdict": kindVerdict, "final verdict": kindVerdict, "overall verdict": kindVerdict,
 	"decision": kindVerdict, "final decision": kindVerdict, "judgement": kindVerdict,
 	"judgment": kindVerdict, "final judgement": kindVerdict, "final judgment": kindVerdict,
-	"conclusion": kindVerdict, "final_verdict": kindVerdict,
+	"conclusion": kindVerdict, "final_verdict": kindVerdict, "my verdict": kindVerdict,
+	"my final verdict": kindVerdict,
 
 	"final answer": kindAnswer, "answer": kindAnswer, "result": kindAnswer, "final result": kindAnswer,
 	"grade": kindAnswer, "final grade": kindAnswer, "choice": kindAnswer, "final choice": kindAnswer,
@@ -33,7 +34,7 @@ var labels = map[string]int{
 
 	"score": kindScore, "rating": kindScore, "total score": kindScore,
 	"final score": kindFinalScore, "overall score": kindFinalScore, "final rating": kindFinalScore,
-	"overall rating": kindFinalScore, "overall": kindFinalScore,
+	"overall rating": kindFinalScore, "overall": kindAnswer,
 
 	"category": kindCategory, "label": kindCategory, "classification": kindCategory, "class": kindCategory,
 	"final category": kindCategory, "final label": kindCategory, "final classification": kindCategory,
@@ -62,6 +63,12 @@ func (c *claims) labelled(label, val string) {
 			}
 		case c.err != nil:
 		default:
+			if w, _, _ := head(val); verdictWords[strings.ToLower(w)].v != "" {
+				// A verdict word read and refused ("pass?", "pass if
+				// ..."): not an answer either.
+				c.loose = true
+				return
+			}
 			if s, ok := parseScore(val); ok && kind == kindAnswer {
 				c.scores = append(c.scores, s)
 			} else if ch := choiceOf(cutExplanation(val)); ch != "" {
@@ -264,6 +271,11 @@ func (c *claims) bareVerdict(line string, alone bool) {
 	}
 	r := strings.TrimLeftFunc(rest, isDecoration)
 	explained := strings.Trim(r, " \t.!") != ""
+	if !vw.strong && !alone && c.asked {
+		// "Does it contain errors?\nNo": the judge answers its own
+		// question, whose sense is not the criterion's.
+		return
+	}
 	if explained {
 		sep := strings.TrimLeft(r, " \t")
 		okSep := strings.HasPrefix(r, ",") || strings.HasPrefix(r, ".") || strings.HasPrefix(r, ";") ||
@@ -490,6 +502,11 @@ func (c *claims) readLines(prose string) {
 		return
 	}
 	last := len(kept) - 1
+	for _, k := range kept[:last] {
+		if strings.HasSuffix(strings.TrimRight(k, " \t*_"), "?") {
+			c.asked = true
+		}
+	}
 	if !labelledAt[0] {
 		c.bareVerdict(kept[0], last == 0)
 	}
@@ -746,7 +763,8 @@ var conditionals = map[string]bool{
 // conditional reports whether rest, the text after a verdict word, opens
 // with a conditional word.
 func conditional(rest string) bool {
-	if !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, "\t") {
+	t := strings.TrimLeft(rest, " \t")
+	if len(t) == len(rest) || t == "" || !unicode.IsLetter(rune(t[0])) {
 		return false
 	}
 	ws := words(rest)
