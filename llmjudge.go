@@ -210,6 +210,9 @@ func scoreOnScale(r judgereply.Reply, lo, hi float64) (float64, error) {
 	if !has {
 		return 0, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
 	}
+	if lv, _, _, ok := judgereply.ScoreAlone(r.Last); ok && r.HasScore && lv != v {
+		return 0, fmt.Errorf("%w: score %g, then %g on the last line", judgereply.ErrContradictory, v, lv)
+	}
 	if of != 0 && of != hi {
 		return 0, fmt.Errorf("%w: score %g/%g is not on the scale %g to %g", judgereply.ErrNoVerdict, v, of, lo, hi)
 	}
@@ -235,24 +238,55 @@ func (t *judgeTask) category(r judgereply.Reply) (string, error) {
 	if strings.EqualFold(strings.TrimSpace(r.Category), "abstain") || (r.Category == "" && hasSaid && said == VerdictAbstain) {
 		return "", nil
 	}
+	c, _, err := pickLabel(r, t.categories)
+	return c, err
+}
+
+// pickLabel returns the label of labels r chose: its category key or line
+// (which must be listed), else its answer ("(B)", "GRADE: C", {"choice":
+// ...}); a different label alone on the last line contradicts either.
+// Failing both, the label standing alone on the last or first line, with
+// edge set.
+func pickLabel(r judgereply.Reply, labels []string) (label string, edge bool, err error) {
+	var c string
 	if r.Category != "" {
-		if c, ok := matchLabel(r.Category, t.categories, false); ok {
-			return c, nil
+		var ok bool
+		if c, ok = matchLabel(r.Category, labels, false); !ok {
+			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(r.Category, 60), len(labels))
 		}
-		return "", fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(r.Category, 60), len(t.categories))
 	}
 	if r.Choice != "" {
-		if c, ok := matchLabel(r.Choice, t.categories, false); ok {
-			return c, nil
+		if ch, ok := matchLabel(r.Choice, labels, false); ok {
+			if c != "" && ch != c {
+				return "", false, fmt.Errorf("%w: category %q, then %q", judgereply.ErrContradictory, c, ch)
+			}
+			c = ch
 		}
 	}
-	return edgeLabel(r, t.categories)
+	if c != "" {
+		if l, ok := matchLabel(r.Last, labels, true); ok && l != c {
+			return "", false, fmt.Errorf("%w: category %q, then %q on the last line", judgereply.ErrContradictory, c, l)
+		}
+		return c, false, nil
+	}
+	c, err = edgeLabel(r, labels)
+	return c, true, err
 }
 
 // edgeLabel returns the label standing alone on the last line of r, or on
 // its first (as a classifier asked to answer first writes it); the two
 // must not name different labels.
 func edgeLabel(r judgereply.Reply, labels []string) (string, error) {
+	var alone []string
+	for line := range strings.Lines(r.Text) {
+		if l, ok := matchLabel(line, labels, true); ok && !slices.Contains(alone, l) {
+			alone = append(alone, l)
+		}
+	}
+	if len(alone) > 1 {
+		// A list of the labels is no choice among them.
+		return "", fmt.Errorf("%w: %d labels stand alone on lines", judgereply.ErrContradictory, len(alone))
+	}
 	last, okL := matchLabel(r.Last, labels, true)
 	first, okF := matchLabel(r.First, labels, true)
 	switch {

@@ -582,29 +582,20 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 	if err != nil {
 		return "", false, "", err
 	}
-	if r.Category != "" {
-		if l, ok := matchLabel(r.Category, labels, false); ok {
-			return l, !r.Loose, r.Reasoning, nil
-		}
-		return "", false, "", fmt.Errorf("label %s is not one of the %d labels", clip(r.Category), len(labels))
-	}
-	if r.Choice != "" {
-		if l, ok := matchLabel(r.Choice, labels, false); ok {
-			return l, !r.Loose, r.Reasoning, nil
-		}
-		if strings.HasPrefix(t, "{") {
-			return "", false, "", fmt.Errorf("label %s is not one of the %d labels", clip(r.Choice), len(labels))
-		}
-	}
 	single := !strings.Contains(strings.TrimSpace(r.Text), "\n")
-	if single {
-		if l, ok := matchLabel(r.Last, labels, false); ok {
-			return l, true, r.Reasoning, nil
-		}
-	} else if l, err := edgeLabel(r, labels); err == nil {
-		return l, false, r.Reasoning, nil
-	} else if errors.Is(err, judgereply.ErrContradictory) {
+	l, edge, err := pickLabel(r, labels)
+	switch {
+	case err == nil && !edge:
+		return l, !r.Loose, r.Reasoning, nil
+	case err == nil:
+		return l, single, r.Reasoning, nil
+	case errors.Is(err, judgereply.ErrContradictory), r.Category != "":
 		return "", false, "", err
+	case strings.HasPrefix(t, "{") && r.Choice != "":
+		return "", false, "", fmt.Errorf("label %s is not one of the %d labels", clip(r.Choice), len(labels))
+	}
+	if l, ok := matchLabel(r.Last, labels, false); ok && single {
+		return l, true, r.Reasoning, nil
 	}
 	if strings.TrimSpace(r.Text) == "" {
 		return "", false, "", errors.New(`no label: the JSON reply has no "label"`)
