@@ -631,13 +631,19 @@ func mentioned(text, l string, labels []string) bool {
 			longer = append(longer, lo)
 		}
 	}
+	type span struct{ at, n int }
+	var outer []span
+	for _, lo := range longer {
+		for _, sp := range wordSpans(lt, lo) {
+			outer = append(outer, span{sp, len(lo)})
+		}
+	}
 	for _, at := range wordSpans(lt, ll) {
 		inside := false
-		for _, lo := range longer {
-			for _, sp := range wordSpans(lt, lo) {
-				if sp <= at && at+len(ll) <= sp+len(lo) {
-					inside = true
-				}
+		for _, o := range outer {
+			if o.at <= at && at+len(ll) <= o.at+o.n {
+				inside = true
+				break
 			}
 		}
 		if !inside && !judgereply.Negated(lt, at) {

@@ -85,30 +85,56 @@ func isTagName(n string) bool {
 
 // stripThink removes closed <think>…</think> and <thinking>…</thinking>
 // blocks (any case). An unclosed opening tag, or a closing tag with no
-// opening one, is removed alone: the text around it stays.
+// opening one, is removed alone: the text around it stays. One pass per
+// tag name: linear in the reply.
 func stripThink(s string) string {
 	for _, tag := range [...]string{"thinking", "think"} {
 		open, close := "<"+tag+">", "</"+tag+">"
-		for {
-			i := indexFold(s, open, 0)
-			if i < 0 {
-				break
-			}
-			if j := indexFold(s, close, i+len(open)); j >= 0 {
-				s = s[:i] + "\n" + s[j+len(close):]
-			} else {
-				s = s[:i] + s[i+len(open):]
+		if indexFold(s, open, 0) < 0 && indexFold(s, close, 0) < 0 {
+			continue
+		}
+		lastClose := lastIndexFold(s, close)
+		var b strings.Builder
+		b.Grow(len(s))
+		for i := 0; i < len(s); {
+			switch {
+			case s[i] == '<' && hasFold(s[i:], open):
+				j := -1
+				if i < lastClose {
+					j = indexFold(s, close, i+len(open))
+				}
+				if j < 0 {
+					i += len(open) // unclosed: the tag alone goes
+					continue
+				}
+				b.WriteString("\n")
+				i = j + len(close)
+			case s[i] == '<' && hasFold(s[i:], close):
+				b.WriteString("\n") // a closing tag alone goes
+				i += len(close)
+			default:
+				b.WriteByte(s[i])
+				i++
 			}
 		}
-		for {
-			j := indexFold(s, close, 0)
-			if j < 0 {
-				break
-			}
-			s = s[:j] + "\n" + s[j+len(close):]
-		}
+		s = b.String()
 	}
 	return s
+}
+
+// hasFold reports whether s starts with prefix, ignoring ASCII case.
+func hasFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// lastIndexFold is strings.LastIndex ignoring ASCII case, or -1.
+func lastIndexFold(s, sub string) int {
+	for i := len(s) - len(sub); i >= 0; i-- {
+		if s[i] == '<' && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // indexFold is strings.Index from off, ignoring ASCII case; sub is lower
@@ -143,17 +169,17 @@ func (c *claims) scan(s string) string {
 				continue
 			}
 		case '{':
-			end := objectEnd(s, i)
 			if quotedBefore(s, i) {
 				// Quoted JSON is skipped to its end, and never past its
 				// line: its quotes may be escaped beyond reading.
-				eol := strings.IndexByte(s[i:], '\n')
-				clamped := end < 0 || eol >= 0 && end > i+eol
+				eol := len(s)
+				if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+					eol = i + k
+				}
+				end := objectEnd(s[:eol], i)
+				clamped := end < 0
 				if clamped {
-					end = len(s)
-					if eol >= 0 {
-						end = i + eol
-					}
+					end = eol
 				}
 				out.WriteString(" … ")
 				if t := strings.TrimRight(s[:i], " \t"); clamped && strings.HasSuffix(t, `"`) {
@@ -164,6 +190,7 @@ func (c *claims) scan(s string) string {
 				i = end
 				continue
 			}
+			end := objectEnd(s, i)
 			if end < 0 {
 				i = len(s)
 				continue
@@ -190,14 +217,17 @@ func quoteFences(s string) string {
 		t := strings.TrimLeft(l, " \t")
 		return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 	}
-	blank := func(from, to int) bool {
-		for _, l := range lines[from:to] {
-			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, ">") {
-				return false
-			}
+	// textFrom[k] is the first line at k or after with text of the
+	// judge's own (not blank, not a blockquote), or len(lines).
+	textFrom := make([]int, len(lines)+1)
+	textFrom[len(lines)] = len(lines)
+	for k := len(lines) - 1; k >= 0; k-- {
+		textFrom[k] = textFrom[k+1]
+		if t := strings.TrimSpace(lines[k]); t != "" && !strings.HasPrefix(t, ">") {
+			textFrom[k] = k
 		}
-		return true
 	}
+	blank := func(from, to int) bool { return textFrom[from] >= to }
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(lines); i++ {

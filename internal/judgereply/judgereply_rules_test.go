@@ -249,3 +249,47 @@ func FuzzParseDeterministic(f *testing.F) {
 		}
 	})
 }
+
+// pathological are replies of MaxReply bytes built to make a careless
+// reader quadratic: many unclosed tags, closed tags, fences, quoted JSON.
+func pathological() map[string]string {
+	return map[string]string{
+		"unclosed think":   strings.Repeat("<think>", MaxReply/7),
+		"stray closes":     strings.Repeat("</think>", MaxReply/8),
+		"closed tags":      strings.Repeat("<verdict>pass</verdict>", MaxReply/23),
+		"quoted tags":      strings.Repeat("\"<verdict>pass</verdict>\" ", MaxReply/26),
+		"fences":           strings.Repeat("\n", MaxReply/2) + strings.Repeat("```\n", MaxReply/8),
+		"quoted JSON":      strings.Repeat("\"{\n", MaxReply/3),
+		"unclosed objects": strings.Repeat("{", MaxReply),
+		"brackets":         strings.Repeat("[[", MaxReply/2),
+	}
+}
+
+// TestParsePathological: each pathological reply reads as a careful person
+// would read it (the benchmark below shows each costs linear time).
+func TestParsePathological(t *testing.T) {
+	want := map[string]string{"closed tags": Pass}
+	for name, s := range pathological() {
+		r, err := Parse(s, "")
+		if w := want[name]; w != "" {
+			if err != nil || r.Verdict != w {
+				t.Errorf("%s: got %q, %v; want %s", name, r.Verdict, err, w)
+			}
+			continue
+		}
+		if err == nil && r.Decided() {
+			t.Errorf("%s: read %+v from a reply that says nothing", name, r)
+		}
+	}
+}
+
+func BenchmarkParsePathological(b *testing.B) {
+	for name, s := range pathological() {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				Parse(s, "")
+			}
+		})
+	}
+}

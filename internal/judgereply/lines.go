@@ -396,6 +396,13 @@ func (c *claims) tags(s string) string {
 	}
 	for _, name := range tagNames {
 		open, close := "<"+name+">", "</"+name+">"
+		if indexFold(s, open, 0) < 0 {
+			continue
+		}
+		var b strings.Builder
+		b.Grow(len(s))
+		from := 0
+		var q spanScan
 		for off := 0; ; {
 			i := indexFold(s, open, off)
 			if i < 0 {
@@ -405,15 +412,19 @@ func (c *claims) tags(s string) string {
 			if j < 0 {
 				break
 			}
-			if inSpan(s, i) {
+			if q.inSpan(s, i) {
 				off = i + len(open) // quoted: the line's reading drops it
 				continue
 			}
 			c.labelled(name, removeSpans(strings.TrimSpace(s[i+len(open):j])))
 			c.loose = true
-			s = s[:i] + "\n" + s[j+len(close):]
-			off = i
+			b.WriteString(s[from:i])
+			b.WriteString("\n")
+			from = j + len(close)
+			off = from
 		}
+		b.WriteString(s[from:])
+		s = b.String()
 	}
 	return s
 }
@@ -733,24 +744,37 @@ func cutExplanation(s string) string {
 	return s
 }
 
-// inSpan reports whether s[at] lies inside a quoted span (inline code,
-// double quotes) opened earlier on its line.
-func inSpan(s string, at int) bool {
-	start := strings.LastIndexByte(s[:at], '\n') + 1
-	line := s[start:at]
-	for i := 0; i < len(line); {
-		open, close, ok := openQuote(line[i:])
-		if !ok {
-			i++
-			continue
+// spanScan tells, moving forward through a text, whether a position lies
+// inside a quoted span (inline code, double quotes) opened earlier on its
+// line. Each byte is read once.
+type spanScan struct {
+	pos   int
+	close string // the open span's closing mark, or ""
+}
+
+func (q *spanScan) inSpan(s string, at int) bool {
+	for q.pos < at {
+		switch {
+		case s[q.pos] == '\n':
+			q.close = ""
+			q.pos++
+		case q.close != "":
+			if strings.HasPrefix(s[q.pos:], q.close) {
+				q.pos += len(q.close)
+				q.close = ""
+			} else {
+				q.pos++
+			}
+		default:
+			if _, cl, ok := openQuote(s[q.pos:]); ok {
+				q.pos += len(cl) // every opener is as long as its closer
+				q.close = cl
+			} else {
+				q.pos++
+			}
 		}
-		j := strings.Index(line[i+len(open):], close)
-		if j < 0 {
-			return true
-		}
-		i += len(open) + j + len(close)
 	}
-	return false
+	return q.close != ""
 }
 
 // conditionals, first after a verdict word, make it a rule rather than a
