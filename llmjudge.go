@@ -312,7 +312,7 @@ func matchLabel(s string, labels []string, capitals bool) (string, bool) {
 			continue
 		}
 		if capitals && len([]rune(strings.TrimSpace(l))) == 1 {
-			c := []rune(judgereplyChoice(s))
+			c := []rune(lettersOf(s))
 			if len(c) != 1 || !unicode.IsUpper(c[0]) {
 				return "", false
 			}
@@ -322,8 +322,8 @@ func matchLabel(s string, labels []string, capitals bool) (string, bool) {
 	return "", false
 }
 
-// judgereplyChoice is s with decoration trimmed.
-func judgereplyChoice(s string) string {
+// lettersOf is s with everything but letters and digits trimmed from its ends.
+func lettersOf(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
@@ -337,7 +337,7 @@ func pairwiseVerdict(r judgereply.Reply) (readVerdict, error) {
 	for _, s := range []string{r.Choice, r.Last} {
 		switch judgereply.NormLabel(s) {
 		case "a", "answer a", "assistant a", "response a":
-			if s == r.Last && judgereplyChoice(s) == "a" {
+			if s == r.Last && lettersOf(s) == "a" {
 				continue // the article, not the answer
 			}
 			return readVerdict{verdict: VerdictPass}, nil
