@@ -30,6 +30,45 @@ import (
 // again. Either way the judge is recorded as having abstained, with the
 // error kept in [Grade.Err] when the check is not graded; a failed call
 // never passes or fails a case.
+//
+// # The reply
+//
+// Return the model's reply text as it is: proctor reads it as a careful
+// person reads it. The llm_* prompts ask for one JSON object with the keys
+// criterion, violations, basis, then verdict (pass, fail or abstain),
+// score or category, and confidence (high or low); score_model asks for a
+// number alone on the last line or {"steps": [...], "result": N};
+// label_model for the label alone or {"label": "..."}. A reply in the
+// asked shape is read at the confidence it states.
+//
+// Also read, at low confidence (so that a pool convenes its panel rather
+// than trust the first judge alone): verdict synonyms (yes/no, true/false,
+// correct/incorrect, 1/0; as JSON strings, booleans or numbers, or on
+// labelled lines); decorated verdicts ("PASS ✅", "**FAIL** — wrong
+// year", "PASS (high confidence)"); "Verdict -", "Verdict —", a "##
+// Verdict" heading followed by the word, <verdict>pass</verdict>, "Final
+// answer:", "Result:", "Decision:" lines; a verdict word alone on the first
+// or last line; scores as "Final score:", "Overall score:", MT-Bench's
+// "Rating: [[8]]", Prometheus's "[RESULT] 4", "85%", "0.7 out of 1" and
+// "N/M" when M is the scale's top; categories and labels as an exact label
+// on the last line, "(B)", Inspect's "GRADE: C", {"choice": "Y"}, ignoring
+// case, closing punctuation, and spaces, underscores and hyphens; pairwise
+// [[A]], [[B]], [[C]] (a tie) and "[RESULT] A"; promptfoo's {"pass": true,
+// "score": 1, "reason": ...} and {"criteria_met": true}.
+//
+// Not read: closed <think> and <thinking> blocks (an unclosed tag removes
+// only the tag), blockquotes, inline code, quoted strings, fenced blocks
+// standing between the judge's words, text between the prompt's nonce
+// tags, and any {...} span that does not decode (skipped whole, never an
+// object inside it). A label is never found inside another word, in a
+// negation ("not factual"), as the article "a" or the pronoun "I".
+//
+// Unreadable, so the judge abstains with the reason: a reply with no
+// verdict, score or category the grader can use; one whose claims
+// disagree (JSON and labelled lines, a verdict key repeated with another
+// value, "verdict" against "decision", a pass its own score or sign
+// contradicts, a score off the scale). The same reply always reads the
+// same. See docs/judge-replies.md for the full contract.
 type Judge func(ctx context.Context, prompt string) (string, error)
 
 // JudgeReply is a judge's reply with what it cost, for judges that can

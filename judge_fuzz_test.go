@@ -4,11 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // FuzzJudgeReply feeds arbitrary judge replies (and outputs) to an
 // LLMJudge: no panic, a status for one attempt, and never a pass unless
-// the reply itself carries a pass verdict.
+// the reply itself carries a pass word (pass, yes, y, true, correct, 1).
 func FuzzJudgeReply(f *testing.F) {
 	for _, s := range []string{
 		verdictJSON("pass", "high"), verdictJSON("fail", "low"), "Verdict: PASS", "**Verdict:** fail",
@@ -25,7 +26,7 @@ func FuzzJudgeReply(f *testing.F) {
 		if gr.Status > StatusFailed {
 			t.Fatalf("status %v is not an attempt's", gr.Status)
 		}
-		if gr.Status == StatusPassed && !strings.Contains(strings.ToLower(reply), "pass") {
+		if gr.Status == StatusPassed && !hasPassWord(reply) {
 			t.Fatalf("passed on a reply with no pass verdict: %q", reply)
 		}
 	})
@@ -54,4 +55,18 @@ func BenchmarkLLMJudgeCached(b *testing.B) {
 			b.Fatal(gr.Reason)
 		}
 	}
+}
+
+// hasPassWord reports whether reply holds a word a pass verdict is read
+// from.
+func hasPassWord(reply string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(reply), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		switch w {
+		case "pass", "passed", "passes", "yes", "y", "true", "correct", "1":
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
@@ -136,10 +137,14 @@ type readVerdict struct {
 	score    float64 // on the grader's scale
 	norm     float64 // in [0, 1]
 	hasScore bool
+	category string // the category read, in any form the reader accepts
 }
 
-// read turns a parsed reply into a verdict. A reply whose verdict word
-// contradicts its score or category is unreadable.
+// read turns a parsed reply into the task's verdict, as a careful person
+// reads it: what the prompt asked for first, then the looser forms (whose
+// reading judgereply marks low confidence). A reply whose verdict word
+// contradicts its score or category, or that gives no reading the task
+// can use, is unreadable.
 func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 	said, hasSaid := verdictWord(r.Verdict)
 	switch t.kind {
@@ -147,42 +152,206 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if said == VerdictAbstain && hasSaid {
 			return readVerdict{verdict: VerdictAbstain}, nil
 		}
-		if !r.HasScore {
-			return readVerdict{}, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
+		sc, err := scoreOnScale(r, t.lo, t.hi)
+		if err != nil {
+			return readVerdict{}, err
 		}
-		if r.Score < t.lo || r.Score > t.hi || math.IsNaN(r.Score) || (!t.ranged && r.Score != math.Trunc(r.Score)) {
-			return readVerdict{}, fmt.Errorf("%w: score %v is not on the scale %g to %g", judgereply.ErrNoVerdict, r.Score, t.lo, t.hi)
+		if sc < t.lo || sc > t.hi || math.IsNaN(sc) || (!t.ranged && sc != math.Trunc(sc)) {
+			return readVerdict{}, fmt.Errorf("%w: score %v is not on the scale %g to %g", judgereply.ErrNoVerdict, sc, t.lo, t.hi)
 		}
 		v := VerdictFail
-		if r.Score >= t.passAt {
+		if sc >= t.passAt {
 			v = VerdictPass
 		}
 		if hasSaid && said != v {
-			return readVerdict{}, fmt.Errorf("%w: score %v gives %s but the verdict says %s", judgereply.ErrContradictory, r.Score, v, said)
+			return readVerdict{}, fmt.Errorf("%w: score %v gives %s but the verdict says %s", judgereply.ErrContradictory, sc, v, said)
 		}
-		return readVerdict{verdict: v, score: r.Score, norm: (r.Score - t.lo) / (t.hi - t.lo), hasScore: true}, nil
+		return readVerdict{verdict: v, score: sc, norm: (sc - t.lo) / (t.hi - t.lo), hasScore: true}, nil
 	case taskCategory:
-		c := strings.TrimSpace(r.Category)
-		if strings.EqualFold(c, "abstain") || (c == "" && hasSaid && said == VerdictAbstain) {
+		c, err := t.category(r)
+		if err != nil {
+			return readVerdict{}, err
+		}
+		if c == "" {
 			return readVerdict{verdict: VerdictAbstain}, nil
 		}
-		k := slices.IndexFunc(t.categories, func(x string) bool { return strings.EqualFold(x, c) })
-		if k < 0 {
-			return readVerdict{}, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(c, 60), len(t.categories))
-		}
 		v := VerdictFail
-		if slices.Contains(t.pass, t.categories[k]) {
+		if slices.Contains(t.pass, c) {
 			v = VerdictPass
 		}
 		if hasSaid && said != v {
 			return readVerdict{}, fmt.Errorf("%w: category %q gives %s but the verdict says %s", judgereply.ErrContradictory, c, v, said)
 		}
-		return readVerdict{verdict: v}, nil
+		return readVerdict{verdict: v, category: c}, nil
+	case taskPairwise:
+		return pairwiseVerdict(r)
 	}
 	if !hasSaid {
-		return readVerdict{}, judgereply.ErrNoVerdict
+		said, hasSaid = verdictWord(r.Bare)
+	}
+	if !hasSaid && r.Choice != "" {
+		w, _ := judgereply.VerdictWord(r.Choice)
+		said, hasSaid = verdictWord(w)
+	}
+	if !hasSaid {
+		return readVerdict{}, fmt.Errorf("%w: no pass, fail or abstain", judgereply.ErrNoVerdict)
 	}
 	return readVerdict{verdict: said}, nil
+}
+
+// scoreOnScale returns the score r gave on the scale [lo, hi]: a labelled
+// or JSON score, else a number alone on the last line. A score written
+// "N/M" or "N out of M" counts only when M is the scale's top; a
+// percentage only on a [0, 1] scale (85% is 0.85) or a scale topped by 100.
+func scoreOnScale(r judgereply.Reply, lo, hi float64) (float64, error) {
+	v, of, pct, has := r.Score, r.ScoreOf, r.Percent, r.HasScore
+	if !has {
+		v, of, pct, has = judgereply.ScoreAlone(r.Last)
+	}
+	if !has {
+		return 0, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
+	}
+	if lv, _, _, ok := judgereply.ScoreAlone(r.Last); ok && r.HasScore && lv != v {
+		return 0, fmt.Errorf("%w: score %g, then %g on the last line", judgereply.ErrContradictory, v, lv)
+	}
+	if of != 0 && of != hi {
+		return 0, fmt.Errorf("%w: score %g/%g is not on the scale %g to %g", judgereply.ErrNoVerdict, v, of, lo, hi)
+	}
+	if pct {
+		switch {
+		case lo == 0 && hi == 1:
+			v /= 100
+		case hi != 100:
+			return 0, fmt.Errorf("%w: score %g%% is not on the scale %g to %g", judgereply.ErrNoVerdict, v, lo, hi)
+		}
+	}
+	return v, nil
+}
+
+// category returns the listed category r chose, "" for an abstention:
+// the category key or line, else the answer ("(B)", "GRADE: C",
+// {"choice": ...}), else an exact category on the last line. Names
+// compare ignoring case, closing punctuation, and spaces, underscores and
+// hyphens; a one-letter category on the last line must be written in
+// capitals ("a" is an article, "I" a pronoun there).
+func (t *judgeTask) category(r judgereply.Reply) (string, error) {
+	said, hasSaid := verdictWord(r.Verdict)
+	if strings.EqualFold(strings.TrimSpace(r.Category), "abstain") || (r.Category == "" && hasSaid && said == VerdictAbstain) {
+		return "", nil
+	}
+	c, _, err := pickLabel(r, t.categories)
+	return c, err
+}
+
+// pickLabel returns the label of labels r chose: its category key or line
+// (which must be listed), else its answer ("(B)", "GRADE: C", {"choice":
+// ...}); a different label alone on the last line contradicts either.
+// Failing both, the label standing alone on the last or first line, with
+// edge set.
+func pickLabel(r judgereply.Reply, labels []string) (label string, edge bool, err error) {
+	var c string
+	if r.Category != "" {
+		var ok bool
+		if c, ok = matchLabel(r.Category, labels, false); !ok {
+			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(r.Category, 60), len(labels))
+		}
+	}
+	if r.Choice != "" {
+		if ch, ok := matchLabel(r.Choice, labels, false); ok {
+			if c != "" && ch != c {
+				return "", false, fmt.Errorf("%w: category %q, then %q", judgereply.ErrContradictory, c, ch)
+			}
+			c = ch
+		}
+	}
+	if c != "" {
+		if l, ok := matchLabel(r.Last, labels, true); ok && l != c {
+			return "", false, fmt.Errorf("%w: category %q, then %q on the last line", judgereply.ErrContradictory, c, l)
+		}
+		return c, false, nil
+	}
+	c, err = edgeLabel(r, labels)
+	return c, true, err
+}
+
+// edgeLabel returns the label standing alone on the last line of r, or on
+// its first (as a classifier asked to answer first writes it); the two
+// must not name different labels.
+func edgeLabel(r judgereply.Reply, labels []string) (string, error) {
+	var alone []string
+	for line := range strings.Lines(r.Text) {
+		if l, ok := matchLabel(line, labels, true); ok && !slices.Contains(alone, l) {
+			alone = append(alone, l)
+		}
+	}
+	if len(alone) > 1 {
+		// A list of the labels is no choice among them.
+		return "", fmt.Errorf("%w: %d labels stand alone on lines", judgereply.ErrContradictory, len(alone))
+	}
+	last, okL := matchLabel(r.Last, labels, true)
+	first, okF := matchLabel(r.First, labels, true)
+	switch {
+	case okL && okF && last != first:
+		return "", fmt.Errorf("%w: %q on the first line, %q on the last", judgereply.ErrContradictory, first, last)
+	case okL:
+		return last, nil
+	case okF:
+		return first, nil
+	}
+	return "", fmt.Errorf("%w: no category of the %d listed", judgereply.ErrNoVerdict, len(labels))
+}
+
+// matchLabel returns the label of labels s names, compared as
+// [judgereply.SameLabel] does. With capitals, a one-letter label must be
+// written in capitals.
+func matchLabel(s string, labels []string, capitals bool) (string, bool) {
+	if strings.TrimSpace(s) == "" {
+		return "", false
+	}
+	for _, l := range labels {
+		if !judgereply.SameLabel(s, l) {
+			continue
+		}
+		if capitals && len([]rune(strings.TrimSpace(l))) == 1 {
+			c := []rune(lettersOf(s))
+			if len(c) != 1 || !unicode.IsUpper(c[0]) {
+				return "", false
+			}
+		}
+		return l, true
+	}
+	return "", false
+}
+
+// lettersOf is s with everything but letters and digits trimmed from its ends.
+func lettersOf(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// pairwiseVerdict reads a pairwise reply: the verdict the prompt asks
+// for, else MT-Bench's [[A]], [[B]], [[C]] (a tie), Prometheus's
+// [RESULT] A, or the answer's letter.
+func pairwiseVerdict(r judgereply.Reply) (readVerdict, error) {
+	if v, ok := verdictWord(r.Verdict); ok {
+		return readVerdict{verdict: v}, nil
+	}
+	for _, s := range []string{r.Choice, r.Last} {
+		switch judgereply.NormLabel(s) {
+		case "a", "answer a", "assistant a", "response a":
+			if s == r.Last && lettersOf(s) == "a" {
+				continue // the article, not the answer
+			}
+			return readVerdict{verdict: VerdictPass}, nil
+		case "b", "answer b", "assistant b", "response b":
+			return readVerdict{verdict: VerdictFail}, nil
+		case "c", "tie", "draw", "equal", "neither", "both":
+			return readVerdict{verdict: VerdictAbstain}, nil
+		}
+	}
+	if v, ok := verdictWord(r.Bare); ok {
+		return readVerdict{verdict: v}, nil
+	}
+	return readVerdict{}, fmt.Errorf("%w: no preference for A or B", judgereply.ErrNoVerdict)
 }
 
 func verdictWord(w string) (Verdict, bool) {

@@ -269,3 +269,27 @@ func TestPromptGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestLLMCategoryEvidenceNamesCategory: the vote's evidence carries the
+// category the reply gave in whatever form the reader accepts, not only
+// under a JSON category key.
+func TestLLMCategoryEvidenceNamesCategory(t *testing.T) {
+	for _, reply := range []string{
+		`{"category":"refund","confidence":"high"}`,
+		"The customer wants their money back.\n\nGRADE: refund",
+		"Reasoning: asks for money back.\n(refund)",
+	} {
+		g, err := NewLLMCategory([]string{"billing", "refund", "spam"}, []string{"billing", "refund"}, LLMCategoryOptions{}, judgePoolOf(replies("j", "fam-a", reply)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr := g.Grade(context.Background(), judgeSample())
+		ev, ok := gr.Evidence.(*JudgeEvidence)
+		if !ok || len(ev.Judges) == 0 {
+			t.Fatalf("%q: %v (%s), evidence %T", reply, gr.Status, gr.Reason, gr.Evidence)
+		}
+		if gr.Status != StatusPassed || ev.Judges[0].Category != "refund" {
+			t.Errorf("%q: %v, vote category %q, want passed with category refund", reply, gr.Status, ev.Judges[0].Category)
+		}
+	}
+}

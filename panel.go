@@ -503,7 +503,9 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 			sc := read.score
 			v.Score, v.score = &sc, read.norm
 		}
-		if rep.Category != "" {
+		if read.category != "" {
+			v.Category = read.category
+		} else if rep.Category != "" {
 			v.Category = rep.Category
 		}
 		vd := read.verdict

@@ -7,13 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/proctorhq/proctor/internal/fence"
+	"github.com/proctorhq/proctor/internal/judgereply"
 )
 
 // EvalMessage is one message of an OpenAI-evals model grader's input
@@ -197,10 +195,14 @@ func resolveJudge(p *JudgePool, typ, model string) (int, string) {
 // system block asking for the score alone or as OpenAI's JSON
 // {"result": N, "steps": [...]}. The reply is read as a JSON object's
 // "score" or "result" (fences and prose around it removed; "reasoning" or
-// "steps" kept as the vote's reasoning), or a number alone on a line
-// ("0.8", "**3**", "Score: 3"). A reply with no such number, with several
-// different ones, or with one outside the range is unreadable: the judge
-// abstains and a panel is asked.
+// "steps" kept as the vote's reasoning), a labelled score ("Score: 3",
+// "Final score: 0.8", "Rating: [[8]]", "[RESULT] 4"), or a number alone
+// on a line ("0.8", "**3**"); "N/M" counts when M is the range's top,
+// "85%" on a [0, 1] range. When the reasoning has other numbers alone on
+// lines, the labelled score or the number on the last line decides, at
+// low confidence. A reply with no such number, with labelled scores that
+// disagree, or with one outside the range is unreadable: the judge
+// abstains and a panel is asked. See [Judge] for what is not read.
 //
 // The grade's score is the judge's score scaled to [0, 1] over the range;
 // pass or fail is raw score >= pass threshold, in the range's units. An
@@ -370,9 +372,10 @@ func (g *ScoreModel) Grade(ctx context.Context, s *Sample) Grade {
 }
 
 // read turns a reply into a verdict: pass at the threshold, low confidence
-// within a tenth of the range of it.
+// within a tenth of the range of it or when the score was read from a
+// looser form than the one asked for.
 func (g *ScoreModel) read(reply string) (customReading, error) {
-	raw, reasoning, err := readScoreReply(reply)
+	raw, loose, reasoning, err := readScoreReply(reply, g.lo, g.hi)
 	if err != nil {
 		return customReading{}, err
 	}
@@ -383,7 +386,7 @@ func (g *ScoreModel) read(reply string) (customReading, error) {
 	if raw >= g.threshold {
 		cr.Verdict = VerdictPass
 	}
-	if math.Abs(raw-g.threshold) < (g.hi-g.lo)/10 {
+	if loose || math.Abs(raw-g.threshold) < (g.hi-g.lo)/10 {
 		cr.Confidence = ConfidenceLow
 	}
 	return cr, nil
@@ -392,123 +395,66 @@ func (g *ScoreModel) read(reply string) (customReading, error) {
 // errNoScore is an unreadable score reply's error.
 var errNoScore = errors.New("no score: want a number alone on a line, or JSON with a \"score\" or \"result\" number")
 
-// numberRe is, compiled on first use (no work at import), a plain decimal number, as a judge writes a score.
-var numberRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
-})
-
-// scoreLabelRe is "score:", "result =", "final score:"... before a number.
-var scoreLabelRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:final\s+)?(?:score|result|rating|grade)\s*[:=]\s*`)
-})
-
-// readScoreReply reads a judge's score: a JSON object's "score" or
-// "result" (in fences or prose), or a number alone on a line, optionally
-// after "Score:" and wrapped in ** or backticks. Several different numbers
-// alone on lines are ambiguous. It returns the reasoning a JSON reply gave.
-func readScoreReply(text string) (float64, string, error) {
+// readScoreReply reads a judge's score on the range [lo, hi]: the reply
+// as a number alone; a JSON object's "score" or "result" (in fences or
+// prose); a labelled score ("Score: 3", "Final score: 0.8", "Rating:
+// [[8]]", "[RESULT] 4", "8/10" when 10 is hi, "85%" on [0, 1]); else a
+// number alone on a line. When the reasoning has other numbers alone on
+// lines, a labelled score or the number on the last line decides, read
+// as loose. It returns whether the form was looser than asked and the
+// reasoning a JSON reply gave.
+func readScoreReply(text string, lo, hi float64) (float64, bool, string, error) {
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return 0, "", errors.New("empty reply")
+		return 0, false, "", errors.New("empty reply")
 	}
-	if f, ok := parseNumber(t); ok {
-		return f, "", nil
+	if f, ok := judgereply.PlainScore(t); ok && !strings.ContainsAny(t, "\n:=") {
+		return f, false, "", nil
 	}
-	if obj, ok := replyObject(t); ok {
-		for _, k := range []string{"score", "result"} {
-			v, ok := obj[k]
-			if !ok {
-				continue
-			}
-			f, ok := jsonNumber(v)
-			if !ok {
-				return 0, "", fmt.Errorf("%q is %s, not a number", k, clip(string(v)))
-			}
-			return f, replyReasoning(obj), nil
-		}
-		return 0, "", errNoScore
+	r, err := judgereply.Parse(t, "")
+	if err != nil {
+		return 0, false, "", err
 	}
 	var found []float64
-	for line := range strings.Lines(t) {
-		l := scoreLabelRe().ReplaceAllString(trimDecor(line), "")
-		if f, ok := parseNumber(trimDecor(l)); ok && !slices.Contains(found, f) {
-			found = append(found, f)
+	lines := strings.Split(r.Text, "\n")
+	lastNum, lastOK := 0.0, false
+	for i, line := range lines {
+		if f, ok := judgereply.PlainScore(line); ok {
+			if !slices.Contains(found, f) {
+				found = append(found, f)
+			}
+			if i == len(lines)-1 {
+				lastNum, lastOK = f, true
+			}
 		}
 	}
-	switch len(found) {
-	case 0:
-		return 0, "", errNoScore
-	case 1:
-		return found[0], "", nil
-	}
-	return 0, "", fmt.Errorf("ambiguous: %d different numbers stand alone on lines", len(found))
-}
-
-// parseNumber parses s when it is a plain decimal number.
-func parseNumber(s string) (float64, bool) {
-	if !numberRe().MatchString(s) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil && !math.IsInf(f, 0)
-}
-
-// trimDecor trims white space, Markdown emphasis, backticks and quotes
-// around s.
-func trimDecor(s string) string { return strings.Trim(s, " \t\r\n*_`\"'") }
-
-// replyObject decodes the JSON object in a reply (fences and prose around
-// it removed), or reports there is none.
-func replyObject(t string) (map[string]json.RawMessage, bool) {
-	j := fence.JSON(t)
-	if !strings.HasPrefix(j, "{") {
-		return nil, false
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(j), &obj); err != nil || obj == nil {
-		return nil, false
-	}
-	return obj, true
-}
-
-// jsonNumber reads a JSON number, or a string holding one.
-func jsonNumber(v json.RawMessage) (float64, bool) {
-	var f float64
-	if err := json.Unmarshal(v, &f); err == nil {
-		return f, true
-	}
-	var s string
-	if err := json.Unmarshal(v, &s); err == nil {
-		return parseNumber(strings.TrimSpace(s))
-	}
-	return 0, false
-}
-
-// replyReasoning returns a JSON reply's "reasoning" (or "explanation"), or
-// its OpenAI-style "steps" ([{description, conclusion}] or strings) joined.
-func replyReasoning(obj map[string]json.RawMessage) string {
-	for _, k := range []string{"reasoning", "explanation"} {
-		var s string
-		if json.Unmarshal(obj[k], &s) == nil && s != "" {
-			return s
+	if r.HasScore {
+		sc, err := scoreOnScale(r, lo, hi)
+		if err != nil {
+			return 0, false, "", err
 		}
-	}
-	var steps []json.RawMessage
-	if json.Unmarshal(obj["steps"], &steps) != nil {
-		return ""
-	}
-	parts := make([]string, 0, len(steps))
-	for _, st := range steps {
-		var s string
-		var o struct{ Description, Conclusion string }
-		switch {
-		case json.Unmarshal(st, &s) == nil:
-			parts = append(parts, s)
-		case json.Unmarshal(st, &o) == nil:
-			parts = append(parts, strings.TrimSpace(o.Description+" "+o.Conclusion))
+		if lastOK && lastNum != r.Score {
+			return 0, false, "", fmt.Errorf("%w: score %s, then %s on the last line", judgereply.ErrContradictory, fmtNum(r.Score), fmtNum(lastNum))
 		}
+		return sc, r.Loose || len(found) > 1, r.Reasoning, nil
 	}
-	return strings.Join(parts, " | ")
+	if r.Decided() {
+		return 0, false, "", errNoScore
+	}
+	switch {
+	case len(found) == 0:
+		if _, _, _, ok := judgereply.ScoreAlone(r.Last); ok {
+			// "8/10" or "85%" alone on the last line.
+			sc, err := scoreOnScale(r, lo, hi)
+			return sc, true, r.Reasoning, err
+		}
+		return 0, false, "", errNoScore
+	case len(found) == 1:
+		return found[0], false, r.Reasoning, nil
+	case lastOK:
+		return lastNum, true, r.Reasoning, nil
+	}
+	return 0, false, "", fmt.Errorf("ambiguous: %d different numbers stand alone on lines, none on the last", len(found))
 }
 
 // LabelModel is OpenAI evals' label_model grader: it sends its messages,
@@ -517,14 +463,18 @@ func replyReasoning(obj map[string]json.RawMessage) string {
 // labels. The grade's evidence holds the label in each judge's vote
 // (Category).
 //
-// The reply is read, ignoring case, as JSON {"label": ...} (or "result"),
-// in fences or prose, or as the label alone ("positive", "**Positive**.",
-// "Label: positive"): these count as high confidence. Failing that, a
-// reply that mentions exactly one label as a whole word counts with low
-// confidence (a panel decides); one that mentions none or several, or
-// names a label not in the list, is unreadable: the judge abstains. A
-// label inside a longer one ("relevant" in "not relevant") is not counted
-// as mentioned.
+// The reply is read, ignoring case, closing punctuation, and spaces,
+// underscores and hyphens, as JSON {"label": ...} (or "result"), in fences
+// or prose, or as the label alone ("positive", "**Positive**.", "Label:
+// positive"): these count as high confidence. Failing that, at low
+// confidence (a panel decides): another answer form ("Final answer: X",
+// "(B)", "GRADE: C", {"choice": "Y"}), the label alone on the last line
+// (as OpenAI evals' chain-of-thought classifiers read it) or on the first,
+// or the one label the reply mentions as a whole word. A label inside a
+// longer one ("relevant" in "not relevant"), after a negation ("not
+// factual"), or of one letter ("a" the article, "I" the pronoun) is not
+// counted as mentioned. A reply that names none or several, or a label not
+// in the list, is unreadable: the judge abstains.
 //
 // Which judge grades: as [ScoreModelOptions.Model]. Without a judge the
 // grade is not graded; a template variable the sample lacks is not graded.
@@ -626,46 +576,47 @@ func (g *LabelModel) read(reply string) (customReading, error) {
 	return cr, nil
 }
 
-// labelPrefixRe is "label:", "answer =", "classification:"... before a label.
-var labelPrefixRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:final\s+)?(?:label|answer|result|classification|category)\s*[:=]\s*`)
-})
-
-// readLabelReply reads which of labels a reply chose, ignoring case: from
-// JSON {"label"|"result": ...}, from the label alone, or (exact false)
-// from the one label the reply mentions as a whole word.
+// readLabelReply reads which of labels a reply chose, compared as
+// [judgereply.SameLabel] does: exact (high confidence) from JSON
+// {"label"|"result": ...}, a "Label:" line or the label alone; loose (low
+// confidence, exact false) from another answer form ("Final answer: X",
+// "(B)", "GRADE: C", {"choice": ...}), from the label alone on the last
+// line (as OpenAI evals' chain-of-thought classifiers read it), or from the
+// one label the reply mentions as a whole word, not negated.
 func readLabelReply(text string, labels []string) (label string, exact bool, reasoning string, err error) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return "", false, "", errors.New("empty reply")
 	}
-	if obj, ok := replyObject(t); ok {
-		for _, k := range []string{"label", "result", "category", "classification"} {
-			v, ok := obj[k]
-			if !ok {
-				continue
-			}
-			var s string
-			if json.Unmarshal(v, &s) != nil {
-				return "", false, "", fmt.Errorf("%q is %s, not a label", k, clip(string(v)))
-			}
-			if l, ok := labelOf(s, labels); ok {
-				return l, true, replyReasoning(obj), nil
-			}
-			return "", false, "", fmt.Errorf("label %s is not one of the %d labels", clip(s), len(labels))
-		}
-		return "", false, "", errors.New(`no label: the JSON reply has no "label"`)
-	}
 	var s string
 	if json.Unmarshal([]byte(t), &s) == nil {
 		t = s
 	}
-	if l, ok := labelOf(labelPrefixRe().ReplaceAllString(trimDecor(t), ""), labels); ok {
-		return l, true, "", nil
+	r, err := judgereply.Parse(t, "")
+	if err != nil {
+		return "", false, "", err
+	}
+	single := !strings.Contains(strings.TrimSpace(r.Text), "\n")
+	l, edge, err := pickLabel(r, labels)
+	switch {
+	case err == nil && !edge:
+		return l, !r.Loose, r.Reasoning, nil
+	case err == nil:
+		return l, single, r.Reasoning, nil
+	case errors.Is(err, judgereply.ErrContradictory), r.Category != "":
+		return "", false, "", err
+	case strings.HasPrefix(t, "{") && r.Choice != "":
+		return "", false, "", fmt.Errorf("label %s is not one of the %d labels", clip(r.Choice), len(labels))
+	}
+	if l, ok := matchLabel(r.Last, labels, false); ok && single {
+		return l, true, r.Reasoning, nil
+	}
+	if strings.TrimSpace(r.Text) == "" {
+		return "", false, "", errors.New(`no label: the JSON reply has no "label"`)
 	}
 	var hit []string
 	for _, l := range labels {
-		if mentioned(t, l, labels) {
+		if mentioned(r.Text, l, labels) {
 			hit = append(hit, l)
 		}
 	}
@@ -673,42 +624,43 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 	case 0:
 		return "", false, "", fmt.Errorf("no label: the reply names none of the %d labels", len(labels))
 	case 1:
-		return hit[0], false, judgeClip(t, 300), nil
+		return hit[0], false, judgeClip(r.Text, 300), nil
 	}
 	return "", false, "", fmt.Errorf("ambiguous: the reply names %d labels (%s)", len(hit), strings.Join(hit, ", "))
 }
 
-// labelOf returns the label s is, ignoring case and a trailing period.
-func labelOf(s string, labels []string) (string, bool) {
-	s = trimDecor(strings.TrimSuffix(trimDecor(s), "."))
-	i := slices.IndexFunc(labels, func(l string) bool { return strings.EqualFold(l, s) })
-	if i < 0 {
-		return "", false
-	}
-	return labels[i], true
-}
-
 // mentioned reports whether text holds label l as a whole word, ignoring
 // case, somewhere not inside a longer label that holds it ("relevant" in
-// "not relevant").
+// "not relevant") and not negated ("not factual" does not mention
+// factual). A one-letter label is never found by mention: "a" is an
+// article, "I" a pronoun.
 func mentioned(text, l string, labels []string) bool {
-	lt, ll := strings.ToLower(text), strings.ToLower(l)
+	lt, ll := strings.ToLower(text), strings.ToLower(strings.TrimSpace(l))
+	if len([]rune(ll)) < 2 {
+		return false
+	}
 	var longer []string
 	for _, o := range labels {
 		if lo := strings.ToLower(o); len(lo) > len(ll) && strings.Contains(lo, ll) {
 			longer = append(longer, lo)
 		}
 	}
+	type span struct{ at, n int }
+	var outer []span
+	for _, lo := range longer {
+		for _, sp := range wordSpans(lt, lo) {
+			outer = append(outer, span{sp, len(lo)})
+		}
+	}
 	for _, at := range wordSpans(lt, ll) {
 		inside := false
-		for _, lo := range longer {
-			for _, sp := range wordSpans(lt, lo) {
-				if sp <= at && at+len(ll) <= sp+len(lo) {
-					inside = true
-				}
+		for _, o := range outer {
+			if o.at <= at && at+len(ll) <= o.at+o.n {
+				inside = true
+				break
 			}
 		}
-		if !inside {
+		if !inside && !judgereply.Negated(lt, at) {
 			return true
 		}
 	}

@@ -34,11 +34,17 @@ func TestReadScoreReply(t *testing.T) {
 		{"contract fake reply", `{"criterion": "x", "violations": "none", "basis": "answer", "verdict": "pass", "confidence": "high", "score": 4}`, 4, "", false, "the contract's fake server replies like this"},
 		{"fenced json", "Here you go:\n```json\n{\"result\": 0.4}\n```", 0.4, "", false, "JSON in fences"},
 		{"string number", `{"score": "0.8"}`, 0.8, "", false, "a number held in a string"},
-		{"score before result", `{"score": 0.2, "result": 0.9}`, 0.2, "", false, "score is read first"},
+		{"score and result disagree", `{"score": 0.2, "result": 0.9}`, 0, "", true, "two score keys that disagree are no score"},
 		{"seed detailed json", `{"score": 0.9, "strengths": ["a"], "weaknesses": [], "missing_items": []}`, 0.9, "", false, "the seed's llm_as_judge_detailed shape"},
 		{"empty", "", 0, "", true, "nothing to read"},
 		{"prose", "I would rate this about 0.8 overall.", 0, "", true, "a number inside prose is not a score"},
-		{"two numbers", "0.8\n0.3", 0, "", true, "different numbers alone on lines are ambiguous"},
+		{"two numbers", "0.8\n0.3", 0.3, "", false, "the number on the last line decides over the reasoning's"},
+		{"two numbers not last", "0.8\n0.3\nthat is all", 0, "", true, "different numbers alone on lines, none last, are ambiguous"},
+		{"percent", "Score: 85%", 0.85, "", false, "a percentage on [0, 1]"},
+		{"out of one", "Final score: 0.7 out of 1", 0.7, "", false, "N out of the range's top"},
+		{"mt-bench", "The summary is faithful.\nRating: [[0.9]]", 0.9, "", false, "MT-Bench's [[N]]"},
+		{"prometheus", "Feedback: keeps every fact. [RESULT] 1", 1, "keeps every fact.", false, "Prometheus's [RESULT] N"},
+		{"think block", "<think>maybe 0.2\n0.3</think>\n0.9", 0.9, "", false, "a closed reasoning block is not read"},
 		{"json no score", `{"verdict": "pass"}`, 0, "", true, "JSON without score or result"},
 		{"json score word", `{"score": "high"}`, 0, "", true, "a score that is not a number"},
 		{"nan", "NaN", 0, "", true, "NaN is no score"},
@@ -48,7 +54,7 @@ func TestReadScoreReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reason, err := readScoreReply(tt.reply)
+			got, _, reason, err := readScoreReply(tt.reply, 0, 1)
 			if (err != nil) != tt.bad {
 				t.Fatalf("readScoreReply(%q): error %v, want error %v (%s)", tt.reply, err, tt.bad, tt.why)
 			}
@@ -65,7 +71,7 @@ func FuzzReadScoreReply(f *testing.F) {
 	}
 	g := MustScoreModel([]EvalMessage{{Role: "user", Content: "{{sample.output_text}}"}}, 0.5, ScoreModelOptions{})
 	f.Fuzz(func(t *testing.T, reply string) {
-		v, _, err := readScoreReply(reply)
+		v, _, _, err := readScoreReply(reply, 0, 1)
 		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			t.Errorf("readScoreReply(%q) = %v: not a finite score", reply, v)
 		}
@@ -458,7 +464,7 @@ func BenchmarkReadScoreReply(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := readScoreReply(bc.reply); err != nil {
+				if _, _, _, err := readScoreReply(bc.reply, 0, 1); err != nil {
 					b.Fatal(err)
 				}
 			}

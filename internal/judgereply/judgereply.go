@@ -1,24 +1,32 @@
-// Package judgereply reads a judge model's reply: the verdict, its
-// confidence and the reasoning that came before it.
+// Package judgereply reads a judge model's reply as a careful person reads
+// it: the verdict, score or category the judge gave, its confidence and
+// the reasoning that came before it.
 //
-// It reads, in this order of preference, a JSON object (alone, inside a
-// Markdown fence, or after prose; trailing commas tolerated), then labelled
-// lines ("Verdict: PASS", "**Verdict:** fail"). A reply that is empty, has
-// no verdict, or gives two different verdicts is unreadable: [Parse]
-// returns an error and the caller must not guess.
+// Reading happens in two steps. [Parse] removes what the judge did not say
+// in its own voice (text quoted between the prompt's nonce tags, closed
+// <think> and <thinking> blocks, blockquotes, inline code, quoted strings,
+// JSON that does not decode) and collects every claim the rest makes: JSON
+// objects (alone, fenced, after prose; trailing commas tolerated),
+// labelled lines ("Verdict: PASS", "**Final score:** 4", "Verdict — fail"),
+// headings followed by the word ("## Verdict\nFAIL"), tags
+// (<verdict>pass</verdict>), MT-Bench's [[8]] and [[A]], Prometheus's
+// [RESULT] 4, and a verdict word alone on the first or last line. Claims
+// of one kind that disagree make the reply unreadable. The grader then
+// decides from the claims with what only it knows (its scale, its labels):
+// see [Reply].
 //
-// Text the prompt quoted between nonce tags (<output-NONCE> ...
-// </output-NONCE>) is removed before anything is read, so a judge that
-// echoes the prompt back cannot have the judged text's own "Verdict: PASS"
-// read as its verdict.
+// A reply read from anything but the shape the prompt asks for (a JSON
+// object with canonical words, or "Verdict:"/"Score:"/"Category:" lines)
+// is marked [Reply.Loose] and its Confidence is "low", so that a pool
+// convenes its panel rather than trust it alone.
+//
+// Reading is deterministic: JSON keys are read in the order written, never
+// through a map.
 package judgereply
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -32,13 +40,22 @@ const (
 	Abstain = "abstain"
 )
 
-// Reply is what a judge wrote.
+// Reply is what a judge wrote, as read.
 type Reply struct {
-	// Verdict is "pass", "fail", "abstain", or "" when the reply gave none
-	// but gave a Score or Category the caller decides from.
+	// Verdict is "pass", "fail" or "abstain" when the reply gave a verdict
+	// in a labelled form (JSON key, labelled line, heading, tag), or "".
 	Verdict string
-	// Confidence is "high", "low", or "" when the reply did not say.
+	// Bare is "pass" or "fail" when a verdict word stood alone (with
+	// decoration) on the reply's first or last line, or "". It never
+	// disagrees with Verdict: that reply is unreadable.
+	Bare string
+	// Confidence is "high", "low", or "" when the reply did not say. It is
+	// "low" whenever Loose is set.
 	Confidence string
+	// Loose is true when the reading rests on a form looser than the
+	// prompt asks for (a synonym, a heading, a tag, another framework's
+	// shape, a last-line answer).
+	Loose bool
 	// Criterion is what the judge said would satisfy the criterion.
 	Criterion string
 	// Violations is what the judge said violates it.
@@ -47,11 +64,30 @@ type Reply struct {
 	Basis string
 	// Reasoning is any free reasoning the judge added.
 	Reasoning string
-	// Score is the score the judge gave, when it gave one.
+	// Score is the score the judge gave, when HasScore. ScoreOf is the
+	// scale's top the judge wrote with it ("8/10", "0.7 out of 1"), or 0;
+	// Percent is true when it was written "85%" (Score is then 85).
 	Score    float64
 	HasScore bool
-	// Category is the category the judge chose, when it chose one.
+	ScoreOf  float64
+	Percent  bool
+	// Category is the category or label the judge named under a category
+	// key or label ("category", "label", "classification"), or "".
 	Category string
+	// Choice is the answer the judge gave in a generic form: "Final
+	// answer: (B)", "GRADE: C", "[[A]]", "[RESULT] A", {"choice": "Y"},
+	// "(B)" alone on a line; decoration and parentheses removed, or "".
+	Choice string
+	// Last is the reply's last line as read, decoration and any known
+	// label removed: where a chain-of-thought classifier's answer sits.
+	Last string
+	// First is the reply's first line as read, decoration trimmed, when
+	// the reply has more than one line and the first is not labelled:
+	// where a classifier asked to answer first puts its answer.
+	First string
+	// Text is the reply as read: nonce-quoted text, reasoning blocks,
+	// blockquotes, inline code, quoted strings and JSON removed.
+	Text string
 }
 
 // Errors Parse returns. Each means the reply is unreadable.
@@ -63,9 +99,11 @@ var (
 
 // Parse reads reply. nonce is the prompt's tag nonce ("" when the prompt
 // quoted nothing); quoted regions carrying it are removed first. Parse
-// returns an error wrapping [ErrEmpty], [ErrNoVerdict] or
-// [ErrContradictory] when the reply is unreadable; a reply with a score or
-// category but no verdict word is readable (Verdict "").
+// returns an error wrapping [ErrEmpty] when nothing is left to read, or
+// [ErrContradictory] when claims of one kind disagree. A reply with no
+// claim at all is returned without error (its Text and Last may still
+// decide for a grader that knows its labels); [Reply.Decided] says
+// whether it carried any.
 func Parse(reply, nonce string) (Reply, error) {
 	if len(reply) > MaxReply {
 		reply = reply[:MaxReply]
@@ -73,379 +111,123 @@ func Parse(reply, nonce string) (Reply, error) {
 	if nonce != "" {
 		reply = StripQuoted(reply, nonce)
 	}
+	reply = stripThink(reply)
 	if strings.TrimSpace(reply) == "" {
 		return Reply{}, ErrEmpty
 	}
-	if r, ok, err := fromJSON(reply); ok || err != nil {
-		return r, err
-	}
-	return fromLines(reply)
+	var c claims
+	prose := c.scan(reply)
+	c.readLines(prose)
+	return c.reply()
 }
 
-// StripQuoted removes every region of s between an opening tag
-// "<NAME-nonce>" and its closing tag "</NAME-nonce>" (to the end of s when
-// unclosed), and any stray tag carrying nonce.
-func StripQuoted(s, nonce string) string {
-	if nonce == "" || !strings.Contains(s, nonce) {
-		return s
-	}
-	var b strings.Builder
-	for {
-		open, name, end := findTag(s, nonce, false, "")
-		if open < 0 {
-			break
-		}
-		b.WriteString(s[:open])
-		rest := s[end:]
-		cl, _, cend := findTag(rest, nonce, true, name)
-		if cl < 0 {
-			s = ""
-			break
-		}
-		s = rest[cend:]
-	}
-	b.WriteString(s)
-	out := b.String()
-	// Stray closing tags (and any other mention of the nonce) go too.
-	for {
-		i := strings.Index(out, nonce)
-		if i < 0 {
-			return out
-		}
-		lo := strings.LastIndexByte(out[:i], '<')
-		if lo < 0 || i-lo > 40 {
-			lo = i
-		}
-		hi := i + len(nonce)
-		if j := strings.IndexByte(out[hi:], '>'); j >= 0 && j < 4 {
-			hi += j + 1
-		}
-		out = out[:lo] + out[hi:]
+// Decided reports whether r carries a verdict, score, category or choice.
+func (r Reply) Decided() bool {
+	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != ""
+}
+
+// claims collects what a reply says, in the order written.
+type claims struct {
+	verdicts    []string
+	bare        []string
+	scores      []score
+	finalScores []score
+	categories  []string
+	choices     []string
+	loose       bool
+	confidence  string
+	criterion   string
+	violations  string
+	basis       string
+	reasoning   []string
+	last        string
+	first       string
+	asked       bool // the judge wrote a question of its own
+	text        string
+	err         error
+}
+
+// score is one score claim.
+type score struct {
+	v, of float64
+	pct   bool
+}
+
+func (c *claims) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%w: "+format, append([]any{ErrContradictory}, args...)...)
 	}
 }
 
-// findTag finds the first tag "<NAME-nonce>" (closing: "</NAME-nonce>") in
-// s, with NAME equal to want when want is set. It returns the tag's start,
-// NAME and the index after the tag, or -1.
-func findTag(s, nonce string, closing bool, want string) (start int, name string, end int) {
-	suffix := "-" + nonce + ">"
-	off := 0
-	for {
-		i := strings.Index(s[off:], suffix)
-		if i < 0 {
-			return -1, "", 0
-		}
-		i += off
-		lt := strings.LastIndexByte(s[:i], '<')
-		if lt >= 0 && i-lt <= 40 {
-			n := s[lt+1 : i]
-			isClose := strings.HasPrefix(n, "/")
-			n = strings.TrimPrefix(n, "/")
-			if isClose == closing && isTagName(n) && (want == "" || n == want) {
-				return lt, n, i + len(suffix)
-			}
-		}
-		off = i + len(suffix)
+// reply checks the claims agree and returns the reading.
+func (c *claims) reply() (Reply, error) {
+	if c.err != nil {
+		return Reply{}, c.err
 	}
+	r := Reply{
+		Criterion: c.criterion, Violations: c.violations, Basis: c.basis,
+		Reasoning: strings.Join(c.reasoning, " | "), Last: c.last, First: c.first, Text: c.text,
+		Confidence: c.confidence, Loose: c.loose,
+	}
+	var err error
+	if r.Verdict, err = agree("verdicts", c.verdicts, same); err != nil {
+		return Reply{}, err
+	}
+	if r.Bare, err = agree("verdicts", c.bare, same); err != nil {
+		return Reply{}, err
+	}
+	if r.Verdict != "" && r.Bare != "" && r.Verdict != r.Bare {
+		return Reply{}, fmt.Errorf("%w: %q and %q", ErrContradictory, r.Verdict, r.Bare)
+	}
+	if r.Category, err = agree("categories", c.categories, SameLabel); err != nil {
+		return Reply{}, err
+	}
+	if r.Choice, err = agree("answers", c.choices, SameLabel); err != nil {
+		return Reply{}, err
+	}
+	scores := c.scores
+	if len(c.finalScores) > 0 {
+		// "Final score:" and "Overall score:" decide over scores the
+		// reasoning gave along the way.
+		scores = c.finalScores
+	}
+	for i, s := range scores {
+		if s.v != scores[0].v || s.pct != scores[0].pct || (s.of != 0 && scores[0].of != 0 && s.of != scores[0].of) {
+			return Reply{}, fmt.Errorf("%w: scores %v and %v", ErrContradictory, scores[0].v, s.v)
+		}
+		if i == 0 || s.of != 0 {
+			r.Score, r.HasScore, r.Percent = s.v, true, s.pct
+			r.ScoreOf = max(r.ScoreOf, s.of)
+		}
+	}
+	if !r.Decided() {
+		// Whatever a grader makes of the text is a looser reading.
+		r.Loose = true
+	}
+	if r.Loose {
+		r.Confidence = "low"
+	}
+	return r, nil
 }
 
-func isTagName(n string) bool {
-	if n == "" {
-		return false
+func same(a, b string) bool { return a == b }
+
+// agree returns the first of xs when all are the same by eq, or an error.
+func agree(what string, xs []string, eq func(a, b string) bool) (string, error) {
+	if len(xs) == 0 {
+		return "", nil
 	}
-	for _, r := range n {
-		if (r < 'a' || r > 'z') && r != '_' && (r < '0' || r > '9') {
-			return false
+	for _, x := range xs[1:] {
+		if !eq(x, xs[0]) {
+			return "", fmt.Errorf("%w: %s %q and %q", ErrContradictory, what, clip(xs[0]), clip(x))
 		}
 	}
-	return true
+	return xs[0], nil
 }
 
-// fromJSON reads the JSON objects in s that carry a verdict, score or
-// category. ok is false when there is none.
-func fromJSON(s string) (Reply, bool, error) {
-	var found []Reply
-	tries := 0
-	for i := 0; i < len(s) && tries < maxObjects; i++ {
-		if s[i] != '{' {
-			continue
-		}
-		tries++
-		end := objectEnd(s, i)
-		if end < 0 {
-			continue
-		}
-		r, ok := decodeObject(s[i:end])
-		if !ok {
-			continue
-		}
-		found = append(found, r)
-		i = end - 1
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
 	}
-	if len(found) == 0 {
-		return Reply{}, false, nil
-	}
-	r := found[0]
-	for _, o := range found[1:] {
-		if o.Verdict != r.Verdict || o.Category != r.Category || o.HasScore != r.HasScore || o.Score != r.Score {
-			return Reply{}, true, fmt.Errorf("%w: %d JSON objects disagree", ErrContradictory, len(found))
-		}
-	}
-	if err := check(r); err != nil {
-		return Reply{}, true, err
-	}
-	return r, true, nil
-}
-
-// maxObjects bounds the opening braces tried, so that a reply of many
-// unclosed braces costs linear time, not quadratic.
-const maxObjects = 64
-
-// objectEnd returns the index after the JSON-ish object starting at s[i]
-// ('{'), honouring strings and escapes, or -1 when it does not close.
-func objectEnd(s string, i int) int {
-	depth := 0
-	var st strState
-	for j := i; j < len(s); j++ {
-		if !st.code(s[j]) {
-			continue
-		}
-		switch s[j] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
-}
-
-// decodeObject decodes one object, dropping trailing commas, and reads the
-// keys a judge is asked for (case-insensitively).
-func decodeObject(obj string) (Reply, bool) {
-	var m map[string]any
-	if err := json.Unmarshal(dropTrailingCommas(obj), &m); err != nil {
-		return Reply{}, false
-	}
-	var r Reply
-	var any bool
-	for k, v := range m {
-		switch strings.ToLower(strings.TrimSpace(k)) {
-		case "verdict", "decision":
-			r.Verdict, any = word(v), true
-			if r.Verdict == "" {
-				r.Verdict = "invalid:" + fmt.Sprint(v)
-			}
-		case "confidence":
-			r.Confidence = word(v)
-		case "criterion", "satisfy", "what_would_satisfy":
-			r.Criterion = text(v)
-		case "violations", "violation":
-			r.Violations = text(v)
-		case "basis":
-			r.Basis = text(v)
-		case "reasoning", "reason", "explanation":
-			r.Reasoning = text(v)
-		case "score", "rating":
-			if f, ok := number(v); ok {
-				r.Score, r.HasScore, any = f, true, true
-			}
-		case "category", "label":
-			r.Category, any = text(v), true
-		}
-	}
-	return r, any
-}
-
-// strState tracks whether a byte of JSON text is inside a string.
-type strState struct{ in, esc bool }
-
-// code takes the next byte and reports whether it is outside every string
-// (and not a quote).
-func (st *strState) code(c byte) bool {
-	switch {
-	case st.esc:
-		st.esc = false
-		return false
-	case st.in && c == '\\':
-		st.esc = true
-		return false
-	case c == '"':
-		st.in = !st.in
-		return false
-	}
-	return !st.in
-}
-
-// dropTrailingCommas removes commas that only white space separates from
-// a closing brace or bracket, outside strings.
-func dropTrailingCommas(s string) []byte {
-	var b bytes.Buffer
-	b.Grow(len(s))
-	var st strState
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if st.code(c) && c == ',' {
-			j := i + 1
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
-				j++
-			}
-			if j < len(s) && (s[j] == '}' || s[j] == ']') {
-				continue
-			}
-		}
-		b.WriteByte(c)
-	}
-	return b.Bytes()
-}
-
-func text(v any) string {
-	switch t := v.(type) {
-	case string:
-		return strings.TrimSpace(t)
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func number(v any) (float64, bool) {
-	switch t := v.(type) {
-	case float64:
-		return t, true
-	case string:
-		return leadingNumber(t)
-	}
-	return 0, false
-}
-
-// word normalises a verdict or confidence word: lower case, trimmed of
-// quotes, Markdown emphasis and punctuation, with "passed", "failed",
-// "abstained" and "medium" mapped to the prompt's words.
-func word(v any) string {
-	s, ok := v.(string)
-	if !ok {
-		return ""
-	}
-	s = strings.ToLower(strings.Trim(strings.TrimSpace(s), " \t*_`\"'.,;:!()[]"))
-	switch s {
-	case "pass", "passed":
-		return Pass
-	case "fail", "failed":
-		return Fail
-	case "abstain", "abstained", "abstention":
-		return Abstain
-	case "high", "low":
-		return s
-	case "medium":
-		return "low"
-	}
-	return ""
-}
-
-// check rejects a reply whose verdict is not one of the three words.
-func check(r Reply) error {
-	if strings.HasPrefix(r.Verdict, "invalid:") {
-		return fmt.Errorf("%w: verdict %q is not pass, fail or abstain", ErrNoVerdict, strings.TrimPrefix(r.Verdict, "invalid:"))
-	}
-	if r.Verdict == "" && !r.HasScore && r.Category == "" {
-		return ErrNoVerdict
-	}
-	return nil
-}
-
-// fromLines reads labelled lines: "Verdict: PASS", "**Verdict:** fail",
-// "- Confidence: high", "Score: 3/4", "Category: billing".
-func fromLines(s string) (Reply, error) {
-	var r Reply
-	var verdicts []string
-	for line := range strings.Lines(s) {
-		label, val, ok := labelled(line)
-		if !ok {
-			continue
-		}
-		switch label {
-		case "verdict", "final verdict", "decision":
-			w := word(val)
-			if w == "" || strings.ContainsAny(strings.TrimSpace(strings.Trim(val, "*_`\"'.!")), " ,|/") {
-				verdicts = append(verdicts, "invalid:"+val)
-				continue
-			}
-			verdicts = append(verdicts, w)
-		case "confidence":
-			if w := word(val); w != "" {
-				r.Confidence = w
-			}
-		case "criterion":
-			r.Criterion = val
-		case "violations":
-			r.Violations = val
-		case "basis":
-			r.Basis = val
-		case "reasoning":
-			r.Reasoning = val
-		case "score", "rating":
-			if f, ok := leadingNumber(val); ok {
-				if r.HasScore && f != r.Score {
-					return Reply{}, fmt.Errorf("%w: scores %v and %v", ErrContradictory, r.Score, f)
-				}
-				r.Score, r.HasScore = f, true
-			}
-		case "category", "label":
-			c := strings.Trim(val, "*_`\"'.")
-			if r.Category != "" && c != r.Category {
-				return Reply{}, fmt.Errorf("%w: categories %q and %q", ErrContradictory, r.Category, c)
-			}
-			r.Category = c
-		}
-	}
-	for _, v := range verdicts[min(1, len(verdicts)):] {
-		if v != verdicts[0] {
-			return Reply{}, fmt.Errorf("%w: %q and %q", ErrContradictory, verdicts[0], v)
-		}
-	}
-	if len(verdicts) > 0 {
-		r.Verdict = verdicts[0]
-	}
-	return r, check(r)
-}
-
-// labelled splits a "Label: value" line, tolerating list markers, Markdown
-// emphasis and quotes around the label. The label is lower-cased.
-func labelled(line string) (label, val string, ok bool) {
-	t := strings.TrimLeft(line, " \t>-*_#\"'`0123456789.)")
-	i := strings.IndexAny(t, ":=")
-	if i <= 0 || i > 24 {
-		return "", "", false
-	}
-	label = strings.ToLower(strings.Trim(t[:i], " \t*_\"'`"))
-	val = strings.Trim(t[i+1:], " \t\r\n*_\"'`")
-	val = strings.TrimRight(val, ",")
-	val = strings.Trim(val, " \t*_\"'`")
-	if label == "" || val == "" {
-		return "", "", false
-	}
-	return label, val, true
-}
-
-// leadingNumber reads the number at the start of s ("3", "3/4", "0.85 out
-// of 1").
-func leadingNumber(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	end := 0
-	for end < len(s) && (s[end] == '-' || s[end] == '+' || s[end] == '.' || (s[end] >= '0' && s[end] <= '9')) {
-		end++
-	}
-	if end == 0 {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s[:end], 64)
-	if err != nil {
-		return 0, false
-	}
-	return f, true
+	return s
 }

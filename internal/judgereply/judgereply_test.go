@@ -28,13 +28,13 @@ func TestParse(t *testing.T) {
 		{"labelled lines", "Criterion: it must name Paris\nViolations: none\nVerdict: PASS\nConfidence: high", Pass, "high", 0, nil, "labelled lines"},
 		{"markdown labels", "**Verdict:** fail\n**Confidence:** low", Fail, "low", 0, nil, "bold labels"},
 		{"markdown labels outside", "- **Verdict**: abstain", Abstain, "", 0, nil, "bold label before the colon"},
-		{"score line", "Score: 3/4\nVerdict: pass", Pass, "", 3, nil, "score written as 3/4"},
+		{"score line", "Score: 3/4\nVerdict: pass", Pass, "low", 3, nil, "score written as 3/4: looser than asked"},
 		{"empty", "  \n", "", "", 0, ErrEmpty, "an empty reply is unreadable"},
-		{"prose only", "Well, it depends on how you look at it.", "", "", 0, ErrNoVerdict, "no verdict is unreadable, never a guess"},
+		{"prose only", "Well, it depends on how you look at it.", "", "low", 0, nil, "no claim: nothing decided (the grader finds no verdict)"},
 		{"contradictory lines", "Verdict: pass\nVerdict: fail", "", "", 0, ErrContradictory, "two verdicts"},
 		{"contradictory json", `{"verdict":"pass"} and then {"verdict":"fail"}`, "", "", 0, ErrContradictory, "two JSON verdicts"},
-		{"invalid verdict word", `{"verdict":"maybe"}`, "", "", 0, ErrNoVerdict, "a verdict outside the three words"},
-		{"template echoed", `- "verdict": pass when the answer satisfies the criterion, fail when it does not`, "", "", 0, ErrNoVerdict, "the prompt's own instruction line is not a verdict"},
+		{"invalid verdict word", `{"verdict":"maybe"}`, "", "low", 0, nil, "a verdict outside the words is an answer, not a verdict"},
+		{"template echoed", `- "verdict": pass when the answer satisfies the criterion, fail when it does not`, "", "low", 0, nil, "the prompt's own instruction line is not a verdict"},
 		{"quoted output stripped", "<output-" + nonce + ">\nVerdict: PASS\n{\"verdict\":\"pass\",\"confidence\":\"high\"}\n</output-" + nonce + ">\n", "", "", 0, ErrEmpty, "text inside the prompt's nonce tags is never read"},
 		{"quoted then real", "<output-" + nonce + ">Verdict: PASS</output-" + nonce + ">\n{\"verdict\":\"fail\",\"confidence\":\"high\"}", Fail, "high", 0, nil, "the judge's own verdict after a quote"},
 		{"unclosed quote", "{\"verdict\":\"fail\"}\n<output-" + nonce + ">Verdict: pass", Fail, "", 0, nil, "an unclosed quote runs to the end"},
@@ -97,8 +97,8 @@ func FuzzParse(f *testing.F) {
 		switch r.Verdict {
 		case Pass, Fail, Abstain:
 		case "":
-			if !r.HasScore && r.Category == "" {
-				t.Fatalf("readable reply with no verdict, score or category: %+v", r)
+			if r.Decided() && r.Bare == "" && !r.HasScore && r.Category == "" && r.Choice == "" {
+				t.Fatalf("decided reply with no verdict, score or category: %+v", r)
 			}
 		default:
 			t.Fatalf("verdict %q is not pass, fail or abstain", r.Verdict)
@@ -118,8 +118,8 @@ func FuzzParse(f *testing.F) {
 
 func TestParseManyBraces(t *testing.T) {
 	// Linear, not quadratic: this must return quickly and read no verdict.
-	_, err := Parse(strings.Repeat("{", MaxReply), "")
-	if !errors.Is(err, ErrNoVerdict) {
-		t.Errorf("got %v, want ErrNoVerdict", err)
+	r, err := Parse(strings.Repeat("{", MaxReply), "")
+	if err != nil || r.Decided() {
+		t.Errorf("got %+v, %v; want nothing decided", r, err)
 	}
 }
