@@ -221,8 +221,8 @@ type JSONSchemaOptions struct {
 
 // DefaultMaxSchemaVisits is the default [JSONSchemaOptions.MaxVisits]:
 // 16,384 schema nodes at one instance position. A schema whose
-// definitions each reference the next twice through "anyOf" reaches it
-// at 14 levels.
+// definitions each reference the next twice through "anyOf" passes it at
+// 13 levels (each level visits the definition and its two references).
 const DefaultMaxSchemaVisits = 1 << 14
 
 // maxSchemaWork bounds the schema nodes one validation may visit in all,
@@ -716,7 +716,7 @@ func jsonSpecs(m map[string]Builder) {
 // within maxLoadDepth levels of the root (or at any depth once the bound
 // is stable). Grading walks the instance for its depth and positions,
 // extends the table to that depth if needed, and refuses (not graded) an
-// instance whose positions times its worst per-position bound passes
+// instance whose positions times the bound, summed over its levels, passes
 // maxSchemaWork. The analysis itself is budgeted in steps.
 
 // maxLoadDepth is how many instance levels compiling checks the bound at.
@@ -753,7 +753,7 @@ type visitBound struct {
 	mu    sync.Mutex  // guards what follows
 	steps int         // analysis steps spent
 	last  []int       // bounds at the deepest level computed, per root
-	worst []int       // worst[d]: max over levels <= d of the root's bound
+	at    []int       // at[d]: the root's bound d levels down
 	done  bool        // last holds for every deeper level
 }
 
@@ -852,10 +852,10 @@ func newVisitBound(sch *jsonschema.Schema, limit int) (*visitBound, error) {
 	for r, c := range b.cl {
 		b.last[r] = closureSize(c, limit)
 	}
-	b.worst = []int{b.last[0]}
+	b.at = []int{b.last[0]}
 	for d := 1; ; d++ {
-		if b.worst[len(b.worst)-1] > limit {
-			return nil, fmt.Errorf("%w: up to %d at one instance position %d levels down, over the limit of %d (MaxVisits, max_visits); look for references that fan out through anyOf, allOf or oneOf", ErrSchemaTooComplex, b.worst[len(b.worst)-1], len(b.worst)-1, limit)
+		if worst := b.at[len(b.at)-1]; worst > limit {
+			return nil, fmt.Errorf("%w: over %d at one instance position %d levels down (MaxVisits, max_visits); look for references that fan out through anyOf, allOf or oneOf", ErrSchemaTooComplex, limit, len(b.at)-1)
 		}
 		if b.done || d > maxLoadDepth {
 			break
@@ -939,6 +939,9 @@ func (b *visitBound) closures() error {
 			total := 0
 			for k, m := range from {
 				out[k] = satAdd(out[k], m, b.limit)
+			}
+			if err := b.spend(len(out)); err != nil {
+				return err
 			}
 			for _, m := range out {
 				total = satAdd(total, m, b.limit)
@@ -1148,17 +1151,20 @@ func (b *visitBound) extend() error {
 	}
 	b.done = slices.Equal(next, b.last)
 	b.last = next
-	b.worst = append(b.worst, max(b.worst[len(b.worst)-1], next[0]))
+	b.at = append(b.at, next[0])
 	return nil
 }
 
 // check refuses an instance whose worst-case validation work passes
-// maxSchemaWork, or when ctx ends while the table is extended.
+// maxSchemaWork, or when ctx ends while the table is extended: the work is
+// the sum over the instance's levels of its positions there times the
+// bound there.
 func (b *visitBound) check(ctx context.Context, v any) error {
-	positions, depth := shape(v, 0)
+	var buf [16]int
+	perLevel := shape(v, 0, buf[:0])
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for depth >= len(b.worst) && !b.done {
+	for len(perLevel) > len(b.at) && !b.done {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -1166,33 +1172,36 @@ func (b *visitBound) check(ctx context.Context, v any) error {
 			return err
 		}
 	}
-	per := b.worst[min(depth, len(b.worst)-1)]
-	if per > b.limit {
-		return fmt.Errorf("%w: more than %d at one position of this %d-level instance (MaxVisits, max_visits)", ErrSchemaTooComplex, b.limit, depth)
+	work := 0
+	for d, positions := range perLevel {
+		per := b.at[min(d, len(b.at)-1)]
+		if per > b.limit {
+			return fmt.Errorf("%w: more than %d at one position %d levels down in this instance (MaxVisits, max_visits)", ErrSchemaTooComplex, b.limit, d)
+		}
+		work = satAdd(work, satMul(positions, per, maxSchemaWork), maxSchemaWork)
 	}
-	if work := satMul(positions, per, maxSchemaWork); work > maxSchemaWork {
-		return fmt.Errorf("%w: %d positions, up to %d schema nodes each, pass the budget of %d visits per output", ErrSchemaTooComplex, positions, per, maxSchemaWork)
+	if work > maxSchemaWork {
+		return fmt.Errorf("%w: this instance's %d levels could take over %d visits in all, the budget per output", ErrSchemaTooComplex, len(perLevel), maxSchemaWork)
 	}
 	return nil
 }
 
-// shape counts the positions in a decoded instance and its depth (0 for a
-// scalar).
-func shape(v any, depth int) (positions, deepest int) {
-	positions, deepest = 1, depth
+// shape appends to counts the number of positions at each level of a
+// decoded instance (counts[0] is 1, the root).
+func shape(v any, depth int, counts []int) []int {
+	if depth == len(counts) {
+		counts = append(counts, 0)
+	}
+	counts[depth]++
 	switch x := v.(type) {
 	case map[string]any:
 		for _, e := range x {
-			p, d := shape(e, depth+1)
-			positions += p
-			deepest = max(deepest, d)
+			counts = shape(e, depth+1, counts)
 		}
 	case []any:
 		for _, e := range x {
-			p, d := shape(e, depth+1)
-			positions += p
-			deepest = max(deepest, d)
+			counts = shape(e, depth+1, counts)
 		}
 	}
-	return positions, deepest
+	return counts
 }
