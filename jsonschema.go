@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/proctorhq/proctor/internal/fence"
+	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -365,6 +366,9 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	c.DefaultDraft(draft)
 	if opts.FormatAssertion {
 		c.AssertFormat()
+		for _, f := range assertedFormats() {
+			c.RegisterFormat(f)
+		}
 	}
 	if opts.ContentAssertion {
 		c.AssertContent()
@@ -382,12 +386,73 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	if limit == 0 {
 		limit = DefaultMaxSchemaVisits
 	}
-	bound, err := newVisitBound(sch, limit)
+	var visit func(*jsonschema.Schema)
+	if opts.FormatAssertion {
+		// The validator checks "regex" with the engine that compiles
+		// "pattern" (Go's RE2) and lets no format replace it; the
+		// compiled nodes take the ECMA-262 check instead.
+		re := ecmaRegexFormat()
+		visit = func(s *jsonschema.Schema) {
+			if s.Format != nil && s.Format.Name == "regex" {
+				s.Format = re
+			}
+		}
+	}
+	bound, err := newVisitBound(sch, limit, visit)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
 	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false)}, nil
 }
+
+// assertedFormats are the validator's own format checks, each followed by
+// the stricter check of internal/jsonformat for the same format, and the
+// checks that replace the validator's (so that the JSON Schema Test
+// Suite's format cases agree). Built once; immutable.
+var assertedFormats = sync.OnceValue(func() []*jsonschema.Format {
+	var out []*jsonschema.Format
+	for _, name := range sortedKeys(jsonformat.Replacements) {
+		check := jsonformat.Replacements[name]
+		out = append(out, &jsonschema.Format{Name: name, Validate: func(v any) error {
+			if s, ok := v.(string); ok {
+				return check(s)
+			}
+			return nil
+		}})
+	}
+	for _, name := range sortedKeys(jsonformat.Checks) {
+		extra := jsonformat.Checks[name]
+		base := func(any) error { return nil }
+		// The validator's own check, read from a schema that uses it.
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		if err := c.AddResource("file:///f.json", map[string]any{"format": name}); err == nil {
+			if sch, err := c.Compile("file:///f.json"); err == nil && sch.Format != nil {
+				base = sch.Format.Validate
+			}
+		}
+		out = append(out, &jsonschema.Format{Name: name, Validate: func(v any) error {
+			if err := base(v); err != nil {
+				return err
+			}
+			if s, ok := v.(string); ok {
+				return extra(s)
+			}
+			return nil
+		}})
+	}
+	return out
+})
+
+// ecmaRegexFormat is the "regex" format as ECMA-262 defines it.
+var ecmaRegexFormat = sync.OnceValue(func() *jsonschema.Format {
+	return &jsonschema.Format{Name: "regex", Validate: func(v any) error {
+		if s, ok := v.(string); ok {
+			return jsonformat.Regex(s)
+		}
+		return nil
+	}}
+})
 
 // fileLoader resolves "$ref"s to other schema files inside one fs.FS (and,
 // in tests, to the conformance suite's remotes) and refuses everything
@@ -758,8 +823,9 @@ type visitBound struct {
 }
 
 // newVisitBound analyses sch and refuses it when its bound passes limit
-// within maxLoadDepth levels.
-func newVisitBound(sch *jsonschema.Schema, limit int) (*visitBound, error) {
+// within maxLoadDepth levels. visit, when not nil, is called once with
+// every compiled node.
+func newVisitBound(sch *jsonschema.Schema, limit int, visit func(*jsonschema.Schema)) (*visitBound, error) {
 	b := &visitBound{limit: limit, pos: map[int]int{}}
 	index := map[*jsonschema.Schema]int{}
 	var list []*jsonschema.Schema
@@ -787,6 +853,9 @@ func newVisitBound(sch *jsonschema.Schema, limit int) (*visitBound, error) {
 	var recursive []int
 	for i := 0; i < len(list); i++ {
 		s := list[i]
+		if visit != nil {
+			visit(s)
+		}
 		n := schemaNode{}
 		n.inPlace = adds(s.Ref, s.Not, s.If, s.Then, s.Else)
 		if s.RecursiveRef != nil {

@@ -39,11 +39,13 @@ type suiteGroup struct {
 	} `json:"tests"`
 }
 
-type suiteCount struct{ groups, cases, missed int }
+// suiteMiss is a case the grader disagreed with: key is the file's name
+// and the case's description ("idn-email|..."), msg says what happened.
+type suiteMiss struct{ key, msg string }
 
 // runSuiteFile grades every case of one suite file and returns the cases
 // run and the keys ("file/group/case", 0-based) of those that disagreed.
-func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n int, missed []string) {
+func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n int, missed []suiteMiss) {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -60,7 +62,7 @@ func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n i
 	for gi, grp := range groups {
 		g, err := NewJSONSchema(grp.Schema, opts)
 		if err != nil {
-			missed = append(missed, fmt.Sprintf("%s/%d: %s: does not compile: %v", name, gi, grp.Description, err))
+			missed = append(missed, suiteMiss{name + "|" + grp.Description, fmt.Sprintf("%s/%d: %s: does not compile: %v", name, gi, grp.Description, err)})
 			n += len(grp.Tests)
 			continue
 		}
@@ -76,7 +78,7 @@ func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n i
 				t.Fatal(err)
 			}
 			if got := g.Grade(ctx, &Sample{Output: out.String()}); got.Status != want {
-				missed = append(missed, fmt.Sprintf("%s/%d/%d: %s: %s: got %v (%s), want %v", name, gi, ci, grp.Description, c.Description, got.Status, got.Reason, want))
+				missed = append(missed, suiteMiss{name + "|" + c.Description, fmt.Sprintf("%s/%d/%d: %s: %s: got %v (%s), want %v", name, gi, ci, grp.Description, c.Description, got.Status, got.Reason, want)})
 			}
 		}
 	}
@@ -105,7 +107,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 				n += c
 				files++
 				for _, m := range missed {
-					t.Error(m)
+					t.Error(m.msg)
 				}
 			}
 			// The suite at the vendored commit holds over 700 required
@@ -122,29 +124,48 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 	t.Logf("all drafts: %d required cases", total)
 }
 
-// formatKnown lists the optional format cases ("draft/file/group/case")
-// the validator disagrees with under FormatAssertion, and why. Empty means
-// every case agrees.
-var formatKnown = map[string]string{}
+// formatKnown lists the optional format cases the grader disagrees with
+// under FormatAssertion, by file and case description, and why. None is
+// among the formats the option promises (date, date-time, time, duration,
+// email, hostname, ipv4, ipv6, uri, uri-reference, uuid, regex,
+// json-pointer): these are the internationalised forms, whose full rules
+// need Unicode tables (IDNA 2008 derived properties, Bidi classes) that
+// neither the standard library nor the validator carries.
+var formatKnown = map[string]string{
+	"idn-hostname|zero width non-joiner must pass at every occurrence":                  "needs Unicode joining types (RFC 5892 A.1) for each ZERO WIDTH NON-JOINER",
+	"idn-hostname|Bidi domain name with a digit-first label is invalid":                 "the Bidi rule (RFC 5893) needs Bidi classes",
+	"idn-hostname|label starting with a digit before a right-to-left letter is invalid": "the Bidi rule (RFC 5893) needs Bidi classes",
+	"idn-hostname|left-to-right label containing a right-to-left letter is invalid":     "the Bidi rule (RFC 5893) needs Bidi classes",
+	"idn-hostname|right-to-left label mixing both digit types is invalid":               "the Bidi rule (RFC 5893) needs Bidi classes",
+	"idn-hostname|A-label that decodes to a Bidi rule violation is invalid":             "the Bidi rule (RFC 5893) needs Bidi classes",
+	"idn-hostname|A-label that decodes to a disallowed code point is invalid":           "needs the IDNA 2008 derived property table (RFC 5892)",
+	"idn-hostname|a U-label whose A-label form is longer than 63 octets is invalid":     "needs Punycode encoding of U-labels (only decoding is implemented)",
+	"idn-hostname|a name longer than 253 characters is invalid":                         "needs Punycode encoding of U-labels (only decoding is implemented)",
+	"idn-hostname|non-canonical Punycode that does not re-encode to itself is invalid":  "needs Punycode encoding of U-labels (only decoding is implemented)",
+	"idn-email|a fullwidth commercial at is not a local-part separator":                 "the validator has no idn-email check; it stays an annotation",
+	"idn-email|an invalid e-mail/idn e-mail address":                                    "the validator has no idn-email check; it stays an annotation",
+	"iri|an IPvFuture host with an uppercase version letter is valid":                   "the validator parses IRIs with net/url, which refuses IPvFuture hosts",
+}
 
 // TestJSONSchemaTestSuiteFormats runs the optional format tests with
 // FormatAssertion; with -v it logs the counts per draft.
 func TestJSONSchemaTestSuiteFormats(t *testing.T) {
 	for _, d := range suiteDrafts {
 		t.Run(d.dir, func(t *testing.T) {
-			n, agree := 0, 0
+			n, agree, known := 0, 0, 0
 			for _, file := range suiteFiles(t, suiteDir+"/tests/"+d.dir+"/optional/format/*.json") {
 				c, missed := runSuiteFile(t, file, d.draft, JSONSchemaOptions{FormatAssertion: true})
 				n += c
 				agree += c - len(missed)
 				for _, m := range missed {
-					key := d.dir + "/" + m[:strings.Index(m, ":")]
-					if _, ok := formatKnown[key]; !ok {
-						t.Error(m)
+					if _, ok := formatKnown[m.key]; ok {
+						known++
+						continue
 					}
+					t.Error(m.msg)
 				}
 			}
-			t.Logf("%s: %d of %d optional format cases agree under format_assertion", d.dir, agree, n)
+			t.Logf("%s: %d of %d optional format cases agree under format_assertion; %d disagree as formatKnown lists", d.dir, agree, n, known)
 		})
 	}
 }
