@@ -86,6 +86,10 @@ func Hostname(s string) error {
 		return errors.New("trailing dot")
 	}
 	for label := range strings.SplitSeq(s, ".") {
+		if len(label) > 63 {
+			// Also keeps Punycode's quadratic insertion small.
+			return fmt.Errorf("label longer than 63 bytes")
+		}
 		if len(label) >= 4 && strings.EqualFold(label[:4], "xn--") {
 			u, err := Punycode(label[4:])
 			if err != nil {
@@ -127,6 +131,9 @@ func IDNHostname(s string) error {
 				return fmt.Errorf("label %q", label)
 			}
 			continue
+		}
+		if len(label) > 255 {
+			return errors.New("label too long")
 		}
 		if err := ULabel(label); err != nil {
 			return fmt.Errorf("label %q: %w", label, err)
