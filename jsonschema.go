@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/proctorhq/proctor/internal/fence"
 	"github.com/proctorhq/proctor/internal/jsonformat"
@@ -812,14 +813,15 @@ type member struct{ node, mult int }
 type visitBound struct {
 	limit int
 	nodes []schemaNode
-	roots []int       // position roots: the root and every child target
-	cl    [][]member  // closure per position root, indexed like roots
-	pos   map[int]int // node -> index in roots
-	mu    sync.Mutex  // guards what follows
-	steps int         // analysis steps spent
-	last  []int       // bounds at the deepest level computed, per root
-	at    []int       // at[d]: the root's bound d levels down
-	done  bool        // last holds for every deeper level
+	roots []int                      // position roots: the root and every child target
+	cl    [][]member                 // closure per position root, indexed like roots
+	pos   map[int]int                // node -> index in roots
+	table atomic.Pointer[boundTable] // what check reads without the lock
+	mu    sync.Mutex                 // guards what follows
+	steps int                        // analysis steps spent
+	last  []int                      // bounds at the deepest level computed, per root
+	at    []int                      // at[d]: the root's bound d levels down
+	done  bool                       // last holds for every deeper level
 }
 
 // newVisitBound analyses sch and refuses it when its bound passes limit
@@ -933,6 +935,7 @@ func newVisitBound(sch *jsonschema.Schema, limit int, visit func(*jsonschema.Sch
 			return nil, err
 		}
 	}
+	b.publish()
 	return b, nil
 }
 
@@ -1231,19 +1234,26 @@ func (b *visitBound) extend() error {
 func (b *visitBound) check(ctx context.Context, v any) error {
 	var buf [16]int
 	perLevel := shape(v, 0, buf[:0])
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for len(perLevel) > len(b.at) && !b.done {
-		if err := ctx.Err(); err != nil {
-			return err
+	t := b.table.Load()
+	if len(perLevel) > len(t.at) && !t.done {
+		b.mu.Lock()
+		for len(perLevel) > len(b.at) && !b.done {
+			if err := ctx.Err(); err != nil {
+				b.mu.Unlock()
+				return err
+			}
+			if err := b.extend(); err != nil {
+				b.mu.Unlock()
+				return err
+			}
 		}
-		if err := b.extend(); err != nil {
-			return err
-		}
+		b.publish()
+		t = b.table.Load()
+		b.mu.Unlock()
 	}
 	work := 0
 	for d, positions := range perLevel {
-		per := b.at[min(d, len(b.at)-1)]
+		per := t.at[min(d, len(t.at)-1)]
 		if per > b.limit {
 			return fmt.Errorf("%w: more than %d at one position %d levels down in this instance (MaxVisits, max_visits)", ErrSchemaTooComplex, b.limit, d)
 		}
@@ -1253,6 +1263,19 @@ func (b *visitBound) check(ctx context.Context, v any) error {
 		return fmt.Errorf("%w: this instance's %d levels could take over %d visits in all, the budget per output", ErrSchemaTooComplex, len(perLevel), maxSchemaWork)
 	}
 	return nil
+}
+
+// boundTable is a published, immutable copy of the root's bounds per
+// level, read without the lock.
+type boundTable struct {
+	at   []int
+	done bool
+}
+
+// publish copies the bounds for lock-free readers; b.mu is held (or b is
+// not yet shared).
+func (b *visitBound) publish() {
+	b.table.Store(&boundTable{at: slices.Clone(b.at), done: b.done})
 }
 
 // shape appends to counts the number of positions at each level of a
