@@ -236,3 +236,28 @@ func FuzzJSONSchemaBound(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONSchemaBoundConcurrent grades outputs of growing depth at once,
+// so that the bound table is extended while others read it (run with
+// -race).
+func TestJSONSchemaBoundConcurrent(t *testing.T) {
+	g, err := NewJSONSchema(`{"$ref":"#/$defs/a","$defs":{
+		"a":{"allOf":[{"properties":{"x":{"$ref":"#/$defs/a"}}},{"properties":{"x":{"$ref":"#/$defs/b"}}}]},
+		"b":{"properties":{"x":{"$ref":"#/$defs/b"}}}}}`, JSONSchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Status)
+	for i := range 8 {
+		go func() {
+			depth := 20 + 40*i
+			out := strings.Repeat(`{"x":`, depth) + "1" + strings.Repeat("}", depth)
+			done <- gradeOutput(g, out).Status
+		}()
+	}
+	for range 8 {
+		if s := <-done; s != StatusPassed {
+			t.Errorf("got %v, want passed", s)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 )
 
-// ticketSchema is the contract's schema (../shared/contract/core.py).
+// ticketSchema is the ticket schema the command-line contract checks use.
 const ticketSchema = `{"type":"object","required":["id","urgent"],"properties":{"id":{"type":"string"},"urgent":{"type":"boolean"}}}`
 
 func gradeOutput(g Grader, output string) Grade {
