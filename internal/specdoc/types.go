@@ -107,12 +107,21 @@ var Types = []Type{
 
 	// Structure
 	{Name: "json_valid", Family: "structure", Summary: "the output holds valid JSON",
+		About: "An output that parses whole is the value; otherwise the first fenced block or bracketed span in the prose that parses is taken.",
+		Options: []Option{
+			{"strict", "boolean", "false", "The whole trimmed output must be JSON: no fences or prose around it."},
+		},
 		Example: `{"type": "json_valid"}`},
 	{Name: "json_schema", Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
 		About: "JSON Schema 2020-12 unless the schema's $schema names another draft.",
 		Options: []Option{
 			{"schema", "object", "", "The schema, inline. Give schema or schema_file."},
 			{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles)."},
+			{"draft", "string or number", "2020-12", "The draft for a schema without $schema: 4, 6, 7, 2019-09 or 2020-12. $schema wins when present."},
+			{"format_assertion", "boolean", "false", "Assert formats (date, date-time, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, regex, duration, json-pointer, ...) instead of treating them as annotations."},
+			{"content_assertion", "boolean", "false", "Assert contentEncoding and contentMediaType."},
+			{"any_block", "boolean", "false", "Pass when any JSON block of the output validates, not only the first that parses."},
+			{"max_visits", "integer > 0", "16384", "Bound on the schema nodes one position of the output may visit through $ref and applicators; a schema over it is refused at load, and an output that would exceed it is not graded."},
 		},
 		Example: `{"type": "json_schema", "schema": {"type": "object", "required": ["id"]}}`},
 	{Name: "json_path", Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
