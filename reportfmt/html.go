@@ -111,6 +111,10 @@ func (h *HTML) write(s string) {
 	}
 }
 
+// SetGenerated sets the time the header shows, for a run whose end is
+// known only when its last case is added; call it before [HTML.Finish].
+func (h *HTML) SetGenerated(t time.Time) { h.opts.Generated = t }
+
 // Add counts one case result in the charts and embeds it if there is room.
 func (h *HTML) Add(c proctor.CaseResult) error {
 	for _, a := range c.Attempts {
@@ -203,7 +207,7 @@ type htmlGrader struct {
 	Failed    int    `json:"failed"`
 	NotGraded int    `json:"not_graded"`
 	// Scores is the histogram of the grader's scores, nil when it gave
-	// none.
+	// none or only 0 and 1.
 	Scores *htmlHistogram `json:"scores,omitempty"`
 }
 
@@ -221,7 +225,8 @@ type htmlHistogram struct {
 const histBins = 20
 
 func histogram(pass, fail []float64) *htmlHistogram {
-	if len(pass)+len(fail) == 0 {
+	// A pass/fail grader that scores 0 or 1 has no distribution to show.
+	if !slices.ContainsFunc(slices.Concat(pass, fail), func(s float64) bool { return s != 0 && s != 1 }) {
 		return nil
 	}
 	lo, hi := 0.0, 1.0

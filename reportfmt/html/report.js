@@ -107,13 +107,13 @@
   // ---- Charts: every bar carries its number as text, so colour is never
   // the only signal.
   function stackedBars(rows, keys, labels) {
-    var w = 520, lw = 150, bh = 18, gap = 8, h = rows.length * (bh + gap) + 4;
+    var w = 560, lw = 170, bh = 18, gap = 8, h = rows.length * (bh + gap) + 4;
     var s = svg("svg", { viewBox: "0 0 " + w + " " + h, width: "100%", role: "img" });
     var maxT = 1;
     rows.forEach(function (r) { var t = 0; keys.forEach(function (k) { t += r[k] || 0; }); maxT = Math.max(maxT, t); });
     rows.forEach(function (r, i) {
-      var y = i * (bh + gap) + 2, x = lw, scale = (w - lw - 140) / maxT, parts = [];
-      s.appendChild(svg("text", { x: lw - 8, y: y + 13, "text-anchor": "end" }, svg("title", null, r.label), r.label.length > 22 ? r.label.slice(0, 21) + "…" : r.label));
+      var y = i * (bh + gap) + 2, x = lw, scale = (w - lw - 220) / maxT, parts = [];
+      s.appendChild(svg("text", { x: lw - 8, y: y + 13, "text-anchor": "end" }, svg("title", null, r.label), r.label.length > 24 ? r.label.slice(0, 22) + "…" : r.label));
       keys.forEach(function (k) {
         var n = r[k] || 0;
         if (!n) return;
@@ -195,6 +195,7 @@
       grid.setAttribute("data-rows", String(v.length));
       count.textContent = num(v.length) + " of " + plural(all.length, "case", "cases");
       inner.style.height = (v.length * ROW) + "px";
+      viewport.style.height = Math.max(3, Math.min(v.length, 18)) * ROW + 2 + "px";
       drawHead();
       draw();
       opts.changed();
@@ -349,17 +350,17 @@
 
   function header(kind, title, metaItems) {
     return el("header", { "class": "top" }, el("h1", null, el("span", { "class": "kind" }, "proctor " + kind + " · "), title),
-      el("div", { "class": "meta" }, metaItems.filter(Boolean)));
+      el("div", { "class": "meta" }, metaItems.filter(Boolean).map(function (m) { return el("span", null, m); })));
   }
   function judgesTable(judges) {
     if (!judges || !judges.length) return el("p", { "class": "note" }, "No judge was asked.");
-    return el("table", { "class": "plain", id: "judges" },
+    return el("div", { "class": "scroll" }, el("table", { "class": "plain", id: "judges" },
       el("thead", null, el("tr", null, ["judge", "model", "family", "prompt version"].map(function (h) { return el("th", null, h); }),
         ["calls", "cache hits", "retries", "errors", "tokens", "cost (USD)"].map(function (h) { return el("th", { "class": "num" }, h); }))),
       el("tbody", null, judges.map(function (j) {
         return el("tr", null, el("td", null, j.name), el("td", null, j.model || ""), el("td", null, j.family || ""), el("td", null, j.prompt_version || ""),
           [num(j.calls), num(j.cache_hits), num(j.retries), num(j.errors), num(j.tokens), (j.cost_usd || 0).toFixed(4)].map(function (v) { return el("td", { "class": "num" }, v); }));
-      })));
+      }))));
   }
 
   // ---- The report page.
@@ -408,7 +409,7 @@
     });
     if (S.judges && S.judges.length) {
       var JK = { calls: "calls", cache_hits: "cache hits", retries: "retries" };
-      chart("chart-judges", "Judges", [stackedBars(S.judges.map(function (j) { return { label: j.name, calls: j.calls, cache_hits: j.cache_hits, retries: j.retries }; }), ["calls", "cache_hits", "retries"], JK), judgesTable(S.judges)]);
+      chart("chart-judges", "Judges", [legend(["calls", "cache_hits", "retries"], JK), stackedBars(S.judges.map(function (j) { return { label: j.name, calls: j.calls, cache_hits: j.cache_hits, retries: j.retries }; }), ["calls", "cache_hits", "retries"], JK), judgesTable(S.judges)]);
     }
     if (S.not_graded_reasons.length) {
       chart("chart-reasons", "Why cases were not graded", stackedBars(S.not_graded_reasons.slice(0, 12).map(function (r) { return { label: r.reason, not_graded: r.cases }; }), ["not_graded"], { not_graded: "cases" }));
