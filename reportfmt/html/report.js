@@ -337,9 +337,11 @@
     var closeBtn = el("button", { "class": "close", type: "button", on: { click: close } }, "Close (Esc)");
     var ov = el("div", { "class": "overlay", id: "case-view", role: "dialog", "aria-modal": "true", "aria-label": "case",
       on: { click: function (e) { if (e.target === ov) close(); } } },
-      el("div", { "class": "panel" }, el("h2", null, title, closeBtn), content));
+      el("div", { "class": "panel", tabindex: "-1" }, el("h2", null, title, closeBtn), content));
     document.body.appendChild(ov);
-    closeBtn.focus();
+    // The panel takes the focus, not its button: the Enter that opened the
+    // case must not close it.
+    ov.firstChild.focus();
     return ov;
   }
   function closeOverlay() {
@@ -427,7 +429,7 @@
     var hay = new Array(cases.length);
     function haystack(i) {
       if (hay[i] == null) {
-        var c = cases[i], parts = [c.id, c.input == null ? "" : JSON.stringify(c.input)];
+        var c = cases[i], parts = [c.id, c.input == null ? "" : JSON.stringify(c.input), caseReason(c)];
         (c.attempts || []).forEach(function (a) { if (a.error) parts.push(a.error); (a.grades || []).forEach(function (g) { if (g.reason) parts.push(g.reason); }); });
         hay[i] = parts.join("\n").toLowerCase();
       }
@@ -566,5 +568,8 @@
   }
 
   if (S.kind === "compare") comparePage(); else reportPage();
+  // When the page was drawn, in milliseconds since navigation began: the
+  // browser tests read it.
+  document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
   document.body.setAttribute("data-ready", "true");
 })();
