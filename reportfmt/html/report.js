@@ -112,7 +112,7 @@
     var maxT = 1;
     rows.forEach(function (r) { var t = 0; keys.forEach(function (k) { t += r[k] || 0; }); maxT = Math.max(maxT, t); });
     rows.forEach(function (r, i) {
-      var y = i * (bh + gap) + 2, x = lw, scale = (w - lw - 220) / maxT, parts = [];
+      var y = i * (bh + gap) + 2, x = lw, scale = (w - lw - 290) / maxT, parts = [];
       s.appendChild(svg("text", { x: lw - 8, y: y + 13, "text-anchor": "end" }, svg("title", null, r.label), r.label.length > 24 ? r.label.slice(0, 22) + "…" : r.label));
       keys.forEach(function (k) {
         var n = r[k] || 0;
@@ -269,7 +269,7 @@
   }
   function searchBox(st, apply) {
     var t = null;
-    var i = el("input", { type: "search", id: "search", placeholder: "Search id, input, reasons (press /)", "aria-label": "search cases",
+    var i = el("input", { type: "search", id: "search", placeholder: "Search id, input, reasons ( / )", "aria-label": "search cases",
       value: st.q || "", on: { input: function () { clearTimeout(t); t = setTimeout(function () { st.q = i.value; apply(); }, 120); } } });
     document.addEventListener("keydown", function (e) {
       if (e.key === "/" && document.activeElement !== i && !/INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName)) { e.preventDefault(); i.focus(); }
@@ -414,7 +414,7 @@
       chart("chart-judges", "Judges", [legend(["calls", "cache_hits", "retries"], JK), stackedBars(S.judges.map(function (j) { return { label: j.name, calls: j.calls, cache_hits: j.cache_hits, retries: j.retries }; }), ["calls", "cache_hits", "retries"], JK), judgesTable(S.judges)]);
     }
     if (S.not_graded_reasons.length) {
-      chart("chart-reasons", "Why cases were not graded", stackedBars(S.not_graded_reasons.slice(0, 12).map(function (r) { return { label: r.reason, not_graded: r.cases }; }), ["not_graded"], { not_graded: "cases" }));
+      chart("chart-reasons", "Why cases were not graded", stackedBars(S.not_graded_reasons.slice(0, 12).map(function (r) { return { label: r.reason, not_graded: r.cases }; }), ["not_graded"], { not_graded: "not graded" }));
       if (S.not_graded_reasons.length > 12) charts.lastChild.appendChild(el("p", { "class": "note" }, (S.not_graded_reasons.length - 12) + " more reasons."));
       charts.lastChild.appendChild(el("ul", { "class": "note" }, S.not_graded_reasons.slice(0, 12).map(function (r) { return el("li", null, num(r.cases) + " × " + r.reason); })));
     }
@@ -443,7 +443,7 @@
     var table = caseTable({ state: st, rows: rows, label: "cases",
       columns: [
         { key: "id", label: "case", width: "minmax(180px, 1.3fr)", sort: function (r) { return r.id; }, cell: function (r) { return el("span", { "class": "id" }, r.id); } },
-        { key: "verdict", label: "verdict", width: "120px", sort: function (r) { return vorder[r.c.verdict]; }, cell: function (r) { return badge(r.c.verdict); } },
+        { key: "verdict", label: "verdict", width: "140px", sort: function (r) { return vorder[r.c.verdict]; }, cell: function (r) { return badge(r.c.verdict); } },
         { key: "split", label: "split", width: "110px", sort: function (r) { return r.c.split || ""; }, cell: function (r) { return r.c.split || ""; } },
         { key: "attempts", label: "attempts passed", width: "130px", sort: function (r) { var a = r.c.attempts || []; return a.length ? a.filter(function (x) { return x.verdict === "passed"; }).length / a.length : -1; }, cell: attemptsTextRow },
         { key: "severity", label: "severity", width: "90px", sort: function (r) { return r.c.severity || ""; }, cell: function (r) { return r.c.severity || ""; } },
@@ -532,8 +532,8 @@
           var cls = r.kind === "regression" || r.kind === "missing from head" ? "failed" : r.kind === "fix" ? "passed" : "absent";
           return el("span", { "class": "badge " + cls }, r.kind); } },
         { key: "id", label: "case", width: "minmax(180px, 1.3fr)", sort: function (r) { return r.id; }, cell: function (r) { return el("span", { "class": "id" }, r.id); } },
-        { key: "base", label: "base", width: "120px", sort: function (r) { return r.p.base ? r.p.base.verdict : ""; }, cell: function (r) { return badge(r.p.base && r.p.base.verdict); } },
-        { key: "head", label: "head", width: "120px", sort: function (r) { return r.p.head ? r.p.head.verdict : ""; }, cell: function (r) { return badge(r.p.head && r.p.head.verdict); } },
+        { key: "base", label: "base", width: "140px", sort: function (r) { return r.p.base ? r.p.base.verdict : ""; }, cell: function (r) { return badge(r.p.base && r.p.base.verdict); } },
+        { key: "head", label: "head", width: "140px", sort: function (r) { return r.p.head ? r.p.head.verdict : ""; }, cell: function (r) { return badge(r.p.head && r.p.head.verdict); } },
         { key: "prompt", label: "prompt version", width: "140px", sort: function (r) { return r.prompt; }, cell: function (r) { return r.prompt ? el("span", { title: "judge prompt version changed" }, "changed: " + r.prompt) : ""; } },
         { key: "reason", label: "head reason", width: "minmax(200px, 3fr)", sort: function (r) { return caseReason(r.p.head); }, cell: function (r) { return caseReason(r.p.head || r.p.base); } }],
       match: function (r) {

@@ -473,3 +473,24 @@ func TestBrowserCompare(t *testing.T) {
 		t.Errorf("refund-window before/after: base %q, head %q", b, h)
 	}
 }
+
+// TestBrowserCatchesProblems checks the harness itself: a page that logs an
+// error, throws and loads a file is reported.
+func TestBrowserCatchesProblems(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.html")
+	page := `<!DOCTYPE html><html><body><img src="missing.png"><script>console.error("boom"); setTimeout(() => { throw new Error("thrown") }, 0); document.body.setAttribute("data-ready", "true");</script></body></html>`
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := open(t, path)
+	p.waitJS(`new Promise(r => setTimeout(() => r(true), 200))`)
+	p.mu.Lock()
+	got := strings.Join(p.problems, "\n")
+	p.problems = nil
+	p.mu.Unlock()
+	for _, w := range []string{"boom", "thrown", "missing.png"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("problems %q do not report %q", got, w)
+		}
+	}
+}
