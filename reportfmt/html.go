@@ -2,6 +2,7 @@ package reportfmt
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"io"
@@ -63,6 +64,7 @@ type HTML struct {
 	omitted int
 	graders map[string]*graderTally
 	order   []string
+	buf     bytes.Buffer // one case's JSON
 	err     error
 }
 
@@ -111,6 +113,30 @@ func (h *HTML) write(s string) {
 	}
 }
 
+func (h *HTML) writeBytes(b []byte) {
+	if h.err == nil {
+		_, h.err = h.bw.Write(b)
+	}
+}
+
+// addJSON writes v, after a comma unless it is the first.
+func (h *HTML) addJSON(v any) error {
+	h.buf.Reset()
+	if err := json.NewEncoder(&h.buf).Encode(v); err != nil {
+		if h.err == nil {
+			h.err = err
+		}
+		return err
+	}
+	if !h.first {
+		h.write(",\n")
+	}
+	h.first = false
+	// Encode ends the value with a newline.
+	h.writeBytes(bytes.TrimSuffix(h.buf.Bytes(), []byte("\n")))
+	return h.err
+}
+
 // SetGenerated sets the time the header shows, for a run whose end is
 // known only when its last case is added; call it before [HTML.Finish].
 func (h *HTML) SetGenerated(t time.Time) { h.opts.Generated = t }
@@ -145,20 +171,9 @@ func (h *HTML) Add(c proctor.CaseResult) error {
 		h.omitted++
 		return h.err
 	}
-	b, err := scriptJSON(c)
-	if err != nil {
-		if h.err == nil {
-			h.err = err
-		}
-		return err
-	}
-	if !h.first {
-		h.write(",\n")
-	}
-	h.first = false
-	h.bytes += len(b)
-	h.write(string(b))
-	return h.err
+	err := h.addJSON(c)
+	h.bytes += h.buf.Len()
+	return err
 }
 
 // htmlSummary is the part of the embedded data that follows the cases.
@@ -307,7 +322,7 @@ func (h *HTML) Finish(s *Summary) error {
 	if err != nil {
 		return err
 	}
-	h.write(string(b))
+	h.writeBytes(b)
 	h.write("}")
 	return h.finish()
 }
@@ -367,22 +382,11 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 	for i, hc := range head.Cases {
 		headBy[hc.ID] = i
 	}
-	add := func(p htmlPair) error {
-		b, err := scriptJSON(p)
-		if err != nil {
-			return err
-		}
-		if !h.first {
-			h.write(",\n")
-		}
-		h.first = false
-		h.write(string(b))
-		return nil
-	}
+	add := h.addJSON
 	h.first = true
 	seen := make(map[string]bool, len(base.Cases))
 	for i := range base.Cases {
-		p := htmlPair{ID: base.Cases[i].ID, Base: &base.Cases[i]}
+		p := &htmlPair{ID: base.Cases[i].ID, Base: &base.Cases[i]}
 		seen[p.ID] = true
 		if j, ok := headBy[p.ID]; ok {
 			p.Head = &head.Cases[j]
@@ -393,7 +397,7 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 	}
 	for i := range head.Cases {
 		if !seen[head.Cases[i].ID] {
-			if err := add(htmlPair{ID: head.Cases[i].ID, Head: &head.Cases[i]}); err != nil {
+			if err := add(&htmlPair{ID: head.Cases[i].ID, Head: &head.Cases[i]}); err != nil {
 				return err
 			}
 		}
@@ -415,14 +419,15 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 		return err
 	}
 	h.write("\n],\n\"summary\":")
-	h.write(string(b))
+	h.writeBytes(b)
 	h.write("}")
 	return h.finish()
 }
 
 // scriptJSON marshals v for a <script type="application/json"> element:
 // "<", ">" and "&" are written as \u003c, \u003e and \u0026, so no text in
-// the data can close the element ("</script>") or open a comment.
+// the data can close the element ("</script>") or open a comment. addJSON
+// writes the same way: a json.Encoder escapes them by default.
 func scriptJSON(v any) ([]byte, error) {
 	// json.Marshal escapes them, in the output of MarshalJSON methods
 	// too, and U+2028 and U+2029.

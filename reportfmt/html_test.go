@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
@@ -318,4 +319,33 @@ func TestHTMLMaxBytes(t *testing.T) {
 	if v.Summary.Omitted == 0 || len(v.Cases)+v.Summary.Omitted != 200 {
 		t.Errorf("embedded %d, omitted %d; want some omitted and 200 in all", len(v.Cases), v.Summary.Omitted)
 	}
+}
+
+// FuzzHTMLData checks that no case text, whatever it holds, ends the data
+// element early or comes back changed.
+func FuzzHTMLData(f *testing.F) {
+	for _, s := range []string{"", "</script>", "<!--<script>", "</SCRIPT", "\u2028\u2029", "&lt;/script&gt;", "\xff\xfe", "]]>"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, id, reason string) {
+		if !utf8.ValidString(id) || !utf8.ValidString(reason) {
+			return // JSON carries text; invalid bytes become U+FFFD by design
+		}
+		r := proctor.NewReport(id)
+		r.Add(proctor.CaseResult{ID: id, Verdict: proctor.StatusFailed, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusFailed,
+			Grades: []proctor.Grade{{Grader: "g", Status: proctor.StatusFailed, Reason: reason}}}}})
+		var b bytes.Buffer
+		if err := reportfmt.WriteHTML(&b, r, reportfmt.HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Cases []proctor.CaseResult `json:"cases"`
+		}
+		if err := json.Unmarshal(dataOf(t, b.Bytes()), &v); err != nil {
+			t.Fatalf("data element does not hold the JSON: %v", err)
+		}
+		if len(v.Cases) != 1 || v.Cases[0].ID != id || v.Cases[0].Attempts[0].Grades[0].Reason != reason {
+			t.Fatalf("case text changed: %+v", v.Cases)
+		}
+	})
 }
