@@ -7,9 +7,9 @@ import (
 	"github.com/proctorhq/proctor/internal/workload"
 )
 
-// BenchmarkWorkloadSimilarity grades the shared workload's samples with
-// the checks graders.json defines, reporting ns per grade beside the
-// alternatives' figures (../shared/bench/README.md, one core):
+// BenchmarkWorkloadSimilarity grades the benchmark workload's samples with
+// the checks internal/workload/checks.json defines, reporting ns per grade
+// beside the alternatives' figures (README's Performance table, one core):
 //
 //	levenshtein  JS direct 476,271   Go floor (bit-parallel) 131,697
 //	rouge_l      JS direct 5,558,918 Go floor 124,852

@@ -123,13 +123,23 @@ func CheckInfoFrom(ctx context.Context) *CheckInfo {
 // Runner grades cases: checks in order (deterministic first), attempts,
 // verdicts and a report. A Runner is safe for concurrent use.
 type Runner struct {
-	cfg *config
+	cfg    *config
+	judges *runJudges
 }
 
 // NewRunner returns a Runner configured by opts: [WithConcurrency],
 // [WithChecks], [WithSubject], and the judges and embedders the checks use.
+// Model-graded checks built without judges ask the Runner's judges (see
+// [WithJudges]); each judge's calls in flight are capped by the Runner's
+// concurrency unless its [JudgeModel.Concurrency] says otherwise.
 func NewRunner(opts ...Option) *Runner {
-	return &Runner{cfg: newConfig(opts)}
+	cfg := newConfig(opts)
+	return &Runner{cfg: cfg, judges: &runJudges{jc: cfg.judgeConfig, concurrency: cmp.Or(cfg.concurrency, 4)}}
+}
+
+// judgeContext passes the Runner's judges to the graders it runs.
+func (r *Runner) judgeContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, runJudgesKey{}, r.judges)
 }
 
 // ErrCaseID is returned by [Runner.Run] for a case with no id or an id
@@ -190,6 +200,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 		return nil, err
 	}
 	results := make([]*CaseResult, len(cases))
+	ctx = r.judgeContext(ctx)
 	var g errgroup.Group
 	g.SetLimit(cmp.Or(r.cfg.concurrency, 4))
 	for i := range cases {
@@ -224,8 +235,9 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 }
 
 // Finish completes a report of cases graded with [Runner.RunCase]: it adds
-// what the run as a whole knows, the judges' calls, cache hits, tokens and
-// cost since the previous Finish, and the run's caveats (a same-family
+// what the run as a whole knows, the judges' calls, cache hits, tokens,
+// cost and agreement since the previous Finish (of the Runner's judges and
+// of any judges its checks were built with), and the run's caveats (a same-family
 // judge allowed, say). [Runner.Run] calls it; callers that drive RunCase
 // themselves (streaming, go test subtests) call it once at the end.
 func (r *Runner) Finish(rep *Report) {
@@ -237,6 +249,9 @@ func (r *Runner) Finish(rep *Report) {
 	}
 	for _, f := range r.cfg.finishers {
 		f(rep)
+	}
+	for _, p := range r.judges.asked() {
+		p.finish(rep)
 	}
 }
 
@@ -251,7 +266,7 @@ func (r *Runner) Finish(rep *Report) {
 // sees one case at a time and grades it whatever its id: checking that
 // ids are set and unique is the caller's, as [Runner.Run] does.
 func (r *Runner) RunCase(ctx context.Context, c *Case) CaseResult {
-	res, _ := r.runCase(ctx, c)
+	res, _ := r.runCase(r.judgeContext(ctx), c)
 	return res
 }
 

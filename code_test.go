@@ -94,3 +94,13 @@ func TestPythonCompilesNotGraded(t *testing.T) {
 		t.Errorf("timeout: got %v (%s), want not graded naming the timeout", got.Status, got.Reason)
 	}
 }
+
+// TestGoCompilesReasonClipped: a parse error quoting a 4 MB token gives a
+// reason of bounded size.
+func TestGoCompilesReasonClipped(t *testing.T) {
+	out := "x := 1 \"" + strings.Repeat("a", 4<<20) + "\""
+	g := NewGoCompiles(GoCompilesOptions{}).Grade(context.Background(), &Sample{Output: out})
+	if g.Status != StatusFailed || len(g.Reason) > 1000 {
+		t.Errorf("status %v, reason of %d bytes; want failed with a reason under 1000 bytes", g.Status, len(g.Reason))
+	}
+}

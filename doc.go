@@ -44,8 +44,9 @@
 // # Specs
 //
 // A [Compiler] builds checks from declarative specs, JSON objects with a
-// "type" and options, as SPEC.md describes them; the same vocabulary is used
-// by suite files and by `proctor grade`. Loading is fail-closed: an unknown
+// "type" and options, as docs/spec.md describes them (and `proctor types`
+// prints them); the same vocabulary is used by suite files and by
+// `proctor grade`. Loading is fail-closed: an unknown
 // type, an unknown or ill-typed option, a value out of range or a missing
 // option is a [*SpecError] naming the spec, the option and what was
 // expected. Specs written in YAML go through the yamlspec subpackage first,
@@ -63,11 +64,13 @@
 // Model-graded checks ([NewLLMJudge], [NewLLMScore], [NewLLMCategory],
 // [NewLLMPairwise], [NewLLMAnswerMatch]) ask a [Judge], a function the
 // caller injects as a [JudgeModel] with its model and family through
-// [WithJudges]; without one they are not graded, with [ErrNoJudge] as the
-// cause. Binary verdicts come with the reasoning first and may abstain. A
-// verdict in doubt (low confidence, a deterministic check with the same
+// [WithJudges] given to the grader or to the [Runner] that runs it; without
+// one they are not graded, with [ErrNoJudge] as the cause. Binary
+// verdicts come with the reasoning first and may abstain. A verdict in
+// doubt (low confidence, a deterministic check with the same
 // criterion disagreeing, a high or critical severity, an abstention) goes
-// to a panel of judges from other model families; a same-family judge is
+// to a panel of judges from other model families, whose verdict needs two
+// votes that took a side and a majority of them; a same-family judge is
 // refused unless the caller allows it, and then the report says so in its
 // caveats.
 // Judges see the check's case, severity and earlier grades through

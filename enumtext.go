@@ -6,7 +6,7 @@ import (
 )
 
 // textEnum is one of this package's enums: a small integer whose String
-// returns SPEC.md's word for each of its values, numbered from zero.
+// returns the spec vocabulary's word for each of its values, numbered from zero.
 type textEnum interface {
 	~uint8
 	String() string

@@ -29,7 +29,7 @@ const (
 
 var statusNames = [...]string{"not_graded", "passed", "failed", "flaky"}
 
-// String returns SPEC.md's word for s ("passed", "failed", "not_graded",
+// String returns the word results use for s ("passed", "failed", "not_graded",
 // "flaky"), or "status_N" for a value outside the four.
 func (s Status) String() string {
 	if int(s) < len(statusNames) {
@@ -236,7 +236,7 @@ type gradeJSON struct {
 	Caveats  []string `json:"caveats,omitempty"`
 }
 
-// MarshalJSON encodes g as SPEC.md's result object: grader, status, score
+// MarshalJSON encodes g as a result object (docs/formats.md): grader, status, score
 // (omitted when the grader has none), reason, evidence and caveats (each
 // omitted when empty). It fails for a status outside the four.
 func (g Grade) MarshalJSON() ([]byte, error) { return g.AppendJSON(nil) }

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,40 +9,65 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
-	"github.com/ohler55/ojg/jp"
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/theory/jsonpath"
+	"github.com/theory/jsonpath/spec"
 )
 
 // JSONPathOptions configure the JSONPath graders ([NewJSONPathEquals],
-// [NewJSONPathExists], [NewJSONPathOneOf]).
+// [NewJSONPathExists], [NewJSONPathOneOf]). The zero value uses the default
+// budgets.
 type JSONPathOptions struct {
 	// Name is shown in results; default "json_path".
 	Name string
+	// MaxWork bounds the work of one grade, counted in nodes: visited by
+	// a descendant segment, selected, tested by a filter, or charged for
+	// the worst case of a filter's nested query. Zero means 4,194,304
+	// (about 50 ms). A grade that needs more is not graded.
+	MaxWork int
+	// MaxNodes bounds the nodes a grade holds at once in its node lists.
+	// Zero means 262,144 (4 MiB of lists). A grade that needs more is not
+	// graded.
+	MaxNodes int
 }
 
 // JSONPath passes when the nodes an RFC 9535 JSONPath query selects from
 // the JSON in the output (fences and prose removed, [ExtractJSON]) meet an
 // assertion: equal a value, exist (or not), or equal one of several values.
 //
+// Queries follow RFC 9535 in full (unions, slices, filters with &&, || and
+// !, comparisons, and the functions length, count, match, search and value)
+// and are parsed with github.com/theory/jsonpath; a query RFC 9535 rejects
+// is an error when the grader is built. Object members are visited in order
+// of their names (the RFC leaves that order open; a fixed one keeps grades
+// reproducible).
+//
 // A singular query (only names and indexes, like $.items[0].sku) is
 // compared through its one node, and fails when it selects nothing. A query
 // that can select several nodes (wildcards, slices, filters, descendants)
 // is compared as its node list when the expected value is an array, and
 // otherwise needs exactly one node equal to it. Values compare as JSON:
-// object members in any order, numbers by value (1 equals 1.0).
+// object members in any order, numbers by value (1 equals 1.0, and big
+// integers keep every digit).
 //
-// An output that is not JSON fails. The query is parsed once
-// (github.com/ohler55/ojg/jp); a JSONPath is immutable and safe for
+// An output that is not JSON fails. A grade whose query would need more
+// work or nodes than [JSONPathOptions] allow, or whose context ends first,
+// is not graded with the reason. A JSONPath is immutable and safe for
 // concurrent use.
 type JSONPath struct {
 	name     string
 	src      string
-	expr     jp.Expr
+	q        *jpQuery
 	singular []any // the query's steps when singular: string names, int indexes
+	deepEq   bool  // a filter may compare arrays or objects
 	op       jsonPathOp
 	want     []any // equals: one value; one_of: the values
+	limit    int   // nodes worth keeping: one more than any expected list
 	exists   bool
+	maxWork  int
+	maxNodes int
 	ps       *parsers
 }
 
@@ -69,6 +95,7 @@ func NewJSONPathEquals(path string, want any, opts JSONPathOptions) (*JSONPath, 
 		return nil, fmt.Errorf("proctor: json_path equals: %w", err)
 	}
 	g.want = []any{w}
+	g.setLimit()
 	return g, nil
 }
 
@@ -87,6 +114,7 @@ func NewJSONPathExists(path string, exists bool, opts JSONPathOptions) (*JSONPat
 		return nil, err
 	}
 	g.exists = exists
+	g.setLimit()
 	return g, nil
 }
 
@@ -114,6 +142,7 @@ func NewJSONPathOneOf(path string, values []any, opts JSONPathOptions) (*JSONPat
 		}
 		g.want = append(g.want, w)
 	}
+	g.setLimit()
 	return g, nil
 }
 
@@ -135,38 +164,59 @@ func mustJSONPath(call, path string) func(*JSONPath, error) *JSONPath {
 }
 
 func newJSONPath(path string, op jsonPathOp, opts JSONPathOptions) (*JSONPath, error) {
-	x, err := jp.ParseString(path)
+	if opts.MaxWork < 0 || opts.MaxNodes < 0 {
+		return nil, fmt.Errorf("proctor: json_path: max_work and max_nodes must be >= 0, got %d and %d", opts.MaxWork, opts.MaxNodes)
+	}
+	p, err := jsonpath.Parse(path)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_path: path %q: %w", path, err)
 	}
-	if len(x) == 0 {
-		return nil, fmt.Errorf("proctor: json_path: path %q is empty", path)
+	q, err := compileQuery(p.Query())
+	if err != nil {
+		return nil, fmt.Errorf("proctor: json_path: path %q: %w", path, err)
 	}
-	if _, ok := x[0].(jp.Root); !ok {
-		return nil, fmt.Errorf("proctor: json_path: path %q must start at the root, $", path)
+	g := &JSONPath{
+		name: nameOr(opts.Name, "json_path"), src: path, q: q, op: op, ps: newParsers(true),
+		maxWork: cmp.Or(opts.MaxWork, defaultJSONPathMaxWork), maxNodes: cmp.Or(opts.MaxNodes, defaultJSONPathMaxNodes),
 	}
-	g := &JSONPath{name: nameOr(opts.Name, "json_path"), src: path, expr: x, op: op, ps: newParsers(true)}
-	g.singular = singularSteps(x)
+	g.singular = singularSteps(p.Query())
+	g.deepEq = q.deepEq()
 	return g, nil
 }
 
 // singularSteps returns the steps of a singular query ($ then names and
 // indexes only) or nil when the query can select several nodes.
-func singularSteps(x jp.Expr) []any {
+func singularSteps(q *spec.PathQuery) []any {
+	if q.Singular() == nil {
+		return nil
+	}
 	steps := []any{}
-	for _, f := range x[1:] {
-		switch f := f.(type) {
-		case jp.Child:
-			steps = append(steps, string(f))
-		case jp.Nth:
-			steps = append(steps, int(f))
-		case jp.Bracket:
-			// notation only
+	for _, seg := range q.Segments() {
+		switch sel := seg.Selectors()[0].(type) {
+		case spec.Name:
+			steps = append(steps, string(sel))
+		case spec.Index:
+			steps = append(steps, int(sel))
 		default:
 			return nil
 		}
 	}
 	return steps
+}
+
+// setLimit records how many nodes are worth keeping: one more than the
+// longest expected node list tells that none can match.
+func (g *JSONPath) setLimit() {
+	n := 1
+	if g.op != opExists {
+		for _, w := range g.want {
+			if list, ok := w.([]any); ok {
+				n = max(n, len(list))
+			}
+		}
+		n++
+	}
+	g.limit = n
 }
 
 // normalizeJSON turns a Go value into the form the parser produces (int64,
@@ -187,8 +237,9 @@ func (g *JSONPath) Name() string { return g.name }
 func (g *JSONPath) Path() string { return g.src }
 
 // Grade evaluates the query on the JSON in s.Output.
-func (g *JSONPath) Grade(_ context.Context, s *Sample) Grade {
+func (g *JSONPath) Grade(ctx context.Context, s *Sample) Grade {
 	var nodes []any
+	more := false // nodes stopped at g.limit: the query selects more
 	if g.singular != nil {
 		// Only the selected value is built; the rest is validated.
 		v, found, err := g.ps.selectPath(s.Output, g.singular)
@@ -203,7 +254,12 @@ func (g *JSONPath) Grade(_ context.Context, s *Sample) Grade {
 		if err != nil {
 			return notJSON(err)
 		}
-		nodes = g.expr.Get(doc)
+		r := g.run(ctx, doc, g.limit)
+		if r.err != nil {
+			return g.outOfBudget(r)
+		}
+		nodes = r.nodes
+		more = len(nodes) >= g.limit
 	}
 	switch g.op {
 	case opExists:
@@ -211,22 +267,47 @@ func (g *JSONPath) Grade(_ context.Context, s *Sample) Grade {
 		case g.exists && len(nodes) == 0:
 			return Failf("%s selects nothing", g.src)
 		case !g.exists && len(nodes) > 0:
-			return Failf("%s selects %d node(s), want none", g.src, len(nodes))
+			return Failf("%s selects %s, want nothing", g.src, showNodes(nodes, g.singular != nil, more))
 		}
 		return Pass("")
 	}
 	if g.singular != nil && len(nodes) == 0 {
 		return Failf("%s selects nothing", g.src)
 	}
-	for _, w := range g.want {
-		if g.nodesEqual(nodes, w) {
-			return Pass("")
+	if !more {
+		for _, w := range g.want {
+			if g.nodesEqual(nodes, w) {
+				return Pass("")
+			}
 		}
 	}
 	if g.op == opOneOf {
-		return Failf("%s is %s, not one of %d allowed values", g.src, showNodes(nodes, g.singular != nil), len(g.want))
+		return Failf("%s is %s, not one of %d allowed values", g.src, showNodes(nodes, g.singular != nil, more), len(g.want))
 	}
-	return Failf("%s is %s, want %s", g.src, showNodes(nodes, g.singular != nil), showJSON(g.want[0]))
+	return Failf("%s is %s, want %s", g.src, showNodes(nodes, g.singular != nil, more), showJSON(g.want[0]))
+}
+
+// run evaluates the query on a parsed document, keeping at most limit
+// nodes (0: all); the nodes are in the run's nodes field unless its err is
+// set.
+func (g *JSONPath) run(ctx context.Context, doc any, limit int) *jpRun {
+	r := newJPRun(ctx, doc, g.maxWork, g.maxNodes)
+	if g.deepEq {
+		r.sameNumbers(doc)
+	}
+	r.nodes = r.query(g.q, doc, limit)
+	return r
+}
+
+// outOfBudget is the not-graded result of a run that stopped early.
+func (g *JSONPath) outOfBudget(r *jpRun) Grade {
+	switch {
+	case errors.Is(r.err, errJSONPathWork):
+		return ErrorGrade(fmt.Sprintf("%s: stopped after %d units of work (max_work %d)", g.src, r.work, g.maxWork), r.err)
+	case errors.Is(r.err, errJSONPathNodes):
+		return ErrorGrade(fmt.Sprintf("%s: would hold more than %d nodes at once (max_nodes)", g.src, g.maxNodes), r.err)
+	}
+	return ErrorGrade(g.src+": stopped", r.err)
 }
 
 // nodesEqual compares the selected nodes with one expected value.
@@ -319,27 +400,167 @@ func toRat(v any) (*big.Rat, bool) {
 	return nil, false
 }
 
-// showNodes writes what a query selected, shortened for a reason.
-func showNodes(nodes []any, singular bool) string {
+// reasonClip is how many characters of a value a reason quotes.
+const reasonClip = 80
+
+// showNodes writes what a query selected, shortened for a reason; more
+// says the query selects nodes beyond those kept.
+func showNodes(nodes []any, singular, more bool) string {
 	if singular && len(nodes) == 1 {
 		return showJSON(nodes[0])
 	}
-	return showJSON(nodes)
-}
-
-func showJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
+	w := clipWriter{room: reasonClip}
+	w.str("[")
+	for i, n := range nodes {
+		if i > 0 {
+			w.str(",")
+		}
+		if w.value(n); w.full() {
+			break
+		}
 	}
-	return clipRunes(string(b), 80)
+	if more && !w.full() {
+		w.str(",…")
+	}
+	w.str("]")
+	return w.String()
 }
 
-// jsonPathSpecs registers the spec types json_path.
+// showJSON writes v as JSON, shortened for a reason. Only what is shown is
+// written: a huge or deep value costs no more than its first characters.
+func showJSON(v any) string {
+	w := clipWriter{room: reasonClip}
+	w.value(v)
+	return w.String()
+}
+
+// clipWriter writes JSON until room characters are used, then writes "…"
+// once and drops the rest.
+type clipWriter struct {
+	b    strings.Builder
+	room int
+	cut  bool
+}
+
+func (w *clipWriter) full() bool { return w.cut }
+
+func (w *clipWriter) String() string { return w.b.String() }
+
+// str writes s, a run of characters, or as much of it as fits.
+func (w *clipWriter) str(s string) {
+	for _, c := range s {
+		if w.cut {
+			return
+		}
+		if w.room == 0 {
+			w.b.WriteString("…")
+			w.cut = true
+			return
+		}
+		w.b.WriteRune(c)
+		w.room--
+	}
+}
+
+func (w *clipWriter) value(v any) {
+	if w.cut {
+		return
+	}
+	switch v := v.(type) {
+	case nil:
+		w.str("null")
+	case bool:
+		w.str(strconv.FormatBool(v))
+	case string:
+		w.quoted(v)
+	case int64:
+		w.str(strconv.FormatInt(v, 10))
+	case float64:
+		w.str(strconv.FormatFloat(v, 'g', -1, 64))
+	case json.Number:
+		w.str(string(v))
+	case []any:
+		w.str("[")
+		for i, c := range v {
+			if i > 0 {
+				w.str(",")
+			}
+			if w.value(c); w.cut {
+				return
+			}
+		}
+		w.str("]")
+	case map[string]any:
+		// Members in order of their names, found one at a time so that
+		// only the members shown are looked for.
+		w.str("{")
+		prev, first := "", true
+		for range len(v) {
+			next, found := "", false
+			for k := range v {
+				if (first || k > prev) && (!found || k < next) {
+					next, found = k, true
+				}
+			}
+			if !first {
+				w.str(",")
+			}
+			w.quoted(next)
+			w.str(":")
+			if w.value(v[next]); w.cut {
+				return
+			}
+			prev, first = next, false
+		}
+		w.str("}")
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			w.str(fmt.Sprint(v))
+			return
+		}
+		w.str(string(b))
+	}
+}
+
+// quoted writes s as a JSON string.
+func (w *clipWriter) quoted(s string) {
+	w.str(`"`)
+	for _, c := range s {
+		if w.cut {
+			return
+		}
+		switch {
+		case c == '"' || c == '\\':
+			w.str(`\` + string(c))
+		case c == '\n':
+			w.str(`\n`)
+		case c == '\t':
+			w.str(`\t`)
+		case c == '\r':
+			w.str(`\r`)
+		case c < 0x20:
+			w.str(fmt.Sprintf(`\u%04x`, c))
+		default:
+			w.str(string(c))
+		}
+	}
+	w.str(`"`)
+}
+
+// jsonPathSpecs registers the spec type json_path: path (an RFC 9535
+// query), exactly one of equals, exists or one_of, and the budgets
+// max_work and max_nodes ([JSONPathOptions]).
 func jsonPathSpecs(m map[string]Builder) {
 	m["json_path"] = func(o *SpecOptions) (Grader, error) {
 		path := o.RequireString("path")
-		opts := JSONPathOptions{Name: o.Name()}
+		opts := JSONPathOptions{Name: o.Name(), MaxWork: o.Int("max_work", 0), MaxNodes: o.Int("max_nodes", 0)}
+		if opts.MaxWork < 0 {
+			o.Errorf("max_work", "must be >= 0, got %d", opts.MaxWork)
+		}
+		if opts.MaxNodes < 0 {
+			o.Errorf("max_nodes", "must be >= 0, got %d", opts.MaxNodes)
+		}
 		// Values stay JSON text until the grader parses them, so that big
 		// numbers keep every digit.
 		equals, hasEquals := o.Raw("equals")

@@ -13,7 +13,7 @@ import (
 	"testing/fstest"
 )
 
-// ticketSchema is the contract's schema (../shared/contract/core.py).
+// ticketSchema is the support-ticket schema of the CLI's black-box checks.
 const ticketSchema = `{"type":"object","required":["id","urgent"],"properties":{"id":{"type":"string"},"urgent":{"type":"boolean"}}}`
 
 func gradeOutput(g Grader, output string) Grade {

@@ -3,7 +3,10 @@ package proctor
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,8 +24,12 @@ import (
 //
 // Return an error wrapped in [TransientError] (or any error with a
 // Temporary() bool method returning true) for failures worth retrying
-// (rate limits, 5xx); other errors are not retried. Either way the judge is
-// recorded as having abstained; it never passes or fails a case.
+// (rate limits, 5xx); other errors are not retried. A TransientError with
+// StatusCode 429 or 503, or a RetryAfter, also tells the pool the endpoint
+// is overloaded: it lowers the judge's calls in flight until calls succeed
+// again. Either way the judge is recorded as having abstained, with the
+// error kept in [Grade.Err] when the check is not graded; a failed call
+// never passes or fails a case.
 type Judge func(ctx context.Context, prompt string) (string, error)
 
 // JudgeReply is a judge's reply with what it cost, for judges that can
@@ -57,7 +64,11 @@ type JudgeModel struct {
 	// CallWithUsage, when set, is used instead of Call and its usage is
 	// counted in [JudgeStats].
 	CallWithUsage UsageJudge
-	// Concurrency bounds the calls in flight to this judge; 0 means 4.
+	// Concurrency caps the calls in flight to this judge. 0 means the
+	// concurrency of the run that asks it: a [Runner]'s [WithConcurrency]
+	// (4 by default), or 4 for a grader called outside a Runner. Either
+	// way the limit shrinks while the endpoint answers 429 or 503 and grows
+	// back as calls succeed (see [TransientError]).
 	Concurrency int
 }
 
@@ -83,7 +94,13 @@ type TransientError struct {
 	// Err is the judge's error; [TransientError.Unwrap] returns it.
 	Err error
 	// RetryAfter is the wait the server asked for; 0 means use the backoff.
+	// A judge that reports one is overloaded: the pool halves the judge's
+	// in-flight limit and starts no call to it before the wait is over.
 	RetryAfter time.Duration
+	// StatusCode is the HTTP status of the reply that failed, when there
+	// was one. 429 and 503 mark the judge as overloaded, as RetryAfter
+	// does; other statuses only make the call worth retrying.
+	StatusCode int
 }
 
 // Error returns the wrapped error's text.
@@ -99,6 +116,19 @@ func (e *TransientError) Unwrap() error { return e.Err }
 
 // Temporary reports true: the error is worth retrying.
 func (e *TransientError) Temporary() bool { return true }
+
+// overloaded reports whether err says the judge is overloaded: a
+// [TransientError] with status 429 or 503, or with a Retry-After.
+func overloaded(err error) (bool, time.Duration) {
+	var te *TransientError
+	if !errors.As(err, &te) {
+		return false, 0
+	}
+	if te.StatusCode == 429 || te.StatusCode == 503 || te.RetryAfter > 0 {
+		return true, te.RetryAfter
+	}
+	return false, 0
+}
 
 // IsTransient reports whether err, or an error it wraps, has a Temporary()
 // method that returns true.
@@ -148,6 +178,69 @@ type judgeConfig struct {
 	cacheDir        string
 	timeout         time.Duration // per call; 0 means 60s
 	retry           JudgeRetry
+	cacheMode       JudgeCacheMode
+	panelParallel   bool
+	runConcurrency  int // the asking Runner's concurrency; 0 outside a Runner
+}
+
+// runJudges is what a [Runner] tells the graders it runs, through their
+// context: its judges and policy for graders built without judges, its
+// concurrency for the judges' limits, and where to note the pools asked so
+// that its report counts them.
+type runJudges struct {
+	jc          judgeConfig
+	concurrency int
+
+	mu    sync.Mutex
+	pools []*JudgePool // pools other than jc.pool that checks asked
+}
+
+type runJudgesKey struct{}
+
+// forRun returns the judge config a grader uses in ctx: its own when it
+// has judges, else the Runner's; with the Runner's concurrency either way.
+func (jc *judgeConfig) forRun(ctx context.Context) *judgeConfig {
+	rj, _ := ctx.Value(runJudgesKey{}).(*runJudges)
+	if rj == nil {
+		return jc
+	}
+	var c judgeConfig
+	if jc.pool != nil {
+		c = *jc
+		rj.note(jc.pool)
+	} else {
+		c = rj.jc
+	}
+	c.runConcurrency = rj.concurrency
+	return &c
+}
+
+// runnerPool returns the judges of the Runner running in ctx, nil outside
+// a Runner or when it has none.
+func runnerPool(ctx context.Context) *JudgePool {
+	if rj, _ := ctx.Value(runJudgesKey{}).(*runJudges); rj != nil {
+		return rj.jc.pool
+	}
+	return nil
+}
+
+// note records that a check asked pool p.
+func (rj *runJudges) note(p *JudgePool) {
+	if p == rj.jc.pool {
+		return
+	}
+	rj.mu.Lock()
+	defer rj.mu.Unlock()
+	if !slices.Contains(rj.pools, p) {
+		rj.pools = append(rj.pools, p)
+	}
+}
+
+// asked returns the pools noted, in the order first asked.
+func (rj *runJudges) asked() []*JudgePool {
+	rj.mu.Lock()
+	defer rj.mu.Unlock()
+	return slices.Clone(rj.pools)
 }
 
 // WithJudges configures the judges: primary is asked first, panel are the
@@ -155,9 +248,13 @@ type judgeConfig struct {
 // that when you want [JudgePool.Stats]. It panics when a judge has no Call
 // or two judges share a name.
 //
-// Pass the same option to the [Compiler] (or grader constructor) and the
-// [Runner]: the graders ask the judges, the Runner adds their
-// [JudgeStats] to its reports.
+// Giving it to the [Runner] is enough: a model-graded check built without
+// judges (by the [Compiler] or a constructor such as [NewLLMJudge]) asks
+// the Runner's judges, under the Runner's judge policy (cache, budget,
+// timeout, retries, redactor, panel mode). A check built with judges of
+// its own keeps them and its own policy, whatever the Runner was given:
+// the grader's judges win. The Runner's reports count the calls of every
+// pool its checks asked, its own and the graders', once each.
 func WithJudges(primary JudgeModel, panel ...JudgeModel) Option {
 	return NewJudgePool(primary, panel...)
 }
@@ -208,6 +305,55 @@ func WithJudgeTimeout(d time.Duration) Option {
 // is 3 attempts with backoff from 250ms.
 func WithJudgeRetry(r JudgeRetry) Option {
 	return optionFunc(func(c *config) { c.retry = r })
+}
+
+// WithPanelParallel asks a convened panel's judges all at once, for
+// latency. By default they are asked one at a time and the panel stops as
+// soon as its outcome is decided (two judges that took the same side and
+// that no remaining vote could outnumber), so an escalation the first panel
+// judge settles costs two calls, not three.
+func WithPanelParallel() Option {
+	return optionFunc(func(c *config) { c.panelParallel = true })
+}
+
+// JudgeCacheMode says how the disk judge cache ([WithJudgeCache]) is used.
+type JudgeCacheMode string
+
+const (
+	// JudgeCacheReadWrite, the default, serves recorded replies and
+	// records the replies of the calls it makes.
+	JudgeCacheReadWrite JudgeCacheMode = ""
+	// JudgeCacheReplay serves recorded replies and never calls a judge: a
+	// prompt with no recorded reply is not graded, with [ErrJudgeCacheMiss]
+	// as the cause. For hermetic CI runs on recorded judgements.
+	JudgeCacheReplay JudgeCacheMode = "replay"
+	// JudgeCacheRecord calls the judges for every prompt, ignoring what is
+	// recorded, and records their replies.
+	JudgeCacheRecord JudgeCacheMode = "record"
+)
+
+// ErrJudgeCacheMiss is the cause of grades left not graded because the
+// judge cache is in [JudgeCacheReplay] mode and held no reply.
+var ErrJudgeCacheMiss = errors.New("proctor: no recorded judge reply (judge cache in replay mode)")
+
+// WithJudgeCacheMode sets how the disk judge cache is used; see
+// [JudgeCacheMode]. Replay without a cache directory replays nothing: every
+// model-graded check is not graded.
+func WithJudgeCacheMode(m JudgeCacheMode) Option {
+	return optionFunc(func(c *config) { c.cacheMode = m })
+}
+
+// ParseJudgeCacheMode reads "replay", "record" or "read_write" (or "").
+func ParseJudgeCacheMode(s string) (JudgeCacheMode, error) {
+	switch s {
+	case "", "read_write":
+		return JudgeCacheReadWrite, nil
+	case "replay":
+		return JudgeCacheReplay, nil
+	case "record":
+		return JudgeCacheRecord, nil
+	}
+	return "", fmt.Errorf("proctor: judge cache mode %q: want replay, record or read_write", s)
 }
 
 // judgeConfigOf returns the judge part of the config built from opts.

@@ -1,7 +1,6 @@
 package proctor
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -30,17 +28,19 @@ import (
 // pool: build one per run.
 type JudgePool struct {
 	judges []JudgeModel
-	sems   []*semaphore.Weighted
+	lims   []*limiter
 	flight singleflight.Group
 
-	mu       sync.Mutex
-	mem      map[string]JudgeReply
-	stats    []JudgeStats
-	reported []JudgeStats // stats at the last report, so each report shows its run
-	calls    int
-	tokens   int
-	cost     float64
-	cacheErr error
+	mu            sync.Mutex
+	mem           map[string]JudgeReply
+	stats         []JudgeStats
+	reported      []JudgeStats // stats at the last report, so each report shows its run
+	calls         int
+	tokens        int
+	cost          float64
+	cacheErr      error
+	agree         agreement // votes against final verdicts, and panel coincidences
+	reportedAgree agreement
 }
 
 // NewJudgePool returns a pool whose first judge is primary and whose others
@@ -61,7 +61,7 @@ func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
 			panic(fmt.Sprintf("proctor: NewJudgePool: two judges named %q", all[i].Name))
 		}
 		seen[all[i].Name] = true
-		p.sems = append(p.sems, semaphore.NewWeighted(int64(cmp.Or(max(j.Concurrency, 0), 4))))
+		p.lims = append(p.lims, &limiter{fixed: max(j.Concurrency, 0)})
 		p.stats = append(p.stats, JudgeStats{Name: all[i].Name, Family: j.Family, Model: j.Model, PromptVersion: PromptVersion})
 	}
 	p.reported = make([]JudgeStats, len(p.stats))
@@ -79,7 +79,8 @@ func (p *JudgePool) Judges() []JudgeModel { return slices.Clone(p.judges) }
 // Stats returns what each judge has cost since the pool was built: calls
 // made (retries included), retries, cache hits (replies served from the
 // memory or disk cache, or shared with an identical call in flight),
-// errors, and reported tokens and cost.
+// errors, reported tokens and cost, and how often its verdicts agreed with
+// the final ones.
 func (p *JudgePool) Stats() []JudgeStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -100,9 +101,16 @@ func (p *JudgePool) finish(r *Report) {
 		d.Errors -= last.Errors
 		d.Tokens -= last.Tokens
 		d.CostUSD -= last.CostUSD
+		d.Agreed -= last.Agreed
+		d.Disagreed -= last.Disagreed
+		d.Abstained -= last.Abstained
 		r.Judges = append(r.Judges, d)
 	}
 	copy(p.reported, p.stats)
+	if ps := p.agree.since(&p.reportedAgree); ps != nil {
+		r.addPanels(ps)
+	}
+	p.reportedAgree = p.agree.clone()
 	if p.cacheErr != nil {
 		r.AddCaveat("judge cache not written: " + p.cacheErr.Error())
 	}
@@ -169,9 +177,14 @@ func (p *JudgePool) ask(ctx context.Context, jc *judgeConfig, i int, prompt stri
 			if r, ok := p.memory(key); ok {
 				return r, nil
 			}
-			if r, ok := p.fromDisk(jc, key); ok {
-				p.remember(key, r)
-				return r, errDiskHit
+			if jc.cacheMode != JudgeCacheRecord {
+				if r, ok := p.fromDisk(jc, key); ok {
+					p.remember(key, r)
+					return r, errDiskHit
+				}
+			}
+			if jc.cacheMode == JudgeCacheReplay {
+				return JudgeReply{}, fmt.Errorf("%w: judge %s, prompt %s", ErrJudgeCacheMiss, p.judges[i].Name, key[:16])
 			}
 			r, err := p.call(ctx, jc, i, prompt)
 			if err == nil {
@@ -266,18 +279,22 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 			// refused was never made.
 			p.count(i, func(s *JudgeStats) { s.Retries++ })
 		}
-		if err := p.sems[i].Acquire(ctx, 1); err != nil {
+		started, err := p.lims[i].acquire(ctx, jc.runConcurrency)
+		if err != nil {
 			return JudgeReply{}, err
 		}
 		cctx, cancel := context.WithTimeout(ctx, jc.callTimeout())
 		r, err := safeCall(cctx, j, prompt)
 		cancel()
-		p.sems[i].Release(1)
+		p.lims[i].release(started, err)
+		if uerr := checkUsage(r); uerr != nil {
+			r, err = JudgeReply{}, uerr
+		}
 		p.mu.Lock()
 		p.stats[i].Calls++
-		p.stats[i].Tokens += r.Tokens
+		p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
 		p.stats[i].CostUSD += r.CostUSD
-		p.tokens += r.Tokens
+		p.tokens = addSat(p.tokens, r.Tokens)
 		p.cost += r.CostUSD
 		if err != nil {
 			p.stats[i].Errors++

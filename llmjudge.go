@@ -233,8 +233,14 @@ func newJudgeGrader(typ string, opts JudgeOptions, t judgeTask, with []Option) j
 // LLMJudge passes when the judges find the output meets a rubric: binary
 // verdict, reasoning first, abstaining allowed. The first judge alone
 // decides when it is confident and nothing disputes it; otherwise a panel
-// decides by majority (see [JudgePool]). It is not graded without a judge,
-// when the judges abstain or split evenly, or when a reply cannot be read.
+// of judges from other model families is convened, asked one at a time
+// until its outcome is settled (or all at once with [WithPanelParallel]),
+// and decides when at least two of its votes took a side and a majority of
+// those agree. It is not graded without a judge, when the panel does not
+// decide (one side alone, abstentions, an even split), or when the only
+// reply cannot be read; a failed judge call is kept in [Grade.Err]. Judges
+// come from the grader's options or, when it was built without any, from
+// the [Runner] that runs it (see [WithJudges]).
 // The judge is shown the rubric, the input, the output and, when the sample
 // has them, the expected answer and the context.
 //

@@ -66,6 +66,12 @@ func MergeReports(reports ...*Report) (*Report, error) {
 			sum.Errors += js.Errors
 			sum.Tokens += js.Tokens
 			sum.CostUSD += js.CostUSD
+			sum.Agreed += js.Agreed
+			sum.Disagreed += js.Disagreed
+			sum.Abstained += js.Abstained
+		}
+		if r.Panels != nil {
+			out.addPanels(r.Panels)
 		}
 		for _, c := range r.Caveats {
 			out.AddCaveat(c)

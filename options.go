@@ -55,9 +55,15 @@ func WithOptions(opts ...Option) Option {
 }
 
 // WithConcurrency sets how many cases a [Runner] grades at once. The default
-// is 4; n < 1 means 1.
+// is 4; n < 1 means 1. It is also the default cap on each judge's calls in
+// flight ([JudgeModel.Concurrency] overrides it): given to a Runner, for
+// the checks it runs; given to a [Compiler] or grader constructor, for
+// that grader called outside a Runner.
 func WithConcurrency(n int) Option {
-	return optionFunc(func(c *config) { c.concurrency = max(n, 1) })
+	return optionFunc(func(c *config) {
+		c.concurrency = max(n, 1)
+		c.runConcurrency = c.concurrency
+	})
 }
 
 // WithChecks adds checks that a [Runner] applies to every case, after ordering

@@ -129,7 +129,10 @@ type JudgeEvidence struct {
 	// deterministic check that disagreed, high or critical severity, an
 	// abstention.
 	PanelReasons []string `json:"panel_reasons,omitempty"`
-	// PanelTally counts the verdicts when a panel was convened.
+	// PanelTally counts the verdicts when a panel was convened: the first
+	// judge's and those of the panel judges asked. Judges asked one at a
+	// time stop once the outcome is settled, so a judge not asked is not
+	// counted.
 	PanelTally *PanelTally `json:"tally,omitempty"`
 	// Skipped names the judges not asked because they share the subject
 	// model's family.
@@ -159,9 +162,10 @@ type judgeRun struct {
 // decide asks the first eligible judge, convenes a panel where its verdict
 // is in doubt, and turns the votes into a Grade with evidence.
 func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, severity Severity) Grade {
+	jc = jc.forRun(ctx)
 	if jc.pool == nil {
 		return Grade{Status: StatusNotGraded, Err: ErrNoJudge,
-			Reason: "no judge configured: model-graded checks need a judge (WithJudges, or judges in --config)"}
+			Reason: "no judge configured: model-graded checks need a judge (WithJudges on the grader or the Runner, or judges in --config)"}
 	}
 	prompts, why := t.build(s, jc)
 	if why != "" {
@@ -199,28 +203,72 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	if len(reasons) == 0 {
 		// Confident, undisputed, not critical: the first verdict stands.
 		g := verdictGrade(first.Verdict, fmt.Sprintf("judge %s: %s, %s confidence%s", first.Name, first.Verdict, first.Confidence, because(first)))
-		return finish(g, []JudgeVote{first}, ev, caveats)
+		g = finish(g, []JudgeVote{first}, ev, caveats)
+		p.record(ev.Judges, g.Status, false)
+		return g
 	}
 	ev.Panel, ev.PanelReasons = true, reasons
 	more := p.panel(order, panelSize)
 	if len(more) < panelSize {
 		caveats = append(caveats, fmt.Sprintf("panel convened short: %d of %d further judges from distinct model families were available", len(more), panelSize))
 	}
-	votes := make([]JudgeVote, len(more))
-	var wg sync.WaitGroup
-	for k, i := range more {
-		wg.Go(func() { votes[k] = run.vote(ctx, p, i) })
+	if len(more) == 0 {
+		// No other judge may sit: there is no panel whose rule could
+		// apply, and the doubtful verdict stands with the caveat above.
+		g := verdictGrade(first.Verdict, fmt.Sprintf("judge %s: %s, %s confidence, no panel judge available (%s)%s",
+			first.Name, first.Verdict, first.Confidence, strings.Join(reasons, "; "), because(first)))
+		if g.Status == StatusNotGraded {
+			g.Err = voteErrors(ev.Judges)
+		}
+		g = finish(g, ev.Judges, ev, caveats)
+		p.record(ev.Judges, g.Status, true)
+		return g
 	}
-	wg.Wait()
-	ev.Judges = append(ev.Judges, votes...)
-	for _, v := range votes {
-		if g, stop := stopped(ctx, v, ev, caveats); stop {
-			return g
+	if jc.panelParallel {
+		votes := make([]JudgeVote, len(more))
+		var wg sync.WaitGroup
+		for k, i := range more {
+			wg.Go(func() { votes[k] = run.vote(ctx, p, i) })
+		}
+		wg.Wait()
+		ev.Judges = append(ev.Judges, votes...)
+		for _, v := range votes {
+			if g, stop := stopped(ctx, v, ev, caveats); stop {
+				return g
+			}
+		}
+	} else {
+		// One at a time, stopping once the votes still to come cannot
+		// change the outcome.
+		for k, i := range more {
+			if settled(tallyOf(ev.Judges), len(more)-k) {
+				break
+			}
+			v := run.vote(ctx, p, i)
+			ev.Judges = append(ev.Judges, v)
+			if g, stop := stopped(ctx, v, ev, caveats); stop {
+				return g
+			}
 		}
 	}
 	all := ev.Judges
+	n := tallyOf(all)
+	ev.PanelTally = &n
+	why = strings.Join(reasons, "; ")
+	g := panelGrade(n, fmt.Sprintf("%d of %d panel judges asked (%s): %d pass, %d fail, %d abstain",
+		len(all), 1+len(more), why, n.Pass, n.Fail, n.Abstain))
+	if g.Status == StatusNotGraded {
+		g.Err = voteErrors(all)
+	}
+	g = finish(g, all, ev, caveats)
+	p.record(all, g.Status, true)
+	return g
+}
+
+// tallyOf counts the votes of each verdict.
+func tallyOf(votes []JudgeVote) PanelTally {
 	var n PanelTally
-	for _, v := range all {
+	for _, v := range votes {
 		switch v.Verdict {
 		case VerdictPass:
 			n.Pass++
@@ -230,21 +278,67 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 			n.Abstain++
 		}
 	}
-	ev.PanelTally = &n
-	tally := fmt.Sprintf("%d pass, %d fail, %d abstain", n.Pass, n.Fail, n.Abstain)
-	why = strings.Join(reasons, "; ")
-	var g Grade
+	return n
+}
+
+// panelOutcome is the panel rule: a verdict needs at least two votes that
+// took a side and a strict majority of them; otherwise it is not graded.
+func panelOutcome(n PanelTally) Status {
+	sides := n.Pass + n.Fail
 	switch {
-	case n.Pass > n.Fail:
-		g = Pass(fmt.Sprintf("panel of %d (%s): %s", len(all), why, tally))
-	case n.Fail > n.Pass:
-		g = Fail(fmt.Sprintf("panel of %d (%s): %s", len(all), why, tally))
-	case n.Pass == 0:
-		g = NotGraded(fmt.Sprintf("no judge took a side: panel of %d (%s): %s", len(all), why, tally))
-	default:
-		g = NotGraded(fmt.Sprintf("panel split evenly, which the rubric does not decide: panel of %d (%s): %s", len(all), why, tally))
+	case sides < 2:
+		return StatusNotGraded
+	case 2*n.Pass > sides:
+		return StatusPassed
+	case 2*n.Fail > sides:
+		return StatusFailed
 	}
-	return finish(g, all, ev, caveats)
+	return StatusNotGraded
+}
+
+// settled reports whether no remaining votes (of any verdicts) could change
+// the outcome of tally n.
+func settled(n PanelTally, remaining int) bool {
+	want := panelOutcome(n)
+	for pass := 0; pass <= remaining; pass++ {
+		for fail := 0; pass+fail <= remaining; fail++ {
+			m := PanelTally{Pass: n.Pass + pass, Fail: n.Fail + fail, Abstain: n.Abstain + remaining - pass - fail}
+			if panelOutcome(m) != want {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// panelGrade turns a panel's tally into a grade whose reason ends with
+// detail.
+func panelGrade(n PanelTally, detail string) Grade {
+	switch panelOutcome(n) {
+	case StatusPassed:
+		return Pass("panel majority passed: " + detail)
+	case StatusFailed:
+		return Fail("panel majority failed: " + detail)
+	}
+	switch {
+	case n.Pass+n.Fail == 0:
+		return NotGraded("no judge took a side: " + detail)
+	case n.Pass+n.Fail < 2:
+		return NotGraded("panel undecided: a panel verdict needs at least two judges that took a side: " + detail)
+	}
+	return NotGraded("panel split evenly, which the rubric does not decide: " + detail)
+}
+
+// voteErrors joins the errors of the votes that abstained without choosing
+// to (a failed call, an unreadable reply); nil when there were none.
+func voteErrors(votes []JudgeVote) error {
+	var errs []error
+	for _, v := range votes {
+		if v.err != nil {
+			errs = append(errs, v.err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // stopped ends the decision when the context ended or the budget is spent:
@@ -254,7 +348,7 @@ func stopped(ctx context.Context, v JudgeVote, ev *JudgeEvidence, caveats []stri
 	switch {
 	case ctx.Err() != nil:
 		err = ctx.Err()
-	case errors.Is(v.err, ErrJudgeBudget):
+	case errors.Is(v.err, ErrJudgeBudget), errors.Is(v.err, ErrJudgeCacheMiss):
 		err = v.err
 	default:
 		return Grade{}, false

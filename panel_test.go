@@ -19,48 +19,58 @@ func TestPanelTriggers(t *testing.T) {
 		first     []string // verdict, confidence of the first judge
 		info      *CheckInfo
 		severity  Severity
-		wantCalls int // calls to all judges
+		wantCalls int // calls to all judges, panel judges asked one at a time
 		wantPanel bool
 		why       string
 	}{
 		{"confident undisputed", []string{"pass", "high"}, nil, 0, 1, false, "a confident, undisputed verdict costs exactly one call"},
 		{"confident fail", []string{"fail", "high"}, nil, 0, 1, false, "a confident fail stands alone too"},
-		{"low confidence", []string{"pass", "low"}, nil, 0, 3, true, "low confidence convenes the panel"},
+		{"low confidence", []string{"pass", "low"}, nil, 0, 2, true, "low confidence convenes the panel; the first panel judge agrees and settles it"},
 		{"abstain", []string{"abstain", "low"}, nil, 0, 3, true, "an abstention convenes the panel"},
-		{"high severity", []string{"pass", "high"}, nil, SeverityHigh, 3, true, "high severity always convenes the panel"},
-		{"critical from check info", []string{"pass", "high"}, &CheckInfo{Severity: SeverityCritical}, 0, 3, true, "the Runner's severity counts"},
+		{"high severity", []string{"pass", "high"}, nil, SeverityHigh, 2, true, "high severity always convenes the panel"},
+		{"critical from check info", []string{"pass", "high"}, &CheckInfo{Severity: SeverityCritical}, 0, 2, true, "the Runner's severity counts"},
 		{"medium severity", []string{"pass", "high"}, &CheckInfo{Severity: SeverityMedium}, 0, 1, false, "medium does not"},
-		{"criterion disagrees", []string{"pass", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(failed, "c")}}, 0, 3, true, "a deterministic check on the same criterion failed"},
+		{"criterion disagrees", []string{"pass", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(failed, "c")}}, 0, 2, true, "a deterministic check on the same criterion failed"},
 		{"criterion agrees", []string{"pass", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(passed, "c"), failed}}, 0, 1, false, "a failure on another criterion does not count"},
 		{"criterion passed vs fail", []string{"fail", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(passed, "c")}}, 0, 3, true, "the check passed where the judge failed"},
-		{"no criterion any failed", []string{"pass", "high"}, &CheckInfo{Prior: []PriorGrade{passed, failed}}, 0, 3, true, "without a criterion any failed check disputes a pass"},
+		{"no criterion any failed", []string{"pass", "high"}, &CheckInfo{Prior: []PriorGrade{passed, failed}}, 0, 2, true, "without a criterion any failed check disputes a pass"},
 		{"no criterion all passed", []string{"fail", "high"}, &CheckInfo{Prior: []PriorGrade{passed, passed}}, 0, 3, true, "without a criterion all passed disputes a fail"},
 		{"no criterion mixed vs fail", []string{"fail", "high"}, &CheckInfo{Prior: []PriorGrade{passed, failed}}, 0, 1, false, "a failed check agrees with a fail"},
 		{"model priors ignored", []string{"pass", "high"}, &CheckInfo{Prior: []PriorGrade{{Kind: KindModel, Grade: Grade{Status: StatusFailed}}}}, 0, 1, false, "only deterministic checks dispute"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			j1 := says("j1", "fam-a", tt.first[0], tt.first[1])
-			j2 := says("j2", "fam-b", "pass", "high")
-			j3 := says("j3", "fam-c", "pass", "high")
-			g := NewLLMJudge("names the capital", JudgeOptions{Severity: tt.severity}, judgePoolOf(j1, j2, j3))
-			ctx := context.Background()
-			if tt.info != nil {
-				ctx = ContextWithCheckInfo(ctx, tt.info)
-			}
-			gr := g.Grade(ctx, judgeSample())
-			calls := j1.calls() + j2.calls() + j3.calls()
-			if calls != tt.wantCalls {
-				t.Errorf("got %d calls, want %d (%s)", calls, tt.wantCalls, tt.why)
-			}
-			ev := judgeEvidence(gr)
-			if ev == nil || ev.Panel != tt.wantPanel {
-				t.Fatalf("got evidence %+v, want panel %v (%s)", ev, tt.wantPanel, tt.why)
-			}
-			if tt.wantPanel && len(ev.PanelReasons) == 0 {
-				t.Errorf("panel convened with no reason given")
-			}
-		})
+		for _, parallel := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/parallel=%v", tt.name, parallel), func(t *testing.T) {
+				j1 := says("j1", "fam-a", tt.first[0], tt.first[1])
+				j2 := says("j2", "fam-b", "pass", "high")
+				j3 := says("j3", "fam-c", "pass", "high")
+				opts := []Option{judgePoolOf(j1, j2, j3)}
+				want := tt.wantCalls
+				if parallel {
+					opts = append(opts, WithPanelParallel())
+					if tt.wantPanel {
+						want = 3 // the whole panel, asked at once
+					}
+				}
+				g := NewLLMJudge("names the capital", JudgeOptions{Severity: tt.severity}, opts...)
+				ctx := context.Background()
+				if tt.info != nil {
+					ctx = ContextWithCheckInfo(ctx, tt.info)
+				}
+				gr := g.Grade(ctx, judgeSample())
+				calls := j1.calls() + j2.calls() + j3.calls()
+				if calls != want {
+					t.Errorf("got %d calls, want %d (%s)", calls, want, tt.why)
+				}
+				ev := judgeEvidence(gr)
+				if ev == nil || ev.Panel != tt.wantPanel {
+					t.Fatalf("got evidence %+v, want panel %v (%s)", ev, tt.wantPanel, tt.why)
+				}
+				if tt.wantPanel && len(ev.PanelReasons) == 0 {
+					t.Errorf("panel convened with no reason given")
+				}
+			})
+		}
 	}
 }
 
@@ -69,34 +79,54 @@ func TestPanelTally(t *testing.T) {
 		name      string
 		verdicts  [3]string
 		want      Status
-		wantTally PanelTally
+		wantTally PanelTally // with the whole panel asked
+		seqVotes  int        // votes asked one at a time before the outcome is settled
 		why       string
 	}{
-		{"3-0 pass", [3]string{"pass", "pass", "pass"}, StatusPassed, PanelTally{Pass: 3}, "unanimous"},
-		{"3-0 fail", [3]string{"fail", "fail", "fail"}, StatusFailed, PanelTally{Fail: 3}, "unanimous"},
-		{"2-1 pass", [3]string{"pass", "fail", "pass"}, StatusPassed, PanelTally{Pass: 2, Fail: 1}, "majority wins"},
-		{"2-1 fail", [3]string{"pass", "fail", "fail"}, StatusFailed, PanelTally{Pass: 1, Fail: 2}, "majority overrules the first judge"},
-		{"1-1 with abstain", [3]string{"abstain", "pass", "fail"}, StatusNotGraded, PanelTally{Pass: 1, Fail: 1, Abstain: 1}, "an even split is an abstention"},
-		{"1-0 with two abstain", [3]string{"abstain", "pass", "abstain"}, StatusPassed, PanelTally{Pass: 1, Abstain: 2}, "majority of the verdicts that took a side"},
-		{"all abstain", [3]string{"abstain", "abstain", "abstain"}, StatusNotGraded, PanelTally{Abstain: 3}, "no side taken"},
+		{"3-0 pass", [3]string{"pass", "pass", "pass"}, StatusPassed, PanelTally{Pass: 3}, 2, "unanimous; two agreeing votes settle it"},
+		{"3-0 fail", [3]string{"fail", "fail", "fail"}, StatusFailed, PanelTally{Fail: 3}, 2, "unanimous; two agreeing votes settle it"},
+		{"2-1 pass", [3]string{"pass", "fail", "pass"}, StatusPassed, PanelTally{Pass: 2, Fail: 1}, 3, "majority wins"},
+		{"2-1 fail", [3]string{"pass", "fail", "fail"}, StatusFailed, PanelTally{Pass: 1, Fail: 2}, 3, "majority overrules the first judge"},
+		{"1-1 with abstain", [3]string{"abstain", "pass", "fail"}, StatusNotGraded, PanelTally{Pass: 1, Fail: 1, Abstain: 1}, 3, "an even split is not graded"},
+		{"1-0 with two abstain", [3]string{"abstain", "pass", "abstain"}, StatusNotGraded, PanelTally{Pass: 1, Abstain: 2}, 3, "one vote that took a side is no panel verdict"},
+		{"pass with two abstain", [3]string{"pass", "abstain", "abstain"}, StatusNotGraded, PanelTally{Pass: 1, Abstain: 2}, 3, "the doubtful first verdict does not stand alone"},
+		{"2-0 with abstain", [3]string{"pass", "abstain", "pass"}, StatusPassed, PanelTally{Pass: 2, Abstain: 1}, 3, "two votes that took a side, both pass"},
+		{"all abstain", [3]string{"abstain", "abstain", "abstain"}, StatusNotGraded, PanelTally{Abstain: 3}, 2, "no side taken; the last vote could not make two"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			j1 := says("j1", "fam-a", tt.verdicts[0], "low")
-			j2 := says("j2", "fam-b", tt.verdicts[1], "high")
-			j3 := says("j3", "fam-c", tt.verdicts[2], "high")
-			gr := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j1, j2, j3)).Grade(context.Background(), judgeSample())
-			if gr.Status != tt.want {
-				t.Errorf("got %v (%s), want %v (%s)", gr.Status, gr.Reason, tt.want, tt.why)
-			}
-			ev := judgeEvidence(gr)
-			if ev == nil || ev.PanelTally == nil || *ev.PanelTally != tt.wantTally {
-				t.Errorf("got tally %+v, want %+v", ev.PanelTally, tt.wantTally)
-			}
-			if len(ev.Judges) != 3 || ev.Judges[1].Name != "j2" || ev.Judges[2].Name != "j3" {
-				t.Errorf("evidence lists %+v, want j1, j2, j3 in order", ev.Judges)
-			}
-		})
+		for _, parallel := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/parallel=%v", tt.name, parallel), func(t *testing.T) {
+				j1 := says("j1", "fam-a", tt.verdicts[0], "low")
+				j2 := says("j2", "fam-b", tt.verdicts[1], "high")
+				j3 := says("j3", "fam-c", tt.verdicts[2], "high")
+				opts := []Option{judgePoolOf(j1, j2, j3)}
+				wantVotes, wantTally := 3, tt.wantTally
+				if parallel {
+					opts = append(opts, WithPanelParallel())
+				} else {
+					wantVotes = tt.seqVotes
+					var asked []JudgeVote
+					for i, v := range tt.verdicts[:wantVotes] {
+						asked = append(asked, JudgeVote{Name: fmt.Sprint("j", i+1), Verdict: map[string]Verdict{"pass": VerdictPass, "fail": VerdictFail}[v]})
+					}
+					wantTally = tallyOf(asked)
+				}
+				gr := NewLLMJudge("r", JudgeOptions{}, opts...).Grade(context.Background(), judgeSample())
+				if gr.Status != tt.want {
+					t.Errorf("got %v (%s), want %v (%s)", gr.Status, gr.Reason, tt.want, tt.why)
+				}
+				if strings.Contains(gr.Reason, "panel of") {
+					t.Errorf("reason %q uses the old wording", gr.Reason)
+				}
+				ev := judgeEvidence(gr)
+				if ev == nil || ev.PanelTally == nil || *ev.PanelTally != wantTally {
+					t.Errorf("got tally %+v, want %+v", ev.PanelTally, wantTally)
+				}
+				if calls := j1.calls() + j2.calls() + j3.calls(); len(ev.Judges) != wantVotes || calls != wantVotes || ev.Judges[1].Name != "j2" || (wantVotes == 3 && ev.Judges[2].Name != "j3") {
+					t.Errorf("evidence lists %+v after %d calls, want j1 to j%d in order", ev.Judges, calls, wantVotes)
+				}
+			})
+		}
 	}
 }
 
@@ -400,7 +430,7 @@ func TestRunnerReportsJudgeStats(t *testing.T) {
 		if err != nil || rep.Totals.Passed != 2 {
 			t.Fatalf("run %d: %+v, %v", run, rep.Totals, err)
 		}
-		want := JudgeStats{Name: "j", Family: "fam-a", Model: "j-model", Calls: 1 - run, CacheHits: 1 + run, PromptVersion: PromptVersion}
+		want := JudgeStats{Name: "j", Family: "fam-a", Model: "j-model", Calls: 1 - run, CacheHits: 1 + run, PromptVersion: PromptVersion, Agreed: 2}
 		if len(rep.Judges) != 1 || rep.Judges[0] != want {
 			t.Errorf("run %d: judges %+v, want %+v (each report counts its own run)", run, rep.Judges, want)
 		}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,12 +56,30 @@ import (
 // see your environment variables. What the worker does to keep honest code
 // honest: the memory limit (RLIMIT_AS), the per-call timeout, sample data
 // only ever sent over a pipe (never put on a command line), and no network
-// for well-behaved code: socket creation and name lookup raise
-// PermissionError. On Linux the worker is also started in its own network
-// namespace when the kernel allows it without privileges, which removes
-// every network interface but loopback; the grade's evidence says which
-// applied. Never grade with a python spec you would not run yourself, and
-// never accept python specs from people you would not give a shell.
+// for well-behaved code: creating a socket of any family (AF_UNIX
+// included) and name lookups raise PermissionError, through the socket
+// module and the _socket module under it. On Linux the worker is also
+// started in its own network namespace when the kernel allows it without
+// privileges, which removes every network interface but loopback; the
+// grade's evidence says which applied. Code that means to can get around
+// all of this from inside the interpreter (ctypes makes system calls
+// directly; a namespace does not hide filesystem sockets).
+//
+// Replies are framed: each call carries a fresh random nonce, and its
+// reply must come on the worker's reply descriptor as "NONCE LENGTH" and
+// LENGTH bytes. Grader code can find that descriptor (it runs in the same
+// process), and can answer the call it runs in (its own score, which it
+// decides anyway), but cannot know a later call's nonce: a reply not
+// framed for the call it answers makes that call not graded and kills the
+// worker, so no sample ever gets another sample's result.
+//
+// Processes the grader starts share the worker's process group, killed
+// with the worker (on timeout, crash or Close); the worker itself dies
+// with the process that started it on Linux. A descendant that leaves the
+// group (setsid, a double fork into a new session) is not killed and can
+// outlive proctor. Never grade with a python spec you would not run
+// yourself, and never accept python specs from people you would not give
+// a shell.
 //
 // # Resources
 //
@@ -389,8 +410,12 @@ func (st *pyState) spawn(path string) (*pyWorker, error) {
 	}
 	w := &pyWorker{in: inW, out: outR, rd: bufio.NewReaderSize(outR, 64<<10), stderr: &tailBuffer{max: 4 << 10}, done: make(chan struct{})}
 	newCmd := func() *exec.Cmd {
+		// Replies come on descriptor 3, which the worker moves out of the
+		// way before any grader code runs; standard output and error both
+		// go to the stderr tail.
 		cmd := exec.Command(path, "-u", "-c", pyworker.Script())
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, w.stderr
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, w.stderr, w.stderr
+		cmd.ExtraFiles = []*os.File{outW}
 		cmd.WaitDelay = time.Second
 		return cmd
 	}
@@ -499,13 +524,41 @@ func (w *pyWorker) roundTrip(ctx context.Context, line []byte, deadline time.Tim
 			<-fired
 		}
 	}()
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
+	// Each call carries a fresh nonce, and the reply must come framed
+	// with it: "NONCE LENGTH\n" then LENGTH bytes of JSON. A frame the
+	// grader's code forged cannot name a later call's nonce, so a reply
+	// can never be taken for another call's: a mismatch kills the worker.
+	var raw [16]byte
+	_, _ = rand.Read(raw[:])
+	nonce := hex.EncodeToString(raw[:])
+	if len(line) < 2 || line[0] != '{' {
+		return pyReply{}, errors.New("python worker request is not a JSON object")
+	}
+	buf := make([]byte, 0, len(line)+len(nonce)+16)
+	buf = append(buf, `{"nonce":"`...)
+	buf = append(buf, nonce...)
+	buf = append(buf, '"')
+	if line[1] != '}' {
+		buf = append(buf, ',')
+	}
+	buf = append(append(buf, line[1:]...), '\n')
 	if _, err := w.in.Write(buf); err != nil {
 		return pyReply{}, err
 	}
-	resp, err := w.rd.ReadSlice('\n')
+	head, err := w.rd.ReadSlice('\n')
 	if err != nil {
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return pyReply{}, errPyFrame
+		}
+		return pyReply{}, err
+	}
+	got, size, ok := strings.Cut(strings.TrimSuffix(string(head), "\n"), " ")
+	n, convErr := strconv.Atoi(size)
+	if !ok || got != nonce || convErr != nil || n < 2 || n > maxPyReply {
+		return pyReply{}, errPyFrame
+	}
+	resp := make([]byte, n)
+	if _, err := io.ReadFull(w.rd, resp); err != nil {
 		return pyReply{}, err
 	}
 	var r pyReply
@@ -515,10 +568,19 @@ func (w *pyWorker) roundTrip(ctx context.Context, line []byte, deadline time.Tim
 	return r, nil
 }
 
+// maxPyReply bounds a reply frame; the worker's replies are a few KB.
+const maxPyReply = 1 << 20
+
+// errPyFrame is a reply not framed for the call it answers.
+var errPyFrame = errors.New("reply not framed for this call (the grader's code wrote to the worker's reply channel?)")
+
 // explain says what went wrong with a worker after a failed round trip.
 func (w *pyWorker) explain(err error, timeout time.Duration) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return fmt.Errorf("timed out after %v; worker killed", timeout)
+	}
+	if errors.Is(err, errPyFrame) {
+		return fmt.Errorf("%w; worker killed", err)
 	}
 	select {
 	case <-w.done:

@@ -212,3 +212,75 @@ func TestPythonCancelledBeforeCall(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonForgedRepliesDoNotShift: grader code that writes replies into
+// the worker's reply channel, unframed or framed with the nonce of the
+// call it runs in, never makes a later sample get another call's score:
+// the call that finds a reply not framed for it is not graded, its worker
+// killed, and the next sample gets its own score from a fresh worker.
+func TestPythonForgedRepliesDoNotShift(t *testing.T) {
+	needPython(t)
+	src := `import os, sys
+def forge(frame):
+    for fd in range(3, 1024):
+        try:
+            os.write(fd, frame)
+        except OSError:
+            pass
+def grade(sample, item):
+    out = sample['output_text']
+    if out == 'unframed':
+        forge(b'{"ok": true, "score": 0.77}\n')
+    elif out == 'own-nonce':
+        f = sys._getframe(1)
+        while f is not None and 'req' not in f.f_locals:
+            f = f.f_back
+        nonce = f.f_locals['req']['nonce']
+        body = b'{"ok": true, "score": 0.77}'
+        forge(('%s %d\n' % (nonce, len(body))).encode() + body)
+    return float(item['score'])
+`
+	g := MustPython(src, PythonOptions{PassThreshold: Ptr(0.0)})
+	defer g.Close()
+	ctx := context.Background()
+	score := func(out string, want float64) Grade {
+		return g.Grade(ctx, &Sample{Output: out, Item: map[string]any{"score": want}})
+	}
+	if got := score("unframed", 0.1); got.Status != StatusNotGraded || !strings.Contains(got.Reason, "not framed") {
+		t.Errorf("unframed forgery: %v %q, want not graded naming the framing", got.Status, got.Reason)
+	}
+	if got := score("ok", 0.25); got.Score != 0.25 {
+		t.Errorf("next sample after the unframed forgery: score %v (%v %q), want its own 0.25", got.Score, got.Status, got.Reason)
+	}
+	// A reply forged with the call's own nonce answers that call (its
+	// code decides its score anyway); the genuine reply left behind is
+	// refused by the next call, and the one after is graded again.
+	score("own-nonce", 0.1)
+	if got := score("ok", 0.5); got.Status != StatusNotGraded && got.Score != 0.5 {
+		t.Errorf("sample after an own-nonce forgery: score %v (%v), want not graded or its own 0.5", got.Score, got.Status)
+	}
+	if got := score("ok", 0.75); got.Score != 0.75 {
+		t.Errorf("later sample: score %v (%v %q), want its own 0.75", got.Score, got.Status, got.Reason)
+	}
+}
+
+// TestPythonSocketsRefused: socket creation is refused in every family,
+// AF_UNIX included, through the socket module and the C module under it.
+func TestPythonSocketsRefused(t *testing.T) {
+	needPython(t)
+	src := `import socket, _socket
+def grade(sample, item):
+    for make in (lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM), lambda: _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM), lambda: socket.socketpair()):
+        try:
+            make()
+        except PermissionError:
+            continue
+        return 0.0
+    return 1.0
+`
+	g := MustPython(src, PythonOptions{})
+	defer g.Close()
+	if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {
+		t.Errorf("AF_UNIX sockets: %v %q, want every one refused (passed)", got.Status, got.Reason)
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/proctorhq/proctor/internal/fastre"
 )
 
-// Limits of the regex graders (SPEC.md). They bound the work one sample can
+// Limits of the regex graders (docs/spec.md). They bound the work one sample can
 // cost, so that no pattern and no output can hang a run.
 const (
 	// MaxPatternLen is the longest pattern, in characters, that [NewRegex]
@@ -47,7 +47,7 @@ const (
 	MatchSearch
 )
 
-// String returns SPEC.md's word: "full", "search", or "default".
+// String returns the word specs use: "full", "search", or "default".
 func (m MatchMode) String() string {
 	switch m {
 	case MatchFull:

@@ -297,7 +297,7 @@ func FuzzRegex(f *testing.F) {
 }
 
 // benchOutput is a ~1.2 KB answer ending in a final-answer line, like the
-// prose of the shared workload.
+// prose of the benchmark workload.
 var benchOutput = strings.Repeat("The committee weighs throughput against cost, and the evidence points one way.\n", 15) + "\nFinal answer: 42 percent."
 
 func BenchmarkRegex(b *testing.B) {

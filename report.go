@@ -70,11 +70,31 @@ type JudgeStats struct {
 	// PromptVersion identifies the prompts the judge was asked with; scores
 	// are comparable between runs only with the judge and prompts fixed.
 	PromptVersion string `json:"prompt_version,omitempty"`
+	// Agreed and Disagreed count the judge's pass or fail votes in grades
+	// that ended passed or failed: those that matched the final verdict
+	// and those that did not. A drifting judge shows as a falling
+	// [JudgeStats.Agreement]. Cached votes count: they are verdicts.
+	Agreed    int `json:"agreed,omitempty"`
+	Disagreed int `json:"disagreed,omitempty"`
+	// Abstained counts the judge's abstentions, failed calls and
+	// unreadable replies included.
+	Abstained int `json:"abstained,omitempty"`
+}
+
+// Agreement returns the share of the judge's pass or fail votes that
+// matched the final verdict, and false when it cast none in a decided
+// grade.
+func (s JudgeStats) Agreement() (float64, bool) {
+	n := s.Agreed + s.Disagreed
+	if n == 0 {
+		return 0, false
+	}
+	return float64(s.Agreed) / float64(n), true
 }
 
 // Report is the result of a run: the four verdict counts, the pass rate with
 // its denominator, per-case results, what the judges cost and the caveats a
-// reader must know. The JSON form is SPEC.md's report, which report merge
+// reader must know. The JSON form is the report of docs/formats.md, which report merge
 // and compare read.
 type Report struct {
 	// Suite is the suite's name.
@@ -85,6 +105,9 @@ type Report struct {
 	Cases []CaseResult `json:"cases"`
 	// Judges are the judges asked and what they cost.
 	Judges []JudgeStats `json:"judges"`
+	// Panels measures the agreement of the panels convened; nil when none
+	// was.
+	Panels *PanelStats `json:"panels,omitempty"`
 	// Caveats are what a reader must know about how the verdicts were
 	// reached, each once.
 	Caveats []string `json:"caveats"`
@@ -126,13 +149,14 @@ type reportJSON struct {
 	PassRateDenominator int          `json:"pass_rate_denominator"`
 	Cases               []CaseResult `json:"cases"`
 	Judges              []JudgeStats `json:"judges"`
+	Panels              *PanelStats  `json:"panels,omitempty"`
 	Caveats             []string     `json:"caveats"`
 }
 
 // MarshalJSON writes the report with pass_rate (null when not available)
 // and pass_rate_denominator derived from the totals.
 func (r *Report) MarshalJSON() ([]byte, error) {
-	w := reportJSON{Suite: r.Suite, Totals: r.Totals, Cases: r.Cases, Judges: r.Judges, Caveats: r.Caveats}
+	w := reportJSON{Suite: r.Suite, Totals: r.Totals, Cases: r.Cases, Judges: r.Judges, Panels: r.Panels, Caveats: r.Caveats}
 	if rate, d, ok := r.Totals.PassRate(); ok {
 		w.PassRate = &rate
 		w.PassRateDenominator = d
@@ -168,6 +192,6 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*r = Report{Suite: w.Suite, Totals: w.Totals, Cases: w.Cases, Judges: w.Judges, Caveats: w.Caveats}
+	*r = Report{Suite: w.Suite, Totals: w.Totals, Cases: w.Cases, Judges: w.Judges, Panels: w.Panels, Caveats: w.Caveats}
 	return nil
 }

@@ -101,8 +101,9 @@ type RougeOptions struct {
 //
 // It passes when the chosen measure reaches the threshold and is not
 // graded when there is no reference, or, for rougeL and rougeLsum, when
-// the texts could hold more than 2^34 token pairs (both over ~256 KB). Its evidence is the [RougeScore]. A
-// Rouge is immutable and safe for concurrent use.
+// the output's and a reference's tokens make more than 2^34 pairs (both
+// over ~131,000 tokens). Its evidence is the [RougeScore]. A Rouge is
+// immutable and safe for concurrent use.
 type Rouge struct {
 	name      string
 	variant   string
@@ -200,11 +201,19 @@ func (g *Rouge) Grade(_ context.Context, s *Sample) Grade {
 	}
 	if g.n <= 0 {
 		// LCS costs O(n·m/64) in tokens; a token takes at least two bytes
-		// but the last one.
-		n := (len(s.Output) + 1) / 2
+		// but the last one, so only texts that could pass the limit are
+		// tokenised to count exactly.
+		n, counted := (len(s.Output)+1)/2, false
 		for _, r := range refs {
-			if m := (len(r) + 1) / 2; n > 0 && m > maxEditCells/n {
-				return NotGradedf("%s: output and reference are too long to compare (over %d token pairs)", g.variant, maxEditCells)
+			m := (len(r) + 1) / 2
+			if n == 0 || m <= maxEditCells/n {
+				continue
+			}
+			if !counted {
+				n, counted = len(tokenize.Rouge(nil, s.Output, nil)), true
+			}
+			if m = len(tokenize.Rouge(nil, r, nil)); n > 0 && m > maxEditCells/n {
+				return NotGradedf("%s: output (%d tokens) and reference (%d tokens) make %d token pairs, over the limit of %d", g.variant, n, m, int64(n)*int64(m), int64(maxEditCells))
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -143,5 +144,21 @@ func TestRougeGrader(t *testing.T) {
 	}
 	if gr := g.Grade(t.Context(), &Sample{Output: "x"}); gr.Status != StatusNotGraded {
 		t.Errorf("no reference: got %v, want not_graded", gr.Status)
+	}
+}
+
+// TestRougeLimitStatesPairs: the rougeL pair limit counts tokens: one
+// long word against 150,000 tokens is graded, and 150,000 tokens on each
+// side are refused with the pair count they make.
+func TestRougeLimitStatesPairs(t *testing.T) {
+	g := MustRouge(RougeOptions{Variant: "rougeL"})
+	many := strings.Repeat("a ", 150_000)
+	word := strings.Repeat("a", 300_000)
+	if got := g.Grade(context.Background(), &Sample{Output: word, Expected: &many}); got.Status == StatusNotGraded {
+		t.Errorf("1 token against 150000: not graded (%s), want graded", got.Reason)
+	}
+	got := g.Grade(context.Background(), &Sample{Output: many, Expected: &many})
+	if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "(150000 tokens) make 22500000000 token pairs") {
+		t.Errorf("150000 tokens each: %v (%s), want not graded stating 22500000000 pairs", got.Status, got.Reason)
 	}
 }

@@ -22,7 +22,7 @@ type sampleWire struct {
 	Model      Model           `json:"model"`
 }
 
-// UnmarshalJSON decodes the sample object of SPEC.md's `proctor grade`
+// UnmarshalJSON decodes the sample object of a `proctor grade`
 // input line. expected may be any JSON value: a string is kept as is, any
 // other value as its compact JSON text, and null or absent leaves Expected
 // nil. references and context items may be strings or {"id": ...} objects;

@@ -44,6 +44,8 @@ type evalModel struct {
 	messages []evalMessage
 	first    int      // pool index of the judge asked first; -1 for pool order
 	caveats  []string // the requested model not configured, sampling params not applied
+	typ      string   // the spec type, for caveats
+	model    string   // the model asked for, matched to the Runner's judges when built without any
 	format   string   // how the judge is told to answer
 }
 
@@ -53,7 +55,7 @@ func newEvalModel(typ string, input []EvalMessage, model string, jo JudgeOptions
 	if err != nil {
 		return evalModel{}, fmt.Errorf("proctor: %s: %w", typ, err)
 	}
-	g := evalModel{name: nameOr(jo.Name, typ), severity: jo.Severity, jc: judgeConfigOf(with), messages: msgs}
+	g := evalModel{name: nameOr(jo.Name, typ), severity: jo.Severity, jc: judgeConfigOf(with), messages: msgs, typ: typ, model: model}
 	var caveat string
 	g.first, caveat = resolveJudge(g.jc.pool, typ, model)
 	if caveat != "" {
@@ -124,10 +126,22 @@ func renderRedacted(t *Template, s *Sample, redact func(string) string) (string,
 }
 
 // grade asks the judges and adds the grader's caveats to a judged grade.
+// Built without judges, it matches its model to the judges of the Runner
+// that runs it.
 func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (customReading, error)) Grade {
-	r := g.jc.gradeCustomFirst(ctx, s, g.severity, g.first, g.prompt, read)
-	if ev, ok := r.Evidence.(*JudgeEvidence); ok && len(ev.Judges) > 0 && len(g.caveats) > 0 {
-		r.Caveats = append(slices.Clip(r.Caveats), g.caveats...)
+	first, caveats := g.first, g.caveats
+	if g.jc.pool == nil {
+		if p := runnerPool(ctx); p != nil {
+			var caveat string
+			first, caveat = resolveJudge(p, g.typ, g.model)
+			if caveat != "" {
+				caveats = append(slices.Clip(caveats), caveat)
+			}
+		}
+	}
+	r := g.jc.gradeCustomFirst(ctx, s, g.severity, first, g.prompt, read)
+	if ev, ok := r.Evidence.(*JudgeEvidence); ok && len(ev.Judges) > 0 && len(caveats) > 0 {
+		r.Caveats = append(slices.Clip(r.Caveats), caveats...)
 	}
 	return r
 }

@@ -62,7 +62,7 @@ type Builder func(o *SpecOptions) (Grader, error)
 var commonOptions = []string{"type", "name", "required", "criterion", "severity"}
 
 // Compiler turns declarative specs (JSON objects with a "type" and options,
-// SPEC.md) into [Check] values. Loading is fail-closed: anything it does not
+// described type by type in docs/spec.md) into [Check] values. Loading is fail-closed: anything it does not
 // understand is a *[SpecError], never ignored.
 //
 // A Compiler is safe for concurrent use, Register included: a spec compiled
@@ -104,6 +104,41 @@ func (c *Compiler) Types() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Options returns the options a spec of type typ reads, sorted, and whether
+// c knows typ. The options every spec takes (name, required, criterion,
+// severity) are left out unless the type gives one its own meaning, as the
+// tool graders do with name.
+//
+// The list comes from the type's [Builder] itself: Options runs it once on
+// an empty spec in a dry mode, where missing or wrong options are not
+// recorded as errors, and collects every option it asks for. The built-in
+// builders read all their options before acting on any, so their lists are
+// complete; a custom builder that reads an option only after another one
+// has a given value leaves that option out. A grader the dry run builds is
+// closed if it is an io.Closer, and a panic in the builder ends the run
+// with the options asked for until then.
+func (c *Compiler) Options(typ string) ([]string, bool) {
+	b, ok := c.builder(typ)
+	if !ok {
+		return nil, false
+	}
+	o := &SpecOptions{c: c, where: "#0", typ: typ, name: typ, raw: map[string]json.RawMessage{}, used: map[string]bool{}, asked: map[string]bool{}, dry: true}
+	func() {
+		defer func() { _ = recover() }()
+		if g, _ := b(o); g != nil {
+			if cl, ok := g.(io.Closer); ok {
+				_ = cl.Close()
+			}
+		}
+	}()
+	out := make([]string, 0, len(o.asked))
+	for k := range o.asked {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, true
 }
 
 func (c *Compiler) builder(typ string) (Builder, bool) {
@@ -296,6 +331,7 @@ type SpecOptions struct {
 	used     map[string]bool // options present and read
 	asked    map[string]bool // options a getter asked for, present or not
 	errs     []error
+	dry      bool // Compiler.Options's run: record no errors
 }
 
 // Type returns the spec's type.
@@ -340,11 +376,17 @@ func (o *SpecOptions) Raw(key string) (json.RawMessage, bool) {
 
 // Errorf records a problem with option key ("" for the spec as a whole).
 func (o *SpecOptions) Errorf(key, format string, args ...any) {
+	if o.dry {
+		return
+	}
 	o.errs = append(o.errs, &SpecError{Spec: o.label(), Option: key, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Wrap records err as the cause of a problem with option key.
 func (o *SpecOptions) Wrap(key, msg string, err error) {
+	if o.dry {
+		return
+	}
 	o.errs = append(o.errs, &SpecError{Spec: o.label(), Option: key, Msg: msg, Err: err})
 }
 

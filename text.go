@@ -20,7 +20,7 @@ const (
 	ContainsAny
 )
 
-// String returns SPEC.md's word: "all" or "any"; an unknown mode prints as
+// String returns the word specs use: "all" or "any"; an unknown mode prints as
 // mode_N.
 func (m ContainsMode) String() string {
 	switch m {

@@ -162,7 +162,7 @@ const (
 	SequenceExact
 )
 
-// String returns SPEC.md's word: "subsequence" or "exact"; an unknown mode
+// String returns the word specs use: "subsequence" or "exact"; an unknown mode
 // prints as mode_N.
 func (m SequenceMode) String() string {
 	switch m {
@@ -450,7 +450,7 @@ func toolSpecs(m map[string]Builder) {
 }
 
 // specName is the grader name for the spec types whose "name" option is
-// the tool's name (SPEC.md): the type and the tool, "tool_called:search".
+// the tool's name (docs/spec.md): the type and the tool, "tool_called:search".
 func specName(o *SpecOptions) string { return o.Type() + ":" + o.Name() }
 
 // clipJSON writes v as compact JSON for a reason, shortened to 80 runes.

@@ -16,8 +16,8 @@ import (
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
-// fileConfig is the config file: judges, embedder and the judge policy.
-// Unknown keys are errors.
+// fileConfig is the config file (docs/config.md): judges, embedder and the judge
+// policy. Unknown keys are errors.
 type fileConfig struct {
 	// Judges are OpenAI-compatible chat endpoints; the first is the
 	// primary, the others form the panel.
@@ -31,6 +31,13 @@ type fileConfig struct {
 	// JudgeCache is a directory for cached judge replies, so a rerun of an
 	// unchanged suite asks no judge.
 	JudgeCache string `json:"judge_cache"`
+	// JudgeCacheMode is read_write (the default), replay (recorded replies
+	// only: a miss is not graded, no judge is called; for hermetic CI) or
+	// record (call every judge and record the replies).
+	JudgeCacheMode string `json:"judge_cache_mode"`
+	// Panel is sequential (the default: panel judges asked one at a time,
+	// stopping once the outcome is decided) or parallel (all at once).
+	Panel string `json:"panel"`
 	// JudgeBudget caps calls, tokens or cost per run.
 	JudgeBudget *struct {
 		Calls   int     `json:"calls"`
@@ -69,17 +76,22 @@ type judgeEntry struct {
 	// Type is "openai" (the default: an OpenAI-compatible chat endpoint)
 	// or "scripted": canned replies from Replies, for demos and tests. A
 	// scripted judge is not a model and calls nothing.
-	Type        string `json:"type"`
-	Name        string `json:"name"`
-	Family      string `json:"family"`
-	Model       string `json:"model"`
-	BaseURL     string `json:"base_url"`
-	APIKeyEnv   string `json:"api_key_env"`
-	Seed        int    `json:"seed"`
-	MaxTokens   int    `json:"max_tokens"`
-	TimeoutMS   int    `json:"timeout_ms"`
-	Concurrency int    `json:"concurrency"`
-	Prices      *struct {
+	Type      string `json:"type"`
+	Name      string `json:"name"`
+	Family    string `json:"family"`
+	Model     string `json:"model"`
+	BaseURL   string `json:"base_url"`
+	APIKeyEnv string `json:"api_key_env"`
+	Seed      int    `json:"seed"`
+	MaxTokens int    `json:"max_tokens"`
+	TimeoutMS int    `json:"timeout_ms"`
+	// Concurrency caps the calls in flight to this judge; 0 (the default)
+	// follows the run's --concurrency.
+	Concurrency int `json:"concurrency"`
+	// Structured is auto (the default), on or off: whether the judge is
+	// asked for its reply as a strict JSON schema (see openai.Structured).
+	Structured string `json:"structured"`
+	Prices     *struct {
 		InputPerMTok  float64 `json:"input_per_mtok"`
 		OutputPerMTok float64 `json:"output_per_mtok"`
 	} `json:"prices"`
@@ -153,8 +165,8 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fc.JudgeCache != "" {
-		return nil, fmt.Errorf("judge_cache: set it in a --config file, not in the config a suite names")
+	if fc.JudgeCache != "" || fc.JudgeCacheMode != "" {
+		return nil, fmt.Errorf("judge_cache: set it in a --config file, not in the config a suite names (judge_cache_mode too)")
 	}
 	c, err := buildConfig(fc)
 	if err != nil {
@@ -216,6 +228,10 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 			return nil, fmt.Errorf("%s (%s): timeout_ms, concurrency and max_tokens must not be negative", where, j.Name)
 		}
 		seen[j.Name] = true
+		structured, err := openai.ParseStructured(j.Structured)
+		if err != nil {
+			return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
+		}
 		switch j.Type {
 		case "scripted":
 			m, err := scriptedJudge(j)
@@ -234,6 +250,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		o := openai.ChatOptions{
 			BaseURL: j.BaseURL, Model: j.Model, APIKeyEnv: j.APIKeyEnv,
 			Seed: j.Seed, MaxTokens: j.MaxTokens, Timeout: time.Duration(j.TimeoutMS) * time.Millisecond,
+			Structured: structured,
 		}
 		if j.Prices != nil {
 			o.InputPerMTok, o.OutputPerMTok = j.Prices.InputPerMTok, j.Prices.OutputPerMTok
@@ -253,6 +270,23 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	}
 	if fc.JudgeCache != "" {
 		c.opts = append(c.opts, proctor.WithJudgeCache(fc.JudgeCache))
+	}
+	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
+	if err != nil {
+		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+	}
+	if mode != proctor.JudgeCacheReadWrite {
+		if fc.JudgeCache == "" {
+			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
+		}
+		c.opts = append(c.opts, proctor.WithJudgeCacheMode(mode))
+	}
+	switch fc.Panel {
+	case "", "sequential":
+	case "parallel":
+		c.opts = append(c.opts, proctor.WithPanelParallel())
+	default:
+		return nil, fmt.Errorf("panel %q: want sequential (the default) or parallel", fc.Panel)
 	}
 	if b := fc.JudgeBudget; b != nil {
 		if b.Calls < 0 || b.Tokens < 0 || b.CostUSD < 0 {

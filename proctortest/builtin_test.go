@@ -8,7 +8,7 @@ import (
 	"github.com/proctorhq/proctor/proctortest"
 )
 
-// minimalSpecs holds, for each spec type SPEC.md names, the smallest spec
+// minimalSpecs holds, for each spec type docs/spec.md names, the smallest spec
 // that compiles. Types the compiler knows but this table lacks are logged,
 // not failed, so a new grader family shows up here as a reminder.
 var minimalSpecs = map[string]string{

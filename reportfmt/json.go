@@ -10,7 +10,7 @@ import (
 )
 
 // JSON writes a report in the JSON form [proctor.Report.MarshalJSON]
-// writes (SPEC.md's report, which proctor report merge and compare read),
+// writes (the report of docs/formats.md, which proctor report merge and compare read),
 // case by case, so that a run of any size is written in constant memory.
 // The cases come first and the totals, pass rate, judges and caveats after
 // them; JSON readers do not depend on the order of an object's keys.
@@ -63,6 +63,7 @@ func (j *JSON) Finish(s *Summary) error {
 	tail := proctor.NewReport(s.Suite)
 	tail.Totals = s.Totals
 	tail.Judges = append(tail.Judges, s.Judges...)
+	tail.Panels = s.Panels
 	tail.Caveats = append(tail.Caveats, s.Caveats...)
 	b, err := tail.MarshalJSON()
 	if err != nil {

@@ -99,6 +99,9 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 			p("| %s | %s | %s | %s | %d | %d | %d | %.4f |\n", mdText(j.Name), mdText(j.Model), mdText(j.Family),
 				mdText(j.PromptVersion), j.Calls, j.CacheHits, j.Tokens, j.CostUSD)
 		}
+		if line := panelLine(s.Panels); line != "" {
+			p("\n%s\n", mdText(line))
+		}
 	}
 	if len(s.Caveats) > 0 {
 		p("\n#### Caveats\n\n")

@@ -35,6 +35,9 @@ type Summary struct {
 	// Judges are the judges' identities and costs; set by the caller
 	// ([Summarize] copies the report's).
 	Judges []proctor.JudgeStats
+	// Panels is how the panels convened agreed; nil when none was. Set by
+	// the caller ([Summarize] copies the report's).
+	Panels *proctor.PanelStats
 	// Caveats are the things a reader must know; [Summary.Add] adds the
 	// caveats of the grades it sees, once each.
 	Caveats []string
@@ -66,6 +69,7 @@ func Summarize(r *proctor.Report) *Summary {
 	// A report whose cases were dropped still carries its counts.
 	s.Totals = r.Totals
 	s.Judges = append(s.Judges, r.Judges...)
+	s.Panels = r.Panels
 	for _, c := range r.Caveats {
 		s.AddCaveat(c)
 	}

@@ -79,6 +79,9 @@ func WriteText(w io.Writer, s *Summary) error {
 		for _, j := range s.Judges {
 			p("  %s\n", judgeLine(j))
 		}
+		if line := panelLine(s.Panels); line != "" {
+			p("  %s\n", line)
+		}
 	}
 	if len(s.Caveats) == 0 {
 		p("caveats     none\n")
@@ -126,7 +129,24 @@ func judgeLine(j proctor.JudgeStats) string {
 		fmt.Fprintf(&b, ", %d %s", j.Errors, plural(j.Errors, "error", "errors"))
 	}
 	fmt.Fprintf(&b, ", %d %s, $%.4f", j.Tokens, plural(j.Tokens, "token", "tokens"), j.CostUSD)
+	if a, ok := j.Agreement(); ok {
+		n := j.Agreed + j.Disagreed
+		fmt.Fprintf(&b, ", agreed with %.0f%% of %d %s", 100*a, n, plural(n, "verdict", "verdicts"))
+	}
 	return b.String()
+}
+
+// panelLine says how many panels were convened and how their judges
+// agreed; "" when none was.
+func panelLine(ps *proctor.PanelStats) string {
+	if ps == nil || ps.Convened == 0 {
+		return ""
+	}
+	alpha := "undefined"
+	if ps.Alpha != nil {
+		alpha = fmt.Sprintf("%.3f", *ps.Alpha)
+	}
+	return fmt.Sprintf("panels: %d convened, Krippendorff's alpha %s over the %d with two or more votes", ps.Convened, alpha, ps.Paired)
 }
 
 func cmpOr(s, def string) string {

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -11,7 +12,7 @@ import (
 // (and again per case when a .jsonl suite streams), beside the bare
 // library call on an already decoded item.
 func BenchmarkCheckItem(b *testing.B) {
-	doc, err := parseYAML([]byte("type: object\nrequired: [order, qty]\nproperties:\n  order: {type: string, pattern: \"^A-[0-9]+$\"}\n  qty: {type: integer, minimum: 1}\n"))
+	doc, err := parseYAML(context.Background(), []byte("type: object\nrequired: [order, qty]\nproperties:\n  order: {type: string, pattern: \"^A-[0-9]+$\"}\n  qty: {type: integer, minimum: 1}\n"))
 	if err != nil {
 		b.Fatal(err)
 	}

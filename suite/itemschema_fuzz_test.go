@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func FuzzCheckItem(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	doc, err := parseYAML([]byte(`type: object
+	doc, err := parseYAML(context.Background(), []byte(`type: object
 required: [order]
 properties:
   order: {type: string, pattern: "^A-[0-9]+$"}

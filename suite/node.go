@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,12 +108,33 @@ type parseError struct {
 
 func (e *parseError) Error() string { return e.msg }
 
-// maxNodes bounds the values a document may expand to through YAML
-// aliases, so a small file cannot expand into an exhausting one.
-const maxNodes = 1 << 20
+// Expansion budget of a YAML suite: aliases are expanded in full, so a
+// small file could expand into an exhausting one (a 100 KB string named a
+// million times). Every value costs nodeCost bytes plus its JSON text,
+// every mapping key its length plus nodeCost, and the whole may cost
+// max(minExpand, expandPerByte × the file's size): a budget that grows
+// with the file, so that an alias-free file of any size fits (the densest
+// YAML, a flow mapping of keys without values "{a,b,...}", costs 129 bytes
+// per two bytes of file; a scalar's text is never longer than the YAML
+// that writes it), while aliases can amplify a file no further.
+const (
+	nodeCost      = 64
+	minExpand     = 64 << 20
+	expandPerByte = 80
+)
 
-// parseYAML parses one YAML document into a node tree.
-func parseYAML(data []byte) (*node, error) {
+// expandBudget returns the expansion budget of a YAML file of size bytes.
+func expandBudget(size int) int64 {
+	return max(minExpand, expandPerByte*int64(size))
+}
+
+// parseYAML parses one YAML document into a node tree, stopping when ctx
+// ends.
+func parseYAML(ctx context.Context, data []byte) (*node, error) {
+	return parseYAMLBudget(ctx, data, expandBudget(len(data)))
+}
+
+func parseYAMLBudget(ctx context.Context, data []byte, budget int64) (*node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -125,8 +147,30 @@ func parseYAML(data []byte) (*node, error) {
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, &parseError{line: extra.Line, msg: "more than one YAML document: a suite is one document"}
 	}
-	budget := maxNodes
-	return fromYAML(&doc, &budget, 0)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	st := &expansion{ctx: ctx, left: budget, budget: budget}
+	return st.fromYAML(&doc, 0)
+}
+
+// expansion is what is left of the budget while a YAML tree converts.
+type expansion struct {
+	ctx          context.Context
+	left, budget int64
+	nodes        int
+}
+
+// charge takes n bytes from the budget, and looks at ctx now and then.
+func (e *expansion) charge(y *yaml.Node, n int) error {
+	e.left -= int64(n)
+	if e.left < 0 {
+		return &parseError{line: y.Line, msg: fmt.Sprintf("the document expands to more than %d bytes (YAML aliases are expanded in full; the budget is %d times the file's size, at least %d)", e.budget, expandPerByte, minExpand)}
+	}
+	if e.nodes++; e.nodes%1024 == 0 {
+		return e.ctx.Err()
+	}
+	return nil
 }
 
 // yamlErrLine digs the line out of a yaml.v3 error ("yaml: line 3: ...").
@@ -144,10 +188,9 @@ func yamlErrLine(err error) int {
 	return 0
 }
 
-func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
-	*budget--
-	if *budget < 0 {
-		return nil, &parseError{line: y.Line, msg: "the document expands to too many values (YAML aliases)"}
+func (e *expansion) fromYAML(y *yaml.Node, depth int) (*node, error) {
+	if err := e.charge(y, nodeCost); err != nil {
+		return nil, err
 	}
 	if depth > 200 {
 		return nil, &parseError{line: y.Line, msg: "the document nests too deeply"}
@@ -157,13 +200,13 @@ func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
 		if len(y.Content) == 0 {
 			return nil, &parseError{line: y.Line, msg: "the file is empty"}
 		}
-		return fromYAML(y.Content[0], budget, depth+1)
+		return e.fromYAML(y.Content[0], depth+1)
 	case yaml.AliasNode:
-		return fromYAML(y.Alias, budget, depth+1)
+		return e.fromYAML(y.Alias, depth+1)
 	case yaml.SequenceNode:
 		n := &node{kind: kindSeq, line: y.Line}
 		for _, c := range y.Content {
-			it, err := fromYAML(c, budget, depth+1)
+			it, err := e.fromYAML(c, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -173,6 +216,7 @@ func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
 	case yaml.MappingNode:
 		n := &node{kind: kindMap, line: y.Line}
 		var merges []*yaml.Node
+		seen := make(map[string]bool, len(y.Content)/2) // keys set, in linear time
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
 			if k.Tag == "!!merge" {
@@ -182,10 +226,14 @@ func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
 			if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!int" && k.Tag != "!!bool" && k.Tag != "!!float") {
 				return nil, &parseError{line: k.Line, msg: "a mapping key must be a plain string"}
 			}
-			if n.get(k.Value) != nil {
+			if seen[k.Value] {
 				return nil, &parseError{line: k.Line, msg: fmt.Sprintf("key %q appears twice", k.Value)}
 			}
-			val, err := fromYAML(v, budget, depth+1)
+			seen[k.Value] = true
+			if err := e.charge(k, nodeCost+len(k.Value)); err != nil {
+				return nil, err
+			}
+			val, err := e.fromYAML(v, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -200,7 +248,7 @@ func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
 				srcs = m.Content
 			}
 			for _, src := range srcs {
-				sn, err := fromYAML(src, budget, depth+1)
+				sn, err := e.fromYAML(src, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -208,7 +256,8 @@ func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
 					return nil, &parseError{line: src.Line, msg: "a merge key (<<) must name a mapping"}
 				}
 				for i, k := range sn.keys {
-					if n.get(k) == nil {
+					if !seen[k] {
+						seen[k] = true
 						n.keys = append(n.keys, k)
 						n.keyLines = append(n.keyLines, sn.keyLines[i])
 						n.items = append(n.items, sn.items[i])
@@ -218,6 +267,9 @@ func fromYAML(y *yaml.Node, budget *int, depth int) (*node, error) {
 		}
 		return n, nil
 	case yaml.ScalarNode:
+		if err := e.charge(y, len(y.Value)); err != nil {
+			return nil, err
+		}
 		raw, err := yamlScalar(y)
 		if err != nil {
 			return nil, &parseError{line: y.Line, msg: err.Error()}

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"context"
 	"encoding/json"
 	"hash/fnv"
 	"os"
@@ -38,7 +39,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("JSON round trip changed the value:\n%v\n%v", want, got)
 			}
 		}
-		if n, err := parseYAML(data); err == nil {
+		if n, err := parseYAML(context.Background(), data); err == nil {
 			if !json.Valid(n.JSON()) {
 				t.Fatalf("YAML re-encoded as invalid JSON: %s", n.JSON())
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -181,6 +182,16 @@ const stderrTail = 2048
 // nonzero status, runs past the timeout or writes more than MaxOutput makes
 // the attempt not graded, with the exit status and the tail of its standard
 // error as the reason. It is safe for concurrent use.
+//
+// On Linux the program leads its own process group, which is killed when
+// the attempt ends, however it ends (a timeout, or a normal exit that left
+// children in the background), and the program is killed should proctor
+// die. What this cannot reach: a descendant that leaves the group by
+// starting a new session (setsid, a daemon's double fork) or a new process
+// group keeps running; the attempt's answer waits for the pipes it holds
+// at most a second. Run untrusted programs under a supervisor that owns
+// every descendant (a container, a systemd scope, a cgroup) when that
+// matters. Elsewhere only the program itself is killed.
 func CommandSubject(o CommandOptions) proctor.Subject {
 	timeout := o.Timeout
 	if timeout <= 0 {
@@ -209,15 +220,28 @@ func CommandSubject(o CommandOptions) proctor.Subject {
 		cmd.Stdin = strings.NewReader(in.Input)
 		stdout := &capped{max: maxOut}
 		stderr := &tail{max: stderrTail}
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		// The command leads its own process group, and the whole group is
-		// killed on timeout, so a shell's children do not outlive it.
+		// The command leads its own process group, killed on timeout and
+		// again once the command has exited, so a shell's children, in the
+		// background or not, do not outlive it. Its output goes through
+		// pipes read here, so that what the group left holding them is
+		// killed rather than waited for.
 		proc.Isolate(cmd)
 		cmd.Cancel = func() error { return proc.Kill(cmd) }
-		cmd.WaitDelay = time.Second
+		pipes, err := pipeOutput(cmd)
+		if err != nil {
+			return in, fmt.Errorf("command: %w", err)
+		}
 		start := time.Now()
-		err := cmd.Run()
+		err = cmd.Start()
+		pipes.start(stdout, stderr)
+		if err != nil {
+			pipes.wait(time.Second)
+			return in, fmt.Errorf("command failed: %w", err)
+		}
+		err = cmd.Wait()
 		ms := float64(time.Since(start).Microseconds()) / 1000
+		_ = proc.Kill(cmd)
+		pipes.wait(time.Second)
 		switch {
 		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return in, fmt.Errorf("command timed out after %v%s", timeout, stderr.suffix())
@@ -233,6 +257,59 @@ func CommandSubject(o CommandOptions) proctor.Subject {
 		out.Metrics.LatencyMS = proctor.Ptr(ms)
 		return out, nil
 	}
+}
+
+// outPipes carry a command's standard output and error to writers
+// through pipes, so that nothing but the command's own processes hold the
+// write ends and the copies can be stopped.
+type outPipes struct {
+	or, ow, er, ew *os.File
+	done           chan struct{}
+}
+
+// pipeOutput gives cmd pipes for its standard output and error, copied
+// into stdout and stderr once started.
+func pipeOutput(cmd *exec.Cmd) (*outPipes, error) {
+	or, ow, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	er, ew, err := os.Pipe()
+	if err != nil {
+		or.Close()
+		ow.Close()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = ow, ew
+	return &outPipes{or: or, ow: ow, er: er, ew: ew, done: make(chan struct{}, 2)}, nil
+}
+
+// start closes this side's write ends (the command holds its own) and
+// starts copying; call it once cmd.Start has returned, successful or not.
+func (p *outPipes) start(stdout, stderr io.Writer) {
+	p.ow.Close()
+	p.ew.Close()
+	go func() { _, _ = io.Copy(stdout, p.or); p.done <- struct{}{} }()
+	go func() { _, _ = io.Copy(stderr, p.er); p.done <- struct{}{} }()
+}
+
+// wait waits for both copies to reach the end, up to grace: past it the
+// copies are stopped, so a process that left the group (setsid) and still
+// holds a pipe is not waited for.
+func (p *outPipes) wait(grace time.Duration) {
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	for n := 0; n < 2; n++ {
+		select {
+		case <-p.done:
+		case <-t.C:
+			_ = p.or.SetReadDeadline(time.Unix(1, 0))
+			_ = p.er.SetReadDeadline(time.Unix(1, 0))
+			<-p.done
+		}
+	}
+	p.or.Close()
+	p.er.Close()
 }
 
 // capped keeps at most max bytes and notes whether more came.

@@ -1,5 +1,5 @@
-// Package suite loads proctor suite files (SPEC.md, "Suites and proctor
-// run") into [proctor.Case] values and runs them as a stream.
+// Package suite loads proctor suite files (docs/suite.md) into
+// [proctor.Case] values and runs them as a stream.
 //
 // A suite is a YAML or JSON file with a name, default attempts, suite-level
 // graders, an optional subject (a command or an OpenAI-compatible chat
@@ -9,7 +9,8 @@
 // refuses is an [*Error] naming the file, the line and the field. Files a
 // suite names (schema_file, config) are confined to the suite's folder.
 //
-// Beside SPEC.md's keys, a YAML or JSON suite may hold:
+// Beside cases, graders, subject and attempts, a YAML or JSON suite may
+// hold:
 //
 //   - redact_splits: a list of split names (holdout) whose cases' outputs
 //     reports never show; see [Suite.Redact].
@@ -27,6 +28,7 @@ package suite
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,6 +197,13 @@ type Suite struct {
 // runs; for a .jsonl suite that is a first pass over the file that keeps
 // only the case ids. The returned Suite must be closed.
 func Load(path string, opts Options) (*Suite, error) {
+	return LoadContext(context.Background(), path, opts)
+}
+
+// LoadContext is [Load] that stops when ctx ends (a signal, a deadline),
+// returning an error wrapping ctx's; loading a big or alias-heavy suite
+// can take a while.
+func LoadContext(ctx context.Context, path string, opts Options) (*Suite, error) {
 	dir := filepath.Dir(path)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -203,7 +212,7 @@ func Load(path string, opts Options) (*Suite, error) {
 	s := &Suite{Path: path, opts: opts, root: root}
 	s.comp = s.compiler(root)
 	s.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if err := s.load(); err != nil {
+	if err := s.load(ctx); err != nil {
 		root.Close()
 		return nil, err
 	}
@@ -255,10 +264,10 @@ func (s *Suite) errAt(n *node, field, format string, args ...any) error {
 	return &Error{File: s.Path, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (s *Suite) load() error {
+func (s *Suite) load(ctx context.Context) error {
 	if strings.EqualFold(filepath.Ext(s.Path), ".jsonl") {
 		s.jsonl = true
-		return s.loadJSONL()
+		return s.loadJSONL(ctx)
 	}
 	data, err := os.ReadFile(s.Path)
 	if err != nil {
@@ -269,24 +278,24 @@ func (s *Suite) load() error {
 	if strings.EqualFold(filepath.Ext(s.Path), ".json") {
 		doc, err = parseJSON(data, 1)
 	} else {
-		doc, err = parseYAML(data)
+		doc, err = parseYAML(ctx, data)
 	}
 	if err != nil {
 		var pe *parseError
 		if errors.As(err, &pe) {
 			return &Error{File: s.Path, Line: pe.line, Msg: pe.msg}
 		}
-		return &Error{File: s.Path, Err: err}
+		return &Error{File: s.Path, Msg: "loading stopped", Err: err}
 	}
 	if s.opts.GraderFile != "" {
 		return &Error{File: s.Path, Msg: "--grader-file is for .jsonl suites; put graders in the suite's graders list"}
 	}
-	return s.decodeSuite(doc)
+	return s.decodeSuite(ctx, doc)
 }
 
 var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases"}
 
-func (s *Suite) decodeSuite(doc *node) error {
+func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
 		return err
 	}
@@ -361,6 +370,11 @@ func (s *Suite) decodeSuite(doc *node) error {
 	}
 	seen := make(map[string]int, len(cases.items))
 	for i, cn := range cases.items {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return &Error{File: s.Path, Line: cn.line, Msg: "loading stopped", Err: err}
+			}
+		}
 		c, err := s.decodeCase(cn, fmt.Sprintf("cases[%d]", i))
 		if err != nil {
 			return err
@@ -706,9 +720,9 @@ func (s *Suite) nonNegFloat(n *node, at string) (float64, error) {
 // maxLine bounds one line of a .jsonl suite.
 const maxLine = 64 << 20
 
-func (s *Suite) loadJSONL() error {
+func (s *Suite) loadJSONL(ctx context.Context) error {
 	if s.opts.GraderFile != "" {
-		checks, err := s.loadGraderFile(s.opts.GraderFile)
+		checks, err := s.loadGraderFile(ctx, s.opts.GraderFile)
 		if err != nil {
 			return err
 		}
@@ -716,8 +730,13 @@ func (s *Suite) loadJSONL() error {
 	}
 	s.attempts = 0
 	ids := &idSet{path: s.Path, seen: map[uint64]idAt{}}
-	return s.scanJSONL(func(c proctor.Case, err error) bool {
+	var stopped error
+	err := s.scanJSONL(func(c proctor.Case, err error) bool {
 		if err != nil {
+			return false
+		}
+		if s.Total%256 == 0 && ctx.Err() != nil {
+			stopped = &Error{File: s.Path, Msg: "loading stopped", Err: ctx.Err()}
 			return false
 		}
 		s.Total++
@@ -726,6 +745,10 @@ func (s *Suite) loadJSONL() error {
 		}
 		return true
 	}, ids)
+	if err == nil {
+		err = stopped
+	}
+	return err
 }
 
 // idAt is where a case id was first seen in a .jsonl suite.
@@ -852,7 +875,7 @@ func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, ids ...*idSet) error
 // loadGraderFile compiles the suite-level graders of a .jsonl suite: one
 // spec or a list of specs, JSON or YAML. Its files are read from its own
 // folder.
-func (s *Suite) loadGraderFile(path string) ([]proctor.Check, error) {
+func (s *Suite) loadGraderFile(ctx context.Context, path string) ([]proctor.Check, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read the grader file", Err: err}
@@ -861,11 +884,13 @@ func (s *Suite) loadGraderFile(path string) ([]proctor.Check, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") || (len(bytes.TrimSpace(data)) > 0 && (bytes.TrimSpace(data)[0] == '[' || bytes.TrimSpace(data)[0] == '{')) {
 		doc, err = parseJSON(data, 1)
 	} else {
-		doc, err = parseYAML(data)
+		doc, err = parseYAML(ctx, data)
 	}
 	if err != nil {
 		var pe *parseError
-		errors.As(err, &pe)
+		if !errors.As(err, &pe) {
+			return nil, &Error{File: path, Msg: "loading stopped", Err: err}
+		}
 		return nil, &Error{File: path, Line: pe.line, Msg: pe.msg}
 	}
 	if doc.kind == kindMap {

@@ -37,10 +37,13 @@ const (
 	// MaxDepth is the deepest nesting of mappings and sequences.
 	MaxDepth = 256
 	// MaxNodes bounds the nodes written, counting each alias expansion in
-	// full.
+	// full, for inputs of up to MaxNodes bytes; a larger input may write
+	// as many nodes as it has bytes, so that no alias-free document is
+	// refused for its size (a node takes at least one byte to write).
 	MaxNodes = 1 << 20
 	// MaxOutputBytes bounds the JSON written, which aliases can make larger
-	// than the input.
+	// than the input, plus (for [ToJSONLines]) the JSON Pointers of the
+	// lines kept.
 	MaxOutputBytes = 2 * MaxBytes
 )
 
@@ -132,7 +135,7 @@ func convert(src []byte, withLines bool) ([]byte, Lines, error) {
 	if doc.Kind == 0 {
 		return nil, nil, &Error{Msg: "empty document"}
 	}
-	c := &converter{out: make([]byte, 0, len(src))}
+	c := &converter{out: make([]byte, 0, len(src)), maxNodes: max(MaxNodes, len(src))}
 	if withLines {
 		c.lines = Lines{}
 	}
@@ -167,6 +170,9 @@ type converter struct {
 	out   []byte
 	lines Lines
 	nodes int
+	// maxNodes is the node budget; ptrBytes the pointers kept in lines.
+	maxNodes int
+	ptrBytes int
 	// expanding holds the aliases being expanded, to refuse a cycle.
 	expanding []*yaml.Node
 }
@@ -177,18 +183,19 @@ func errAt(n *yaml.Node, format string, args ...any) error {
 
 func (c *converter) node(n *yaml.Node, ptr string, depth int) error {
 	c.nodes++
-	if c.nodes > MaxNodes {
-		return errAt(n, "document expands to more than %d nodes (aliases are expanded in full)", MaxNodes)
+	if c.nodes > c.maxNodes {
+		return errAt(n, "document expands to more than %d nodes (aliases are expanded in full)", c.maxNodes)
 	}
 	if depth > MaxDepth {
 		return errAt(n, "nested more than %d deep", MaxDepth)
 	}
-	if len(c.out) > MaxOutputBytes {
+	if len(c.out)+c.ptrBytes > MaxOutputBytes {
 		return errAt(n, "document expands to more than %d bytes of JSON (aliases are expanded in full)", MaxOutputBytes)
 	}
 	if c.lines != nil {
 		if _, ok := c.lines[ptr]; !ok {
 			c.lines[ptr] = n.Line
+			c.ptrBytes += len(ptr)
 		}
 	}
 	switch n.Kind {
@@ -258,6 +265,9 @@ func (c *converter) mapping(n *yaml.Node, ptr string, depth int) error {
 		c.out = append(c.out, ':')
 		child := c.child(ptr, escapePointer(k.Value))
 		if c.lines != nil {
+			if _, ok := c.lines[child]; !ok {
+				c.ptrBytes += len(child)
+			}
 			c.lines[child] = k.Line
 		}
 		if err := c.node(v, child, depth+1); err != nil {

@@ -3,6 +3,8 @@ package yamlspec
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -130,4 +132,42 @@ func FuzzToJSON(f *testing.F) {
 			t.Fatalf("ToJSON(%q) = %q, not valid JSON", src, out)
 		}
 	})
+}
+
+// TestLinesPointerBudget: aliases of a mapping under a long key make
+// every expanded value's JSON Pointer long; ToJSONLines counts the
+// pointers it keeps against the output budget, so the expansion is
+// refused within a small multiple of it.
+func TestLinesPointerBudget(t *testing.T) {
+	key := strings.Repeat("k", 1000)
+	var b strings.Builder
+	b.WriteString("m: &m {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8}\n")
+	b.WriteString("l1: &l1 {")
+	for i := range 100 {
+		fmt.Fprintf(&b, "%s%d: *m, ", key, i)
+	}
+	b.WriteString("z: 0}\nl2: &l2 [")
+	for range 200 {
+		b.WriteString("*l1, ")
+	}
+	b.WriteString("0]\nl3: [")
+	for range 200 {
+		b.WriteString("*l2, ")
+	}
+	b.WriteString("0]\n")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := ToJSONLines([]byte(b.String()))
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("alias expansion with long pointers converted, want refused")
+	}
+	if !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("err %v, want the byte budget", err)
+	}
+	t.Logf("refused after %d MiB allocated", (after.TotalAlloc-before.TotalAlloc)>>20)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8*MaxOutputBytes {
+		t.Errorf("refusing it allocated %d MiB, want under %d", got>>20, 8*MaxOutputBytes>>20)
+	}
 }

@@ -56,6 +56,13 @@ func TestLoadConfig(t *testing.T) {
 		{"duplicate", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"},{"name":"j","family":"b","model":"m","base_url":"http://x"}]}`, "used twice", 0},
 		{"unset key", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","api_key_env":"PROCTOR_TEST_UNSET"}]}`, "not set", 0},
 		{"bad yaml", "c.yaml", "judges: [", "yaml: line 1", 0},
+		{"panel parallel", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"panel":"parallel"}`, "", 2},
+		{"panel unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"panel":"sometimes"}`, "want sequential", 0},
+		{"replay", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache":"/tmp/x","judge_cache_mode":"replay"}`, "", 3},
+		{"replay without cache", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache_mode":"replay"}`, "needs judge_cache", 0},
+		{"cache mode unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache":"/tmp/x","judge_cache_mode":"rw"}`, "judge_cache_mode", 0},
+		{"structured off", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","structured":"off"}]}`, "", 1},
+		{"structured unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","structured":"yes"}]}`, "want auto, on or off", 0},
 		{"negative budget", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_budget":{"calls":-1}}`, "negative", 0},
 	}
 	for _, tt := range tests {
@@ -89,6 +96,34 @@ func TestGradeWithConfig(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"evidence":{"judges":[{"name":"j1","family":"fam-a"`) {
 		t.Errorf("output lacks the judge evidence: %s", out.String())
+	}
+}
+
+// A CI run on recorded judgements: record once, then replay with no judge
+// reachable; a prompt never recorded is not graded, with the reason.
+func TestGradeJudgeCacheReplay(t *testing.T) {
+	var calls atomic.Int64
+	url := fakeChat(t, "pass", &calls)
+	dir := t.TempDir()
+	conf := func(mode, base string) string {
+		return writeFile(t, "c.json", fmt.Sprintf(`{"judges":[{"name":"j1","family":"fam-a","model":"m","base_url":%q}],"judge_cache":%q,"judge_cache_mode":%q}`, base, dir, mode))
+	}
+	grade := func(cfg, output string) string {
+		var out, errb bytes.Buffer
+		in := fmt.Sprintf(`{"id":"x","input":"q","output":%q}`+"\n", output)
+		run(context.Background(), []string{"grade", "--config", cfg, "--grader", `{"type":"llm_judge","rubric":"names Paris"}`}, strings.NewReader(in), &out, &errb)
+		return out.String()
+	}
+	if out := grade(conf("record", url), "Paris"); !strings.Contains(out, `"status":"passed"`) || calls.Load() != 1 {
+		t.Fatalf("record: %s after %d calls", out, calls.Load())
+	}
+	dead := "http://127.0.0.1:1/v1" // nothing listens: a call would fail
+	if out := grade(conf("replay", dead), "Paris"); !strings.Contains(out, `"status":"passed"`) || calls.Load() != 1 {
+		t.Errorf("replay of a recorded prompt: %s after %d calls, want passed with no call", out, calls.Load())
+	}
+	out := grade(conf("replay", dead), "Lyon")
+	if !strings.Contains(out, `"status":"not_graded"`) || !strings.Contains(out, "no recorded judge reply") {
+		t.Errorf("replay miss: %s, want not graded saying no reply was recorded", out)
 	}
 }
 
@@ -223,5 +258,26 @@ func TestScriptedPromptContainsSeesRubric(t *testing.T) {
 	}
 	if r := rep.Cases[1].Attempts[0].Grades[0].Reason; !strings.Contains(r, `no reply for case "b"`) || !strings.Contains(r, "rubric included") {
 		t.Errorf("case b's reason %q does not name the case and how replies match", r)
+	}
+}
+
+// panel: parallel asks the whole panel; the default stops once two judges
+// agree.
+func TestGradePanelMode(t *testing.T) {
+	judges := "judges:\n" +
+		"  - {name: j1, type: scripted, family: a, replies: [{reply: {verdict: pass, confidence: low}}]}\n" +
+		"  - {name: j2, type: scripted, family: b, replies: [{reply: {verdict: pass, confidence: high}}]}\n" +
+		"  - {name: j3, type: scripted, family: c, replies: [{reply: {verdict: fail, confidence: high}}]}\n"
+	for _, tt := range []struct{ panel, j3 string }{{"", "0 calls"}, {"panel: parallel\n", "1 call"}} {
+		cfg := writeFile(t, "c.yaml", judges+tt.panel)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"grade", "--config", cfg, "--grader", `{"type":"llm_judge","rubric":"r"}`},
+			strings.NewReader(`{"id":"x","input":"q","output":"Paris"}`+"\n"), &out, &errb)
+		if code != exitOK || !strings.Contains(out.String(), `"status":"passed"`) {
+			t.Errorf("%q: exit %d, %s %s", tt.panel, code, out.String(), errb.String())
+		}
+		if !strings.Contains(errb.String(), "judge j3 (c, canned replies): "+tt.j3) {
+			t.Errorf("%q: stderr %s, want j3 with %s", tt.panel, errb.String(), tt.j3)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"strings"
@@ -117,6 +118,12 @@ func decodeSlow(b []byte, ln *line) error {
 	if err := json.Unmarshal(b, &extra); err != nil {
 		return err
 	}
+	if err := checkDuplicateKeys(b); err != nil {
+		if err.(*duplicateKeyError).key == "id" {
+			ln.sample.ID = "" // which one is meant is not known
+		}
+		return err
+	}
 	ln.hasOutput = extra.Output != nil
 	if g := bytes.TrimSpace(extra.Grader); len(g) > 0 && string(g) != "null" {
 		var buf bytes.Buffer
@@ -173,10 +180,45 @@ type sampleHandler struct {
 	capture []byte
 	first   []bool // per capture level: no member written yet
 	afterKy bool
+	// keys holds a hash of each key of the open objects, those of the
+	// object opened at depth d from bases[d-1] on, to find a key given
+	// twice (a hash match sends the line to encoding/json, which decides).
+	keys  []uint64
+	bases []int
+	seed  maphash.Seed
 }
 
 func (h *sampleHandler) reset(ln *line) {
-	*h = sampleHandler{ln: ln, capture: h.capture[:0], first: h.first[:0]}
+	seed := h.seed
+	if seed == (maphash.Seed{}) {
+		seed = maphash.MakeSeed()
+	}
+	*h = sampleHandler{ln: ln, capture: h.capture[:0], first: h.first[:0], keys: h.keys[:0], bases: h.bases[:0], seed: seed}
+}
+
+// maxScannedKeys is the most keys of one object compared one by one; an
+// object with more goes to encoding/json.
+const maxScannedKeys = 32
+
+// sawKey records k in the innermost open object, sending the line to
+// encoding/json when it may be there already.
+func (h *sampleHandler) sawKey(k string) {
+	if len(h.bases) == 0 {
+		return
+	}
+	base := h.bases[len(h.bases)-1]
+	if len(h.keys)-base >= maxScannedKeys {
+		h.slow = true
+		return
+	}
+	x := maphash.String(h.seed, k)
+	for _, y := range h.keys[base:] {
+		if x == y {
+			h.slow = true
+			return
+		}
+	}
+	h.keys = append(h.keys, x)
 }
 
 // top reports whether a value token is the value of a top-level key.
@@ -423,6 +465,7 @@ func (h *sampleHandler) ObjectStart() {
 	h.after()
 	h.pending = false
 	h.depth++
+	h.bases = append(h.bases, len(h.keys))
 	switch {
 	case h.depth == 1:
 	case h.field == fGrader:
@@ -439,6 +482,9 @@ func (h *sampleHandler) ObjectEnd() {
 	if h.field == fGrader && h.depth > 1 {
 		h.capClose('}')
 	}
+	if n := len(h.bases); n > 0 {
+		h.keys, h.bases = h.keys[:h.bases[n-1]], h.bases[:n-1]
+	}
 	h.depth--
 	if h.depth == 0 {
 		h.closed = true
@@ -450,6 +496,7 @@ func (h *sampleHandler) Key(k string) {
 		h.slow = true // the previous key had no value
 	}
 	h.pending = true
+	h.sawKey(k)
 	if h.field == fGrader && h.depth > 1 {
 		h.capKey(k)
 		return

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -134,5 +135,32 @@ func TestNextSpecial(t *testing.T) {
 		if wantHigh && high&0x8080808080808080 == 0 {
 			t.Fatalf("nextSpecial(%x) missed a byte above 0x7f before %d", b, end)
 		}
+	}
+}
+
+// TestDecodeDuplicateKeys: a line giving a key twice, at the top or
+// nested, on each decoding path (flat strings, the tokenizer, encoding/json),
+// is malformed; keys that only differ in case are not duplicates.
+func TestDecodeDuplicateKeys(t *testing.T) {
+	var d lineDecoder
+	for _, b := range []string{
+		`{"id":"a","output":"x","id":"b"}`,
+		`{"output":"x","kind":"a","kind":"b"}`,
+		`{"output":"x","k\/":"a","k/":"b"}`,
+		`{"output":"x","metrics":{"latency_ms":1},"metrics":{"latency_ms":2}}`,
+		`{"output":"x","model":{"name":"a","name":"b"}}`,
+		`{"output":"x","grader":{"type":"contains","value":"a","value":"b"}}`,
+		`{"output":"x","item":{"a":1,"a":2}}`,
+		`{"output":"x","unknown":[{"deep":1,"deep":2}]}`,
+	} {
+		var ln line
+		err := d.decode([]byte(b), &ln)
+		if err == nil || !strings.Contains(err.Error(), "given twice") {
+			t.Errorf("decode(%s) = %v, want a key given twice", b, err)
+		}
+	}
+	var ln line
+	if err := d.decode([]byte(`{"output":"x","Output":"y","a":{"b":1},"c":{"b":2}}`), &ln); err != nil {
+		t.Errorf("keys differing in case, or in different objects: %v, want accepted", err)
 	}
 }

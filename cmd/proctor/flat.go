@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
@@ -19,6 +20,10 @@ func decodeFlat(b []byte, ln *line, scratch *[]byte) bool {
 	if i < len(b) && b[i] == '}' {
 		return i == len(b)-1
 	}
+	// The keys seen, to leave a line that gives one twice to the other
+	// decoders (which refuse it); a line with many keys goes there too.
+	var seen [8][]byte // as written in b
+	nseen := 0
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return false
@@ -27,6 +32,17 @@ func decodeFlat(b []byte, ln *line, scratch *[]byte) bool {
 		if !ok {
 			return false
 		}
+		raw := b[i+1 : next-1]
+		if nseen == len(seen) || bytes.IndexByte(raw, '\\') >= 0 {
+			return false // many keys, or escapes: compared elsewhere
+		}
+		for _, k := range seen[:nseen] {
+			if bytes.Equal(k, raw) {
+				return false
+			}
+		}
+		seen[nseen] = raw
+		nseen++
 		// Decide on the key before the value is scanned: both may use
 		// scratch.
 		field := fNone

@@ -43,6 +43,11 @@ const (
 	idPrefixBytes    = 64 << 10
 )
 
+// liveWorkerSpecs bounds the per-line python specs whose workers stay
+// running between lines (least recently used closed first), apart from
+// the spec cache's own bound; lines grading hold theirs until done.
+const liveWorkerSpecs = 4
+
 // gradeConfig is what `proctor grade` was asked to do.
 type gradeConfig struct {
 	comp    *proctor.Compiler
@@ -95,13 +100,15 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append(conf.Options(), proctor.WithFiles(os.DirFS(dir)))...)
+	comp := proctor.NewCompiler(append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)
 	cfg := gradeConfig{
 		comp:    comp,
 		workers: *workers,
 		maxLine: *maxLine,
 		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
 	}
+	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
+	cfg.cache.maxWorkers = liveWorkerSpecs
 	defer cfg.cache.closeAll()
 	if len(specBytes) > 0 {
 		label := "--grader"
@@ -403,7 +410,7 @@ func gradeOne(ctx context.Context, cfg gradeConfig, d *lineDecoder, raw []byte, 
 		if ln.grader == nil {
 			return proctor.NotGraded(`no grader: give --grader, --grader-file or a "grader" on the line`), ln.sample.ID
 		}
-		cc, err := cfg.cache.get(ln.grader)
+		cc, err := cfg.cache.get(ctx, ln.grader)
 		if err != nil {
 			return proctor.ErrorGrade("", err), ln.sample.ID
 		}

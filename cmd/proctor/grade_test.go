@@ -220,7 +220,7 @@ func TestSpecCache(t *testing.T) {
 	c := newSpecCache(2, "test", comp, allowAll)
 	defer c.closeAll()
 	for range 5 {
-		cc, err := c.get([]byte(`{"type":"counted","v":"a"}`))
+		cc, err := c.get(context.Background(), []byte(`{"type":"counted","v":"a"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,15 +230,15 @@ func TestSpecCache(t *testing.T) {
 		t.Errorf("compiled %d times, want once for one repeated spec", n)
 	}
 	for i := range 10 {
-		if cc, err := c.get([]byte(fmt.Sprintf(`{"type":"counted","v":"%d"}`, i))); err == nil {
+		if cc, err := c.get(context.Background(), []byte(fmt.Sprintf(`{"type":"counted","v":"%d"}`, i))); err == nil {
 			cc.release()
 		}
 	}
 	if len(c.m) > 2 {
 		t.Errorf("cache holds %d entries, want at most 2", len(c.m))
 	}
-	_, err := c.get([]byte(`{"type":"counted","bad":1}`))
-	_, err2 := c.get([]byte(`{"type":"counted","bad":1}`))
+	_, err := c.get(context.Background(), []byte(`{"type":"counted","bad":1}`))
+	_, err2 := c.get(context.Background(), []byte(`{"type":"counted","bad":1}`))
 	if err == nil || err2 == nil {
 		t.Errorf("a bad spec must stay an error when cached: %v, %v", err, err2)
 	}

@@ -1,5 +1,5 @@
 // Command proctor grades LLM outputs from the command line: `proctor grade`
-// reads JSONL samples and writes JSONL results.
+// reads JSONL samples and writes JSONL results (docs/formats.md).
 package main
 
 import (
@@ -14,7 +14,7 @@ import (
 	"syscall"
 )
 
-// Exit statuses of every command.
+// Exit statuses of every command (docs/exit-codes.md).
 const (
 	exitOK         = 0 // something was graded and nothing failed
 	exitFailed     = 1 // something failed (with --strict: or was not graded)
@@ -45,6 +45,7 @@ commands:
   compare       compare two JSON reports: regressions, fixes, McNemar's test
   calibrate     measure a judge grader against human labels
   serve         serve grading over HTTP on loopback
+  types         list the spec types, or one type's options
   version       print proctor's version
 
 Run proctor COMMAND --help for a command's flags. Flags may come before or
@@ -78,6 +79,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version":
 		fmt.Fprintf(stdout, "proctor %s\n", version())
 		return exitOK
+	case "types":
+		return cmdTypes(ctx, args[1:], stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -39,7 +39,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
 	concurrency := fs.Int("concurrency", 4, "cases graded at once")
 	attempts := fs.Int("attempts", 0, "attempts per case, replacing the suite's default (a case's own attempts win)")
-	shardFlag := fs.String("shard", "", "run shard `I/N` only: the cases whose id hashes to I (1-based) of N")
+	shardFlag := fs.String("shard", "", "run shard `I/N` only: the cases whose id hashes to I (1-based) of N; auto reads I and N from the environment (PROCTOR_SHARD, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with PROCTOR_SHARD_COUNT, GitLab, CircleCI, Buildkite)")
 	out := fs.String("out", "", "write the JSON report (the input of report merge and compare) to `FILE`")
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
 	markdown := fs.String("markdown", "", "write a Markdown report to `FILE`")
@@ -63,12 +63,10 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "proctor run: --concurrency must be >= 1, --attempts >= 0, --progress auto or off")
 		return exitUsage
 	}
-	var shard suite.Shard
-	if *shardFlag != "" {
-		if shard, err = suite.ParseShard(*shardFlag); err != nil {
-			fmt.Fprintf(stderr, "proctor run: --%v\n", err)
-			return exitUsage
-		}
+	shard, _, err := parseShardFlag(*shardFlag, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor run: --%v\n", err)
+		return exitUsage
 	}
 	opts, err := loadConfig(*configFile)
 	if err != nil {
@@ -78,7 +76,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	// The config file the suite names, if any, stands in for --config.
 	sopts := suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard,
 		IgnoreConfig: *configFile != ""}
-	s, err := suite.Load(pos[0], sopts)
+	s, err := suite.LoadContext(ctx, pos[0], sopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
 		return exitUsage
@@ -175,6 +173,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	tail := proctor.NewReport("")
 	runner.Finish(tail)
 	sum.Judges = append(sum.Judges, tail.Judges...)
+	sum.Panels = tail.Panels
 	for _, c := range tail.Caveats {
 		sum.AddCaveat(c)
 	}

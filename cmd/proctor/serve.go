@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"golang.org/x/sync/semaphore"
 )
 
 // serveUsage documents `proctor serve`.
@@ -49,7 +50,11 @@ type serveConfig struct {
 	queueWait    time.Duration // how long a request waits for a slot before 503
 	gradeTimeout time.Duration // per-request grading deadline
 	cacheSize    int           // compiled specs kept
+	cacheBytes   int64         // what the kept specs may cost, in bytes; 0 means defaultCacheBytes
+	maxSpec      int           // largest request spec, compact JSON bytes; 0 means defaultMaxSpec
 	headerWait   time.Duration // ReadHeaderTimeout: slow clients are cut off
+	bodyWait     time.Duration // time a client has to send its whole body; 0 means 10 s
+	maxInflight  int64         // bytes of request bodies in flight, counted bodyCost times; 0 means defaultInflight
 	allowNetwork bool
 	allowPython  bool
 	loopbackOnly bool // the listener is on loopback: refuse other Host headers
@@ -70,6 +75,10 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	queueWait := fs.Duration("queue-wait", 10*time.Second, "how long a request waits for a grading slot")
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
+	bodyWait := fs.Duration("body-timeout", 10*time.Second, "time a client has to send its whole request body, once its headers are in")
+	maxInflight := fs.Int64("max-inflight", defaultInflight, "bytes of request bodies being read or handled at once, each counted four times (what decoding it takes); past it requests wait up to --queue-wait, then get 503")
+	maxSpec := fs.Int("max-spec", defaultMaxSpec, "largest grader spec in a request, in bytes of compact JSON")
+	cacheBytes := fs.Int64("cache-bytes", defaultCacheBytes, "what the cached compiled specs may cost in bytes (each: its text plus what compiling it allocated)")
 	pos, code, done := parseArgs(fs, serveUsage, args, stdout)
 	if done {
 		return code
@@ -78,8 +87,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "proctor serve: unexpected argument %q\n", pos[0])
 		return exitUsage
 	}
-	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 {
-		fmt.Fprintln(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout and --read-header-timeout must be positive")
+	if *maxBody < 1 || *concurrency < 1 || *queueWait < 0 || *gradeTimeout <= 0 || *headerWait <= 0 || *maxSpec < 1 || *cacheBytes < 1 || *bodyWait <= 0 || *maxInflight < minInflight {
+		fmt.Fprintf(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout, --read-header-timeout, --body-timeout, --max-spec and --cache-bytes must be positive, --max-inflight at least %d\n", minInflight)
 		return exitUsage
 	}
 	opts, err := loadConfig(*configFile)
@@ -88,7 +97,8 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	cfg := serveConfig{maxBody: *maxBody, maxSamples: 1000, concurrency: *concurrency, queueWait: *queueWait,
-		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython}
+		gradeTimeout: *gradeTimeout, cacheSize: 256, headerWait: *headerWait, allowNetwork: *allowNetwork, allowPython: *allowPython,
+		maxSpec: *maxSpec, cacheBytes: *cacheBytes, bodyWait: *bodyWait, maxInflight: *maxInflight}
 	var named map[string]json.RawMessage
 	if *gradersFile != "" {
 		b, err := os.ReadFile(*gradersFile)
@@ -131,14 +141,37 @@ type server struct {
 	named map[string]*cachedCheck
 	cache *specCache
 	slots chan struct{} // requests grading
-	// admitted bounds the POST requests in the server, reading their
-	// body, waiting for a slot or grading: 4 × --concurrency, at least 16.
+	// admitted bounds the POST requests whose body has arrived, waiting
+	// for a slot or grading: 4 × --concurrency, at least 16.
 	admitted chan struct{}
+	// inflight bounds the bytes of request bodies read or being read,
+	// each counted bodyCost times, charged as the bytes arrive.
+	inflight *semaphore.Weighted
 }
+
+// Bounds on request bodies in flight.
+const (
+	// bodyCost is what a body byte costs in memory while its request is
+	// handled: the body, the samples decoded from it, their results.
+	bodyCost = 4
+	// defaultInflight is --max-inflight's default.
+	defaultInflight = 512 << 20
+	// minInflight is the least --max-inflight: one read chunk.
+	minInflight = bodyCost * bodyChunk
+	// bodyChunk is how much of a body is read (and charged) at a time.
+	bodyChunk = 32 << 10
+)
 
 func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.RawMessage) (*server, error) {
 	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency),
 		admitted: make(chan struct{}, max(4*cfg.concurrency, 16))}
+	if s.cfg.bodyWait <= 0 {
+		s.cfg.bodyWait = 10 * time.Second
+	}
+	if s.cfg.maxInflight <= 0 {
+		s.cfg.maxInflight = defaultInflight
+	}
+	s.inflight = semaphore.NewWeighted(max(s.cfg.maxInflight, minInflight))
 	// Operator-written specs (--graders) may use every type: the operator
 	// chose them, network and code included.
 	own := proctor.NewCompiler(opts...)
@@ -157,6 +190,14 @@ func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.Raw
 		})
 	}
 	s.cache = newSpecCache(cfg.cacheSize, "the request's grader", s.comp, s.allowed)
+	s.cache.strict = true
+	s.cache.precheck = refuseEnvOptions
+	if cfg.maxSpec > 0 {
+		s.cache.maxSpec = cfg.maxSpec
+	}
+	if cfg.cacheBytes > 0 {
+		s.cache.maxBytes = cfg.cacheBytes
+	}
 	return s, nil
 }
 
@@ -229,6 +270,48 @@ func (s *server) nestedNetwork(v any, known map[string]bool, top bool) error {
 	return nil
 }
 
+// envOptions are spec options that read this server's environment. A
+// request could otherwise tell a set variable from an unset one by the
+// answer; they are refused before anything is looked up, the same way
+// whatever the variable.
+var envOptions = []string{"sign_secret_env"}
+
+// refuseEnvOptions returns a *forbiddenError when spec (JSON) has an
+// object with a key of envOptions at any depth.
+func refuseEnvOptions(spec []byte) error {
+	var v any
+	if err := json.Unmarshal(spec, &v); err != nil {
+		return nil // the compiler reports it
+	}
+	var walk func(v any) string
+	walk = func(v any) string {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range envOptions {
+				if _, ok := x[k]; ok {
+					return k
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if found := walk(x[k]); found != "" {
+					return found
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if found := walk(e); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	if k := walk(v); k != "" {
+		return &forbiddenError{fmt.Sprintf("%s reads this server's environment and is not accepted in a request's grader: name an operator's spec from --graders", k)}
+	}
+	return nil
+}
+
 func networkRefused(name string) error {
 	return &forbiddenError{fmt.Sprintf("grader %q calls the network: start proctor serve with --allow-network to accept it", name)}
 }
@@ -294,17 +377,89 @@ func (s *server) guard(next http.Handler) http.Handler {
 				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", s.cfg.maxBody))
 				return
 			}
-			// Bodies are read before a grading slot is taken, so the
-			// requests reading one are bounded too: memory stays under
-			// admitted × --max-body however many clients connect.
+			// The body is read whole before the request is admitted, so
+			// a slow client holds no admission slot, only the bytes it
+			// has sent (charged against --max-inflight as they arrive),
+			// and only until --body-timeout.
+			body, charged, status, msg := s.readBody(w, r)
+			defer s.inflight.Release(charged)
+			if status != 0 {
+				if status == http.StatusServiceUnavailable {
+					w.Header().Set("Retry-After", "1")
+				}
+				writeError(w, status, msg)
+				return
+			}
 			if !take(w, r, s.admitted, s.cfg.queueWait, "every request slot is taken") {
 				return
 			}
 			defer func() { <-s.admitted }()
-			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+			r.Body = &bodyBytes{Reader: bytes.NewReader(body), b: body}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bodyBytes is a request body guard has read whole: a reader over it,
+// and the bytes themselves for decode.
+type bodyBytes struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (*bodyBytes) Close() error { return nil }
+
+// readBody reads r's body within --body-timeout and --max-body, charging
+// bodyCost times its bytes to s.inflight as they arrive (waiting up to
+// --queue-wait for room each time). It returns the body and what was charged (to
+// release when the request is done), or the status and message to answer.
+func (s *server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, charged int64, status int, msg string) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.bodyWait))
+	in := http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+	var buf bytes.Buffer
+	for {
+		if buf.Available() == 0 {
+			// The declared length when it is small, else a chunk at a time.
+			want := int64(bodyChunk)
+			if r.ContentLength >= 0 {
+				want = min(want, r.ContentLength-int64(buf.Len())+1)
+			}
+			buf.Grow(int(max(want, 512)))
+		}
+		chunk := buf.AvailableBuffer()[:buf.Available()]
+		n, err := in.Read(chunk)
+		if n > 0 {
+			cost := int64(n) * bodyCost
+			if !s.inflight.TryAcquire(cost) {
+				ctx, cancel := context.WithTimeout(r.Context(), s.cfg.queueWait)
+				aerr := s.inflight.Acquire(ctx, cost)
+				cancel()
+				if aerr != nil {
+					return nil, charged, http.StatusServiceUnavailable, fmt.Sprintf("server busy: the request bodies in flight hold the %d bytes allowed (--max-inflight)", s.cfg.maxInflight)
+				}
+			}
+			charged += cost
+			buf.Write(chunk[:n])
+		}
+		var mbe *http.MaxBytesError
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, io.EOF):
+			// The deadline was for the body: lift it, so that nothing
+			// reading the connection later (the server watching for the
+			// client going away) times out while the request grades.
+			_ = rc.SetReadDeadline(time.Time{})
+			return buf.Bytes(), charged, 0, ""
+		case errors.As(err, &mbe):
+			return nil, charged, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, charged, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %v", s.cfg.bodyWait)
+		default:
+			return nil, charged, http.StatusBadRequest, "cannot read the request body: " + err.Error()
+		}
+	}
 }
 
 // acquire takes a grading slot, waiting up to the queue wait; it answers
@@ -379,18 +534,20 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	cc, status, err := s.checkFor(req.Grader)
-	if err != nil {
-		writeError(w, status, err.Error())
-		return
-	}
-	defer cc.release()
+	// The spec compiles inside a grading slot, so compiles are bounded
+	// by --concurrency like grading (and run one at a time).
 	if !s.acquire(w, r) {
 		return
 	}
 	defer s.release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
 	defer cancel()
+	cc, status, err := s.checkFor(ctx, req.Grader)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	defer cc.release()
 	out := make([]json.RawMessage, len(samples))
 	for i := range samples {
 		line := appendResult(nil, samples[i].ID, cc.check.Grade(ctx, &samples[i]))
@@ -436,19 +593,19 @@ func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `no "output" to grade`)
 		return
 	}
-	cc, status, err := s.checkFor(spec)
+	if !s.acquire(w, r) {
+		return
+	}
+	defer s.release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
+	defer cancel()
+	cc, status, err := s.checkFor(ctx, spec)
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
 	}
 	defer cc.release()
-	if !s.acquire(w, r) {
-		return
-	}
-	defer s.release()
 	sample := promptfooSample(req)
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
-	defer cancel()
 	g := cc.check.Grade(ctx, &sample)
 	rep := promptfooReply{Pass: g.Status == proctor.StatusPassed, Status: g.Status.String(), Reason: g.Reason}
 	switch {
@@ -522,7 +679,23 @@ func stringList(v any) []string {
 
 // decode reads a JSON body into v, answering 413 or 400 on failure.
 func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(r.Body)
+	var body []byte
+	if bb, ok := r.Body.(*bodyBytes); ok {
+		body = bb.b // read whole by guard
+	} else {
+		var err error
+		body, err = io.ReadAll(r.Body)
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit))
+			return false
+		}
+	}
+	if err := checkDuplicateKeys(body); err != nil {
+		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -542,7 +715,7 @@ func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 // checkFor resolves a request's grader: a JSON string names a --graders
 // spec, an object is a spec compiled (once) and cached. The caller must
 // release the result.
-func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
+func (s *server) checkFor(ctx context.Context, spec json.RawMessage) (*cachedCheck, int, error) {
 	spec = bytes.TrimSpace(spec)
 	if len(spec) == 0 || string(spec) == "null" {
 		return nil, http.StatusBadRequest, errors.New(`no "grader": give a spec object, or the name of one from --graders`)
@@ -559,11 +732,18 @@ func (s *server) checkFor(spec json.RawMessage) (*cachedCheck, int, error) {
 		cc.acquire()
 		return cc, 0, nil
 	}
-	cc, err := s.cache.get(spec)
+	cc, err := s.cache.get(ctx, spec)
 	if err != nil {
 		var fe *forbiddenError
-		if errors.As(err, &fe) || errors.Is(err, errPython) {
+		var tl *specTooLargeError
+		var full *cacheFullError
+		switch {
+		case errors.As(err, &fe) || errors.Is(err, errPython):
 			return nil, http.StatusForbidden, err
+		case errors.As(err, &tl):
+			return nil, http.StatusRequestEntityTooLarge, err
+		case errors.As(err, &full) || ctx.Err() != nil:
+			return nil, http.StatusServiceUnavailable, err
 		}
 		return nil, http.StatusBadRequest, err
 	}

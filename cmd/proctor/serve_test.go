@@ -572,14 +572,7 @@ func TestServeSaturated(t *testing.T) {
 	cfg := testServeConfig()
 	cfg.concurrency, cfg.queueWait = 1, 50*time.Millisecond
 	s, ts := newTestServer(t, cfg, nil)
-	started, unblock := make(chan struct{}), make(chan struct{})
-	s.comp.Register("slow", func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		return proctor.Func("slow", func(ctx context.Context, _ *proctor.Sample) proctor.Grade {
-			close(started)
-			<-unblock
-			return proctor.Pass("")
-		}), nil
-	})
+	started, unblock := registerSlow(s)
 	done := make(chan int)
 	go func() {
 		resp, err := http.Post(ts.URL+"/v1/grade", "application/json", strings.NewReader(`{"grader":{"type":"slow"},"sample":{"output":"x"}}`))
@@ -672,18 +665,15 @@ func TestServeShutdownCancelsStragglers(t *testing.T) {
 	}
 }
 
-// TestServeAdmissionBounded: clients that never finish their bodies hold
-// at most the admitted requests (4 × concurrency, at least 16); past that a
-// request gets 503 after the queue wait instead of another buffer, and
-// the server answers again once they go.
-func TestServeAdmissionBounded(t *testing.T) {
+// TestServeSlowBodiesNotAdmitted: clients that never finish their bodies,
+// more of them than there are request slots, hold no slot: a request with
+// its body gets its answer at once, and the slow ones are cut off after
+// --body-timeout with 408.
+func TestServeSlowBodiesNotAdmitted(t *testing.T) {
 	cfg := testServeConfig()
-	cfg.concurrency, cfg.queueWait = 1, 50*time.Millisecond
+	cfg.concurrency, cfg.queueWait, cfg.bodyWait = 1, 50*time.Millisecond, 300*time.Millisecond
 	s, ts := newTestServer(t, cfg, nil)
-	n := cap(s.admitted)
-	if n != 16 {
-		t.Fatalf("admitted %d, want 16 for concurrency 1", n)
-	}
+	n := 2 * cap(s.admitted)
 	addr := strings.TrimPrefix(ts.URL, "http://")
 	var conns []net.Conn
 	for range n {
@@ -691,26 +681,55 @@ func TestServeAdmissionBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer c.Close()
 		conns = append(conns, c)
 		fmt.Fprintf(c, "POST /v1/grade HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"grader\":")
 	}
-	// Wait until every slow request is admitted.
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.admitted) < n && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	start := time.Now()
 	code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`)
-	if code != 503 || !strings.Contains(fmt.Sprint(out["error"]), "request slot") {
-		t.Errorf("with %d bodies pending: %d %v, want 503 naming the request slots", n, code, out)
+	if code != 200 {
+		t.Errorf("with %d bodies pending: %d %v, want 200", n, code, out)
 	}
-	for _, c := range conns {
-		c.Close()
+	if took := time.Since(start); took > cfg.bodyWait {
+		t.Errorf("answer took %v with %d bodies pending, want it before their body timeout", took, n)
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for len(s.admitted) > 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	for _, c := range conns[:3] {
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("slow client: %v, want a 408 reply", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestTimeout {
+			t.Errorf("slow client: status %d, want 408", resp.StatusCode)
+		}
 	}
-	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"x"}}`); code != 200 {
-		t.Errorf("after the slow clients left: %d %v, want 200", code, out)
+}
+
+// TestServeBytesInFlightBounded: bodies are charged (four times their
+// size) against --max-inflight while their requests run; a body that
+// does not fit waits, then gets 503, and the charge is returned after.
+func TestServeBytesInFlightBounded(t *testing.T) {
+	cfg := testServeConfig()
+	cfg.maxBody, cfg.maxInflight, cfg.queueWait = 1<<20, 1<<20, 100*time.Millisecond
+	s, ts := newTestServer(t, cfg, nil)
+	started, unblock := registerSlow(s)
+	pad := strings.Repeat("p", 150<<10)
+	done := make(chan int)
+	go func() {
+		code, _ := postNoFatal(ts.URL+"/v1/grade", `{"grader":{"type":"slow"},"sample":{"output":"`+pad+`"}}`)
+		done <- code
+	}()
+	<-started
+	code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"`+pad+`"}}`)
+	if code != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(out["error"]), "bytes") {
+		t.Errorf("second 150 KiB body with 600 KiB of 1 MiB charged: %d %v, want 503 naming the bytes in flight", code, out)
+	}
+	close(unblock)
+	if code := <-done; code != 200 {
+		t.Errorf("first request: %d, want 200", code)
+	}
+	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"`+pad+`"}}`); code != 200 {
+		t.Errorf("after the first finished: %d %v, want 200", code, out)
 	}
 }

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"container/list"
+	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/metrics"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/proctorhq/proctor"
 )
@@ -15,11 +19,12 @@ func allowAll([]byte, proctor.Check) error { return nil }
 
 // cachedCheck is a compiled spec shared by requests. Graders that hold
 // resources (python workers) are closed when the last user releases an
-// entry the cache has dropped.
+// entry the cache has dropped; its cost then leaves the cache's account.
 type cachedCheck struct {
-	check proctor.Check
-	mu    sync.Mutex
-	refs  int // users, plus one while the cache holds it
+	check  proctor.Check
+	mu     sync.Mutex
+	refs   int // users, plus one while the cache holds it
+	onLast func()
 }
 
 func (c *cachedCheck) acquire() {
@@ -35,72 +40,141 @@ func (c *cachedCheck) release() {
 	c.mu.Unlock()
 	if last {
 		closeGrader(c.check)
+		if c.onLast != nil {
+			c.onLast()
+		}
 	}
+}
+
+// drop is release for the cache, which may hold its lock: it reports
+// whether this was the last reference, and the caller then closes the
+// grader (outside its lock) and settles the cost itself.
+func (c *cachedCheck) drop() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refs--
+	return c.refs == 0
 }
 
 // closeGrader closes ch's grader when it holds resources (io.Closer).
 func closeGrader(ch proctor.Check) { _ = proctor.CloseChecks([]proctor.Check{ch}) }
 
-// maxCachedSpec is the largest spec (compact JSON bytes) the cache keeps.
-const maxCachedSpec = 64 << 10
+// Bounds of the spec cache, by default.
+const (
+	// maxCachedSpec is the largest spec (compact JSON bytes) the cache
+	// keeps; a bigger one is compiled for its line alone (proctor grade).
+	maxCachedSpec = 64 << 10
+	// defaultMaxSpec is the largest spec (compact JSON bytes) a request
+	// may carry: compile work grows with size, and fast (a 60 KB
+	// json_schema spec of bounded-repeat patterns allocates 1.5 GB and
+	// keeps 110 MB), so a spec is bounded before it compiles.
+	defaultMaxSpec = 64 << 10
+	// defaultCacheBytes bounds what the compiled specs of proctor serve
+	// cost together, cached or in use: each counts its text plus what its
+	// compilation allocated.
+	defaultCacheBytes = 256 << 20
+)
+
+// specTooLargeError is a spec over the size limit (what "size"), or one
+// whose compilation allocated more than the cache allows one spec (what
+// "compile").
+type specTooLargeError struct {
+	what        string
+	size, limit int64
+}
+
+func (e *specTooLargeError) Error() string {
+	if e.what == "compile" {
+		return fmt.Sprintf("compiling the grader spec allocated %d bytes, over the limit of %d (half the compiled-spec budget)", e.size, e.limit)
+	}
+	return fmt.Sprintf("grader spec is %d bytes of compact JSON, over the limit of %d", e.size, e.limit)
+}
+
+// cacheFullError is a compiled spec that does not fit the budget while
+// other requests use what it holds: retry later.
+type cacheFullError struct{ cost, used, limit int64 }
+
+func (e *cacheFullError) Error() string {
+	return fmt.Sprintf("server busy: the grader spec costs %d bytes compiled and the specs in use take %d of %d", e.cost, e.used, e.limit)
+}
 
 // specCache is a bounded LRU of compiled specs keyed by compact JSON.
+//
+// It is bounded in entries and in bytes. An entry costs its key plus the
+// bytes its compilation allocated, measured over the compile; compiles run
+// one at a time, so the figure can only be too high (other goroutines'
+// allocations in the meantime count too), never too low. With strict set
+// (proctor serve), used counts every compiled spec alive, cached or still
+// in use after eviction, and never passes maxBytes: a spec that does not
+// fit is refused. Without it (proctor grade), a spec that does not fit is
+// compiled for its caller alone. Specs over maxSpec bytes are refused
+// before they compile.
 type specCache struct {
-	mu    sync.Mutex
-	max   int
-	ll    *list.List // of *cacheEntry, most recent first
-	m     map[string]*list.Element
-	comp  *proctor.Compiler
-	label string // names the spec in errors
+	mu       sync.Mutex
+	max      int   // entries
+	maxBytes int64 // summed cost of the live compiled specs
+	maxSpec  int   // largest spec compiled, compact JSON bytes
+	strict   bool
+	used     atomic.Int64
+	ll       *list.List // of *cacheEntry, most recent first
+	m        map[string]*list.Element
+	comp     *proctor.Compiler
+	label    string // names the spec in errors
 	// allowed vets a compiled spec, given its compact JSON too; its error
 	// is cached with the spec.
 	allowed func(spec []byte, ch proctor.Check) error
+	// precheck, when set, vets a spec (compact JSON) before it compiles;
+	// its error is returned as it is, and not cached.
+	precheck func(spec []byte) error
+	// compiling is held by the one compile running.
+	compiling chan struct{}
+	// maxWorkers, when positive, bounds the cached specs that run python
+	// workers, apart from every other bound: workers holds them, most
+	// recently used first, and the least recently used past the bound is
+	// dropped from the cache (its workers stop once no line uses it).
+	maxWorkers int
+	workers    *list.List // of *cacheEntry
 }
 
 type cacheEntry struct {
-	key string
-	cc  *cachedCheck
-	err error
+	key  string
+	cc   *cachedCheck
+	err  error
+	cost int64
+	wel  *list.Element // in workers, when the spec runs python workers
 }
+
+// runsWorkers reports whether a compiled spec (compact JSON) may run
+// python worker processes: it names the type python at any depth. (A
+// value that merely reads "type":"python" counts too: fail-safe.)
+func runsWorkers(key string) bool { return strings.Contains(key, `"type":"python"`) }
 
 func newSpecCache(max int, label string, comp *proctor.Compiler, allowed func([]byte, proctor.Check) error) *specCache {
-	return &specCache{max: max, label: label, ll: list.New(), m: map[string]*list.Element{}, comp: comp, allowed: allowed}
+	return &specCache{max: max, maxBytes: defaultCacheBytes, maxSpec: maxCachedSpec, label: label, ll: list.New(),
+		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, 1), workers: list.New()}
 }
 
-// get returns the compiled spec, acquired for the caller, or the error it
-// compiled to (errors are cached too, so a bad spec is not recompiled).
-func (c *specCache) get(spec json.RawMessage) (*cachedCheck, error) {
-	var b bytes.Buffer
-	if err := json.Compact(&b, spec); err != nil {
-		return nil, fmt.Errorf("grader spec is not JSON: %w", err)
+// heapAllocs reads the bytes allocated on the heap so far.
+func heapAllocs() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
 	}
-	key := b.String()
-	if len(key) > maxCachedSpec {
-		// Too big to keep: compiled for this request alone.
-		ch, err := c.comp.CompileAs(c.label, []byte(key))
-		if err == nil {
-			err = c.allowed([]byte(key), ch)
-		}
-		if err != nil {
-			closeGrader(ch)
-			return nil, err
-		}
-		return &cachedCheck{check: ch, refs: 1}, nil
+	return int64(s[0].Value.Uint64())
+}
+
+// compile compiles and vets key, one compile at a time (waiting until ctx
+// ends), and returns what it cost: len(key) plus the bytes allocated. A
+// cost of 0 means nothing was compiled.
+func (c *specCache) compile(ctx context.Context, key string) (*cachedCheck, int64, error) {
+	select {
+	case c.compiling <- struct{}{}:
+	case <-ctx.Done():
+		return nil, 0, fmt.Errorf("waiting to compile the grader spec: %w", ctx.Err())
 	}
-	c.mu.Lock()
-	if el, ok := c.m[key]; ok {
-		c.ll.MoveToFront(el)
-		e := el.Value.(*cacheEntry)
-		if e.cc != nil {
-			e.cc.acquire()
-		}
-		c.mu.Unlock()
-		return e.cc, e.err
-	}
-	c.mu.Unlock()
-	// Compile outside the lock; two requests may compile the same spec,
-	// and the second result is then dropped.
-	e := &cacheEntry{key: key}
+	defer func() { <-c.compiling }()
+	before := heapAllocs()
 	ch, err := c.comp.CompileAs(c.label, []byte(key))
 	if err == nil {
 		err = c.allowed([]byte(key), ch)
@@ -109,43 +183,148 @@ func (c *specCache) get(spec json.RawMessage) (*cachedCheck, error) {
 		}
 	}
 	if err != nil {
-		e.err = err
-	} else {
-		e.cc = &cachedCheck{check: ch, refs: 1}
+		return nil, int64(len(key)), err
 	}
+	return &cachedCheck{check: ch, refs: 1}, int64(len(key)) + max(heapAllocs()-before, 0), nil
+}
+
+// get returns the compiled spec, acquired for the caller, or the error it
+// compiled to (errors are cached too, so a bad spec is not recompiled).
+// A spec is compiled only when not cached, one at a time; ctx bounds the
+// wait for that.
+func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, spec); err != nil {
+		return nil, fmt.Errorf("grader spec is not JSON: %w", err)
+	}
+	key := b.String()
+	if len(key) > c.maxSpec {
+		return nil, &specTooLargeError{what: "size", size: int64(len(key)), limit: int64(c.maxSpec)}
+	}
+	keep := len(key) <= maxCachedSpec || c.strict
+	if keep {
+		c.mu.Lock()
+		if el, ok := c.m[key]; ok {
+			c.ll.MoveToFront(el)
+			e := el.Value.(*cacheEntry)
+			if e.wel != nil {
+				c.workers.MoveToFront(e.wel)
+			}
+			if e.cc != nil {
+				e.cc.acquire()
+			}
+			c.mu.Unlock()
+			return e.cc, e.err
+		}
+		c.mu.Unlock()
+	}
+	if c.precheck != nil {
+		if err := c.precheck([]byte(key)); err != nil {
+			return nil, err
+		}
+	}
+	// Compile outside the lock; two requests may compile the same spec,
+	// and the second result is then dropped.
+	cc, cost, err := c.compile(ctx, key)
+	if cost == 0 {
+		return nil, err
+	}
+	if c.strict && cost > c.maxBytes/2 {
+		if cc != nil {
+			cc.release()
+		}
+		return nil, &specTooLargeError{what: "compile", size: cost, limit: c.maxBytes / 2}
+	}
+	if !keep || (!c.strict && cost > c.maxBytes/4) {
+		return cc, err // compiled for this caller alone
+	}
+	e := &cacheEntry{key: key, cc: cc, err: err, cost: cost}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.m[key]; ok {
-		if e.cc != nil {
-			e.cc.release()
+		if cc != nil {
+			cc.release()
 		}
 		e = el.Value.(*cacheEntry)
 		c.ll.MoveToFront(el)
-	} else {
-		c.m[key] = c.ll.PushFront(e)
-		for c.ll.Len() > c.max {
-			old := c.ll.Remove(c.ll.Back()).(*cacheEntry)
-			delete(c.m, old.key)
-			if old.cc != nil {
-				old.cc.release()
+		if e.cc != nil {
+			e.cc.acquire()
+		}
+		return e.cc, e.err
+	}
+	var closing []*cachedCheck
+	defer func() {
+		for _, cc := range closing {
+			closeGrader(cc.check)
+		}
+	}()
+	for c.ll.Len() > 0 && (c.ll.Len() >= c.max || c.used.Load()+cost > c.maxBytes) {
+		if cc := c.evictLocked(); cc != nil {
+			closing = append(closing, cc)
+		}
+	}
+	if used := c.used.Load(); used+cost > c.maxBytes {
+		if cc != nil {
+			cc.drop()
+			closing = append(closing, cc)
+		}
+		return nil, &cacheFullError{cost: cost, used: used, limit: c.maxBytes}
+	}
+	c.used.Add(cost)
+	if cc != nil {
+		cc.onLast = func() { c.used.Add(-cost) }
+		cc.acquire()
+	}
+	c.m[key] = c.ll.PushFront(e)
+	if c.maxWorkers > 0 && e.cc != nil && runsWorkers(key) {
+		e.wel = c.workers.PushFront(e)
+		for c.workers.Len() > c.maxWorkers {
+			if cc := c.removeLocked(c.workers.Back().Value.(*cacheEntry)); cc != nil {
+				closing = append(closing, cc)
 			}
 		}
 	}
-	if e.cc != nil {
-		e.cc.acquire()
-	}
 	return e.cc, e.err
+}
+
+// evictLocked drops the least recently used entry. A compiled spec's cost
+// stays counted until its last user releases it; when the cache held the
+// last reference, the grader is returned for the caller to close once it
+// has let go of the lock.
+func (c *specCache) evictLocked() *cachedCheck {
+	return c.removeLocked(c.ll.Back().Value.(*cacheEntry))
+}
+
+// removeLocked drops old from the cache, as evictLocked does.
+func (c *specCache) removeLocked(old *cacheEntry) *cachedCheck {
+	c.ll.Remove(c.m[old.key])
+	delete(c.m, old.key)
+	if old.wel != nil {
+		c.workers.Remove(old.wel)
+		old.wel = nil
+	}
+	if old.cc == nil {
+		c.used.Add(-old.cost)
+		return nil
+	}
+	if old.cc.drop() {
+		c.used.Add(-old.cost)
+		return old.cc
+	}
+	return nil
 }
 
 // closeAll drops every entry, closing graders nobody is using.
 func (c *specCache) closeAll() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	for el := c.ll.Front(); el != nil; el = el.Next() {
-		if e := el.Value.(*cacheEntry); e.cc != nil {
-			e.cc.release()
+	var closing []*cachedCheck
+	for c.ll.Len() > 0 {
+		if cc := c.evictLocked(); cc != nil {
+			closing = append(closing, cc)
 		}
 	}
-	c.ll.Init()
-	c.m = map[string]*list.Element{}
+	c.mu.Unlock()
+	for _, cc := range closing {
+		closeGrader(cc.check)
+	}
 }

@@ -2,8 +2,9 @@
 // subsequences over sequences of int32 symbols (code points, or token ids)
 // with bit-parallel algorithms: Hyyrö's formulation of Myers' algorithm
 // for Levenshtein distance and Hyyrö's bit-vector LCS, both with 64-bit
-// blocks for long patterns. Time is O(⌈m/64⌉·n) and memory O(m) (the LCS
-// table for back-tracking is O(⌈m/64⌉·n)).
+// blocks for long patterns. Time is O(⌈m/64⌉·n) and memory O(m) words
+// whatever the alphabet (the LCS table for back-tracking is
+// O(⌈m/64⌉·n)).
 package editdist
 
 import (
@@ -13,46 +14,110 @@ import (
 )
 
 // peq holds, for each symbol of the pattern, the bit vector of the
-// positions where it occurs.
+// positions where it occurs. A symbol that occurs often has its vector
+// stored (a dense row); a rare one keeps only its positions and its vector
+// is built in a scratch row when asked for. With ⌈m/64⌉ = w words a row,
+// a symbol is rare when it occurs at most w/8 times, so at most 512 symbols
+// (m occurrences over more than m/512 each) are dense: the table takes at
+// most 512·w + 2·m words however many distinct symbols the pattern holds,
+// where a row for every distinct symbol would take w words each, gigabytes
+// for 100,000 distinct code points. Building a rare symbol's row costs at
+// most w/8 bit operations against the w of a step, so time stays
+// O(⌈m/64⌉·n).
 type peq struct {
 	words int
-	small [256]int32      // symbol < 256 -> row index; 0 means absent
-	other map[int32]int32 // other symbols -> row index
-	rows  []uint64        // row r is rows[r*words : (r+1)*words]; row 0 is all zeros
-	vp    []uint64        // scratch vectors
-	vn    []uint64
+	small [256]int32      // symbol < 256 -> id; 0 means absent
+	other map[int32]int32 // other symbols -> id
+	rows  []uint64        // dense row r is rows[r*words : (r+1)*words]; row 0 is all zeros
+	// Per id (index 0 unused): the dense row, or 0 for a rare symbol
+	// whose positions are pos[start[id]:start[id+1]].
+	dense []int32
+	start []int32
+	pos   []int32
+	count []int32
+	// scratch holds the last rare symbol's row; last are its positions,
+	// cleared before the next one is built.
+	scratch []uint64
+	last    []int32
+	vp      []uint64 // scratch vectors
+	vn      []uint64
 }
 
 var pool = sync.Pool{New: func() any { return &peq{other: map[int32]int32{}} }}
 
-func newPeq(a []int32) *peq {
+// maxPooledWords is the largest table kept for reuse; bigger ones are left
+// to the garbage collector, so one long comparison does not pin its memory.
+const maxPooledWords = 1 << 18
+
+// newPeq builds the table for a. Symbols occurring more than rare times
+// get a dense row; rare < 0 means w/8.
+func newPeq(a []int32, rare int) *peq {
 	p := pool.Get().(*peq)
-	p.words = (len(a) + 63) / 64
-	p.rows = p.rows[:0]
-	p.rows = append(p.rows, make([]uint64, p.words)...)
-	for i, c := range a {
-		r := p.row(c)
-		if r == 0 {
-			r = int32(len(p.rows) / p.words)
-			if c >= 0 && c < 256 {
-				p.small[c] = r
-			} else {
-				p.other[c] = r
-			}
-			p.rows = append(p.rows, make([]uint64, p.words)...)
-		}
-		p.rows[int(r)*p.words+i/64] |= 1 << (uint(i) % 64)
+	w := (len(a) + 63) / 64
+	p.words = w
+	if rare < 0 || w == 1 {
+		rare = w / 8 // 0 for one word: every symbol dense
 	}
+	// Ids in order of first occurrence, and counts.
+	p.count = append(p.count[:0], 0)
+	for _, c := range a {
+		id := p.id(c)
+		if id == 0 {
+			id = int32(len(p.count))
+			if c >= 0 && c < 256 {
+				p.small[c] = id
+			} else {
+				p.other[c] = id
+			}
+			p.count = append(p.count, 0)
+		}
+		p.count[id]++
+	}
+	ids := len(p.count)
+	p.dense = append(p.dense[:0], make([]int32, ids)...)
+	p.start = append(p.start[:0], make([]int32, ids+1)...)
+	nrows := 1
+	for id := 1; id < ids; id++ {
+		p.start[id+1] = p.start[id]
+		if int(p.count[id]) > rare {
+			p.dense[id] = int32(nrows)
+			nrows++
+		} else {
+			p.start[id+1] += p.count[id]
+		}
+	}
+	p.rows = append(p.rows[:0], make([]uint64, nrows*w)...)
+	p.pos = append(p.pos[:0], make([]int32, p.start[ids])...)
+	fill := p.count // reused as the next free slot of each rare symbol
+	for id := 1; id < ids; id++ {
+		fill[id] = p.start[id]
+	}
+	for i, c := range a {
+		id := p.id(c)
+		if r := p.dense[id]; r != 0 {
+			p.rows[int(r)*w+i/64] |= 1 << (uint(i) % 64)
+		} else {
+			p.pos[fill[id]] = int32(i)
+			fill[id]++
+		}
+	}
+	if len(p.pos) > 0 {
+		p.scratch = append(p.scratch[:0], make([]uint64, w)...)
+	}
+	p.last = nil
 	return p
 }
 
 func (p *peq) release() {
 	clear(p.small[:])
 	clear(p.other)
+	if cap(p.rows)+cap(p.scratch)+cap(p.vp)+cap(p.vn) > maxPooledWords || cap(p.pos) > 2*maxPooledWords {
+		return
+	}
 	pool.Put(p)
 }
 
-func (p *peq) row(c int32) int32 {
+func (p *peq) id(c int32) int32 {
 	if c >= 0 && c < 256 {
 		return p.small[c]
 	}
@@ -62,9 +127,25 @@ func (p *peq) row(c int32) int32 {
 	return p.other[c]
 }
 
+// row returns the dense row index of c (0 for an absent symbol). Only for
+// one-word patterns, where every symbol is dense.
+func (p *peq) row(c int32) int32 { return p.dense[p.id(c)] }
+
+// vec returns c's bit vector, valid until the next call.
 func (p *peq) vec(c int32) []uint64 {
-	r := int(p.row(c)) * p.words
-	return p.rows[r : r+p.words]
+	w := p.words
+	id := p.id(c)
+	if r := int(p.dense[id]); r != 0 || id == 0 {
+		return p.rows[r*w : r*w+w]
+	}
+	for _, i := range p.last {
+		p.scratch[i/64] = 0
+	}
+	p.last = p.pos[p.start[id]:p.start[id+1]]
+	for _, i := range p.last {
+		p.scratch[i/64] |= 1 << (uint(i) % 64)
+	}
+	return p.scratch
 }
 
 func trimAffixes(a, b []int32) ([]int32, []int32) {
@@ -79,7 +160,10 @@ func trimAffixes(a, b []int32) ([]int32, []int32) {
 
 // Levenshtein returns the edit distance (insertions, deletions and
 // substitutions of one symbol, each costing 1) between a and b.
-func Levenshtein(a, b []int32) int {
+func Levenshtein(a, b []int32) int { return levenshtein(a, b, -1) }
+
+// levenshtein is Levenshtein with the rare-symbol bound of newPeq.
+func levenshtein(a, b []int32, rare int) int {
 	a, b = trimAffixes(a, b)
 	if len(a) > len(b) {
 		a, b = b, a
@@ -87,7 +171,7 @@ func Levenshtein(a, b []int32) int {
 	if len(a) == 0 {
 		return len(b)
 	}
-	p := newPeq(a)
+	p := newPeq(a, rare)
 	defer p.release()
 	m := len(a)
 	dist := m
@@ -150,7 +234,10 @@ func Levenshtein(a, b []int32) int {
 }
 
 // LCS returns the length of a longest common subsequence of a and b.
-func LCS(a, b []int32) int {
+func LCS(a, b []int32) int { return lcs(a, b, -1) }
+
+// lcs is LCS with the rare-symbol bound of newPeq.
+func lcs(a, b []int32, rare int) int {
 	n0 := len(a)
 	a, b = trimAffixes(a, b)
 	common := n0 - len(a)
@@ -160,7 +247,7 @@ func LCS(a, b []int32) int {
 	if len(a) == 0 {
 		return common
 	}
-	p := newPeq(a)
+	p := newPeq(a, rare)
 	defer p.release()
 	w := p.words
 	if w == 1 {
@@ -219,14 +306,14 @@ const maxTableWords = 1 << 22
 // bit vectors of ⌈len(ref)/64⌉ words; when all of them would take more than
 // 32 MiB, only every ⌈√len(can)⌉-th is kept and the others are recomputed,
 // at most twice the time.
-func LCSIndices(ref, can []int32) []int { return lcsIndices(ref, can, maxTableWords) }
+func LCSIndices(ref, can []int32) []int { return lcsIndices(ref, can, maxTableWords, -1) }
 
-func lcsIndices(ref, can []int32, maxWords int) []int {
+func lcsIndices(ref, can []int32, maxWords, rare int) []int {
 	m, n := len(ref), len(can)
 	if m == 0 || n == 0 {
 		return nil
 	}
-	p := newPeq(ref)
+	p := newPeq(ref, rare)
 	defer p.release()
 	w := p.words
 	// step computes column j+1 (after can[j]) from column j.

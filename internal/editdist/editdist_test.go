@@ -2,6 +2,7 @@ package editdist
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -80,26 +81,59 @@ func TestAgainstDP(t *testing.T) {
 		for _, m := range sizes {
 			for _, alpha := range []int{2, 4, 30} {
 				a, b := randSeq(r, n, alpha), randSeq(r, m, alpha)
-				if got, want := Levenshtein(a, b), dpLevenshtein(a, b); got != want {
-					t.Fatalf("Levenshtein(len %d, len %d, alphabet %d) = %d, want %d", n, m, alpha, got, want)
-				}
 				tab := dpTable(a, b)
-				if got, want := LCS(a, b), tab[n][m]; got != want {
-					t.Fatalf("LCS(len %d, len %d, alphabet %d) = %d, want %d", n, m, alpha, got, want)
-				}
 				want := dpBacktrack(a, b)
-				for _, limit := range []int{maxTableWords, 1} { // full table, then checkpoints
-					got := lcsIndices(a, b, limit)
-					if len(got) != len(want) {
-						t.Fatalf("LCSIndices(len %d, len %d, limit %d) = %v, want %v", n, m, limit, got, want)
+				// rare: the default table, every symbol kept as positions
+				// only, and a mix.
+				for _, rare := range []int{-1, n, 2} {
+					if got, want := levenshtein(a, b, rare), dpLevenshtein(a, b); got != want {
+						t.Fatalf("Levenshtein(len %d, len %d, alphabet %d, rare %d) = %d, want %d", n, m, alpha, rare, got, want)
 					}
-					for i := range got {
-						if got[i] != want[i] {
+					if got, want := lcs(a, b, rare), tab[n][m]; got != want {
+						t.Fatalf("LCS(len %d, len %d, alphabet %d, rare %d) = %d, want %d", n, m, alpha, rare, got, want)
+					}
+					for _, limit := range []int{maxTableWords, 1} { // full table, then checkpoints
+						got := lcsIndices(a, b, limit, rare)
+						if len(got) != len(want) {
 							t.Fatalf("LCSIndices(len %d, len %d, limit %d) = %v, want %v", n, m, limit, got, want)
+						}
+						for i := range got {
+							if got[i] != want[i] {
+								t.Fatalf("LCSIndices(len %d, len %d, limit %d) = %v, want %v", n, m, limit, got, want)
+							}
 						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDistinctSymbolsMemory compares sequences of distinct symbols: a
+// table row per symbol would take 20,000 rows of 313 words (50 MB); the
+// rare symbols keep positions only, well under 4 MB in all.
+func TestDistinctSymbolsMemory(t *testing.T) {
+	const n = 20000
+	a, b := make([]int32, n), make([]int32, n)
+	for i := range a {
+		a[i] = int32(0x10000 + i)
+		b[i] = int32(0x10000 + (i*7919)%n)
+	}
+	b[0], b[n-1] = -1, -2 // no common affix to trim
+	for _, f := range []struct {
+		name string
+		run  func()
+	}{
+		{"Levenshtein", func() { Levenshtein(a, b) }},
+		{"LCS", func() { LCS(a, b) }},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f.run()
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+			t.Errorf("%s of %d distinct symbols allocated %d bytes, want under 4 MiB", f.name, n, got)
 		}
 	}
 }

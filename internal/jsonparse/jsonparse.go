@@ -7,7 +7,7 @@
 //
 // It exists for speed. Strings without escapes, object keys and numbers are
 // substrings of the input, not copies; objects and arrays are allocated at
-// their final size. On the shared workload's JSON that makes a parse about
+// their final size. On the benchmark workload's JSON that makes a parse about
 // three times cheaper than encoding/json's and cheaper than
 // github.com/ohler55/ojg's (which also accepts the number 1. and reads 1e400
 // as +Inf). [Parser.Check] validates without building anything, and

@@ -200,7 +200,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// doc is a ~1 KB object like the JSON of the shared workload.
+// doc is a ~1 KB object like the JSON of the benchmark workload.
 var doc = func() string {
 	var b bytes.Buffer
 	b.WriteString(`{"id":"req-0ba3bb82","status":"ok","metadata":{"model":"gpt-4o-mini","version":3,"score":0.57,"latency_ms":4710},`)

@@ -1,7 +1,8 @@
 # The python grader's worker: it loads the grader source once, then grades
-# one JSON request per line on stdin and answers one JSON line per request on
-# the original stdout. The grader's own prints go to stderr. This is not a
-# sandbox: the code runs with the privileges of the process that started it.
+# one JSON request per line on stdin and answers each with one frame on
+# descriptor 3: "NONCE LENGTH\n" then LENGTH bytes of JSON, NONCE being the
+# request's. The grader's own prints go to stderr. This is not a sandbox:
+# the code runs with the privileges of the process that started it.
 import json
 import linecache
 import math
@@ -30,6 +31,7 @@ def _describe(e):
 
 def _no_network():
     import socket
+    import _socket
 
     def refuse(*args, **kwargs):
         raise PermissionError("network access is disabled in proctor python graders")
@@ -38,32 +40,49 @@ def _no_network():
         def __init__(self, *args, **kwargs):
             refuse()
 
+    # Every family, AF_UNIX included, through the socket module and the C
+    # module under it.
     socket.socket = NoSocket
     socket.SocketType = NoSocket
-    for name in ("create_connection", "create_server", "getaddrinfo", "gethostbyname",
-                 "gethostbyname_ex", "gethostbyaddr", "fromfd", "socketpair"):
-        if hasattr(socket, name):
-            setattr(socket, name, refuse)
+    for mod in (socket, _socket):
+        for name in ("create_connection", "create_server", "getaddrinfo", "gethostbyname",
+                     "gethostbyname_ex", "gethostbyaddr", "fromfd", "socketpair", "dup"):
+            if hasattr(mod, name):
+                setattr(mod, name, refuse)
+    _socket.socket = NoSocket
+    _socket.SocketType = NoSocket
 
 
 def main():
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
-    inp = os.fdopen(os.dup(0), "rb")
+    import fcntl
+    # Replies go out on descriptor 3, moved to a high descriptor closed on
+    # exec; requests come on a copy of stdin. Descriptors 0 and 1 then
+    # hold /dev/null and stderr, so grader code printing or reading finds
+    # neither channel where it would look.
+    rep = fcntl.fcntl(3, fcntl.F_DUPFD_CLOEXEC, 200)
+    os.close(3)
+    inp = os.fdopen(fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 200), "rb")
     os.dup2(2, 1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     sys.stdout = sys.stderr
     sys.stdin = open(os.devnull)
+    nonce = [""]
 
     def send(obj):
-        out.write(json.dumps(obj) + "\n")
-        out.flush()
+        # One frame: "NONCE LENGTH\n" and LENGTH bytes of JSON, NONCE being
+        # the one of the request answered.
+        body = json.dumps(obj).encode("utf-8")
+        data = ("%s %d\n" % (nonce[0], len(body))).encode("ascii") + body
+        while data:
+            data = data[os.write(rep, data):]
 
     line = inp.readline()
     if not line:
         return
     init = json.loads(line)
+    nonce[0] = init.pop("nonce", "")
     mem = int(init.get("memory_mb") or 0)
     if mem > 0:
         import resource
@@ -99,6 +118,7 @@ def main():
 
     for line in inp:
         req = json.loads(line)
+        nonce[0] = req.get("nonce", "")
         try:
             if by_name:
                 r = fn(item=req["item"], sample=req["sample"])

@@ -1,21 +1,27 @@
-// Package workload loads the shared benchmark workload (../shared/bench in
-// the development tree) for the benchmarks that compare proctor's graders
-// with the alternatives' published figures.
+// Package workload provides the benchmark workload: 20,000 generated
+// samples (prose answers and JSON objects, see [Generate]) and the checks
+// the workload benchmarks run on them (checks.json), so that every figure
+// in BENCHMARKS.md can be measured again from a clone of the repository.
 //
-// The workload file is generated, not committed:
+// The workload file is generated on first use, written to the user's cache
+// directory (or to $PROCTOR_WORKLOAD when set) and checked against
+// [SHA256] on every load: a benchmark never measures other data, and never
+// skips silently. To write the file yourself:
 //
-//	(cd ../shared/bench/workload && go run . -out /tmp/proctor-workload.jsonl)
-//
-// Benchmarks find it through $PROCTOR_WORKLOAD (default
-// /tmp/proctor-workload.jsonl) and skip when it is absent.
+//	go run ./internal/workload/gen -out /tmp/proctor-workload.jsonl
 package workload
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -27,7 +33,7 @@ type Sample struct {
 	Kind     string `json:"kind"`
 }
 
-// Check is one entry of graders.json's "checks" with the sample set it runs
+// Check is one entry of checks.json's "checks" with the sample set it runs
 // on. Options a check does not have are left zero.
 type Check struct {
 	Raw       map[string]json.RawMessage // every option as raw JSON
@@ -39,75 +45,96 @@ type Check struct {
 	Equals    any                        // json_path_equals
 	MinScore  float64                    // rouge and bleu thresholds
 	MinSimil  float64                    // levenshtein threshold
-	Schema    json.RawMessage            // graders.json's shared schema
+	Schema    json.RawMessage            // the JSON Schema the schema checks use
 	SampleSet []Sample                   // the samples the check runs on, in file order
 }
 
-// Path returns the workload file's path.
+//go:embed checks.json
+var checksJSON []byte
+
+// Path returns where the workload file is kept: $PROCTOR_WORKLOAD when set,
+// else a file in the user's cache directory named after its hash.
 func Path() string {
 	if p := os.Getenv("PROCTOR_WORKLOAD"); p != "" {
 		return p
 	}
-	return filepath.Join(os.TempDir(), "proctor-workload.jsonl")
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "proctor", "workload-"+SHA256[:12]+".jsonl")
 }
 
-// sharedDir returns ../shared/bench relative to the module root, found from
-// this source file's location.
-func sharedDir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "bench")
+// Data returns the workload file's bytes, generating the file first when it
+// does not exist. It fails tb when the file cannot be written or read, or
+// when its bytes are not the workload's (hash other than [SHA256]).
+func Data(tb testing.TB) []byte {
+	tb.Helper()
+	data, err := ensure(Path())
+	if err != nil {
+		tb.Fatalf("benchmark workload: %v", err)
+	}
+	return data
 }
 
-// Load reads the workload and graders.json and returns the named check with
-// its sample set, or skips tb when either file is missing.
+// ensure reads the workload at path, writing it there first if absent.
+func ensure(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		data, err = write(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != SHA256 {
+		return nil, fmt.Errorf("%s is not the benchmark workload (sha256 %x, want %s); delete it and it is generated again", path, sum, SHA256)
+	}
+	return data, nil
+}
+
+// write generates the workload into path through a temporary file, so that
+// a reader never sees half a file.
+func write(path string) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(50 << 20)
+	if err := Generate(&buf, Samples, Seed); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".workload-*")
+	if err != nil {
+		return nil, err
+	}
+	_, err = tmp.Write(buf.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Load returns the named check of checks.json with its sample set, reading
+// (and if need be generating) the workload. It fails tb on any error.
 func Load(tb testing.TB, check string) *Check {
 	tb.Helper()
-	samples, err := readSamples(Path())
+	samples, err := parse(Data(tb))
 	if err != nil {
-		tb.Skipf("shared workload not available (%v); generate it: (cd ../shared/bench/workload && go run . -out %s)", err, Path())
+		tb.Fatalf("benchmark workload: %v", err)
 	}
-	gb, err := os.ReadFile(filepath.Join(sharedDir(), "graders.json"))
+	c, err := lookup(check)
 	if err != nil {
-		tb.Skipf("graders.json not available: %v", err)
-	}
-	var g struct {
-		Schema json.RawMessage                       `json:"schema"`
-		Checks map[string]map[string]json.RawMessage `json:"checks"`
-	}
-	if err := json.Unmarshal(gb, &g); err != nil {
-		tb.Fatalf("graders.json: %v", err)
-	}
-	raw, ok := g.Checks[check]
-	if !ok {
-		tb.Fatalf("graders.json has no check %q", check)
-	}
-	c := &Check{Raw: raw, Schema: g.Schema}
-	var set struct {
-		Kinds []string `json:"kinds"`
-		Limit *int     `json:"limit"`
-	}
-	_ = json.Unmarshal(raw["sample_set"], &set)
-	c.Kinds = set.Kinds
-	if set.Limit != nil {
-		c.Limit = *set.Limit
-	}
-	str := func(k string) string {
-		var s string
-		_ = json.Unmarshal(raw[k], &s)
-		return s
-	}
-	c.Pattern, c.Value, c.Path = str("pattern"), str("value"), str("path")
-	if r, ok := raw["equals"]; ok {
-		_ = json.Unmarshal(r, &c.Equals)
-	}
-	if r, ok := raw["min_score"]; ok {
-		_ = json.Unmarshal(r, &c.MinScore)
-	}
-	if r, ok := raw["min_similarity"]; ok {
-		_ = json.Unmarshal(r, &c.MinSimil)
+		tb.Fatal(err)
 	}
 	for _, s := range samples {
-		if len(c.Kinds) > 0 && !contains(c.Kinds, s.Kind) {
+		if len(c.Kinds) > 0 && !slices.Contains(c.Kinds, s.Kind) {
 			continue
 		}
 		c.SampleSet = append(c.SampleSet, s)
@@ -118,28 +145,53 @@ func Load(tb testing.TB, check string) *Check {
 	return c
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// lookup returns the named check of checks.json, without samples.
+func lookup(check string) (*Check, error) {
+	var file struct {
+		Schema json.RawMessage                       `json:"schema"`
+		Checks map[string]map[string]json.RawMessage `json:"checks"`
+	}
+	if err := json.Unmarshal(checksJSON, &file); err != nil {
+		return nil, fmt.Errorf("checks.json: %w", err)
+	}
+	raw, ok := file.Checks[check]
+	if !ok {
+		return nil, fmt.Errorf("checks.json has no check %q", check)
+	}
+	c := &Check{Raw: raw, Schema: file.Schema}
+	var set struct {
+		Kinds []string `json:"kinds"`
+		Limit *int     `json:"limit"`
+	}
+	opts := []struct {
+		key string
+		dst any
+	}{
+		{"sample_set", &set}, {"pattern", &c.Pattern}, {"value", &c.Value}, {"path", &c.Path},
+		{"equals", &c.Equals}, {"min_score", &c.MinScore}, {"min_similarity", &c.MinSimil},
+	}
+	for _, o := range opts {
+		if r, ok := raw[o.key]; ok {
+			if err := json.Unmarshal(r, o.dst); err != nil {
+				return nil, fmt.Errorf("checks.json: %s.%s: %w", check, o.key, err)
+			}
 		}
 	}
-	return false
+	c.Kinds = set.Kinds
+	if set.Limit != nil {
+		c.Limit = *set.Limit
+	}
+	return c, nil
 }
 
-func readSamples(path string) ([]Sample, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []Sample
-	sc := bufio.NewScanner(f)
+func parse(data []byte) ([]Sample, error) {
+	out := make([]Sample, 0, Samples)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
+	for line := 1; sc.Scan(); line++ {
 		var s Sample
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		out = append(out, s)
 	}

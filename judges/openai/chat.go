@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -36,6 +37,12 @@ type ChatOptions struct {
 	// Client is the HTTP client; nil means a client with no redirects
 	// followed.
 	Client *http.Client
+	// Structured says whether [Chat.Reply] asks for the reply as a strict
+	// JSON schema built from the keys the prompt lists; the default,
+	// StructuredAuto, asks and falls back to plain text when the endpoint
+	// refuses. Replies are read the same either way: many endpoints ignore
+	// the format, and a judge must be read from text.
+	Structured Structured
 	// InputPerMTok and OutputPerMTok are prices in USD per million prompt
 	// and completion tokens, for the cost reported to [proctor.JudgeStats]
 	// and in [Completion.CostUSD]; zero means cost unknown.
@@ -46,8 +53,9 @@ type ChatOptions struct {
 // judge through [Chat.Reply], or any chat call through [Chat.Complete]. It
 // is safe for concurrent use.
 type Chat struct {
-	ep   endpoint
-	opts ChatOptions
+	ep      endpoint
+	opts    ChatOptions
+	refused atomic.Bool // the endpoint refused response_format (StructuredAuto)
 }
 
 // maxChatReply caps how much of a reply body is read.
@@ -70,6 +78,9 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 			return nil, fmt.Errorf("openai: chat: API key variable %s is not set", opts.APIKeyEnv)
 		}
 		key = v
+	}
+	if _, err := ParseStructured(string(opts.Structured)); err != nil {
+		return nil, err
 	}
 	if opts.Seed == 0 {
 		opts.Seed = 7
@@ -140,6 +151,8 @@ type chatRequest struct {
 	Temperature *float64  `json:"temperature,omitempty"`
 	Seed        *int      `json:"seed,omitempty"`
 	MaxTokens   int       `json:"max_tokens,omitempty"`
+	// ResponseFormat asks for a JSON schema; nil sends none.
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
 }
 
 type chatResponse struct {
@@ -182,17 +195,33 @@ func (c *Chat) call(ctx context.Context, r chatRequest) (chatResponse, int, erro
 
 // Reply sends prompt as one user message at temperature 0 with the seed
 // and MaxTokens of [ChatOptions], and returns the first choice's text with
-// the tokens it used. 429, 5xx and network errors are returned wrapped in
-// [proctor.TransientError] (with the server's Retry-After when it gave
-// one); a status outside 2xx is a *[StatusError]; a reply without message
-// content is an error.
+// the tokens it used. When the prompt lists the keys of the JSON object it
+// wants (proctor's judge prompts do), the request asks for that object as
+// a strict JSON schema, as [ChatOptions.Structured] says. 429, 5xx and
+// network errors are returned wrapped in [proctor.TransientError] (with the
+// server's Retry-After and the status); a status outside 2xx is a
+// *[StatusError]; a reply without message content is an error.
 func (c *Chat) Reply(ctx context.Context, prompt string) (proctor.JudgeReply, error) {
-	cr, _, err := c.call(ctx, chatRequest{
+	req := chatRequest{
 		Messages:    []Message{{Role: "user", Content: prompt}},
 		Temperature: new(float64),
 		Seed:        &c.opts.Seed,
 		MaxTokens:   c.opts.MaxTokens,
-	})
+	}
+	mode := c.opts.Structured
+	if mode != StructuredOff && !(mode == StructuredAuto && c.refused.Load()) {
+		if keys := promptKeys(prompt); len(keys) > 0 {
+			req.ResponseFormat = schemaFor(keys)
+		}
+	}
+	cr, _, err := c.call(ctx, req)
+	if err != nil && req.ResponseFormat != nil && mode == StructuredAuto && refusedFormat(err) {
+		// The endpoint does not take a schema: ask in plain text, now
+		// and from now on.
+		c.refused.Store(true)
+		req.ResponseFormat = nil
+		cr, _, err = c.call(ctx, req)
+	}
 	if err != nil {
 		return proctor.JudgeReply{}, err
 	}

@@ -108,20 +108,20 @@ func (e *endpoint) try(ctx context.Context, body []byte, v any) (int, error) {
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
-		return 0, e.transient(ctx, fmt.Errorf("openai: %s: %w", e.api, err), 0)
+		return 0, e.transient(ctx, fmt.Errorf("openai: %s: %w", e.api, err), 0, 0)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 4*errorBodyClip))
 		err := &StatusError{API: e.api, StatusCode: resp.StatusCode, Body: clip(snippet, errorBodyClip)}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-			return resp.StatusCode, e.transient(ctx, err, retryAfter(resp.Header.Get("Retry-After")))
+			return resp.StatusCode, e.transient(ctx, err, retryAfter(resp.Header.Get("Retry-After")), resp.StatusCode)
 		}
 		return resp.StatusCode, err
 	}
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, e.maxBody+1))
 	if err != nil {
-		return resp.StatusCode, e.transient(ctx, fmt.Errorf("openai: %s: reading the reply: %w", e.api, err), 0)
+		return resp.StatusCode, e.transient(ctx, fmt.Errorf("openai: %s: reading the reply: %w", e.api, err), 0, 0)
 	}
 	if int64(len(raw)) > e.maxBody {
 		return resp.StatusCode, fmt.Errorf("openai: %s: reply larger than %d bytes", e.api, e.maxBody)
@@ -133,12 +133,14 @@ func (e *endpoint) try(ctx context.Context, body []byte, v any) (int, error) {
 }
 
 // transient marks err as worth retrying unless the caller's ctx has ended
-// (then the error is the caller's own doing).
-func (e *endpoint) transient(ctx context.Context, err error, after time.Duration) error {
+// (then the error is the caller's own doing), with the server's Retry-After
+// and the reply's status (0 without a reply), by which a judge pool tells
+// an overloaded endpoint (429, 503) from a failed call.
+func (e *endpoint) transient(ctx context.Context, err error, after time.Duration, status int) error {
 	if ctx.Err() != nil {
 		return err
 	}
-	return &proctor.TransientError{Err: err, RetryAfter: after}
+	return &proctor.TransientError{Err: err, RetryAfter: after, StatusCode: status}
 }
 
 // retryAfter reads a Retry-After header (seconds or an HTTP date), capped

@@ -1,0 +1,44 @@
+package proctor
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// distinctRunes returns n distinct code points from start, in an order
+// set by step (coprime with n).
+func distinctRunes(n, start, step int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteRune(rune(start + (i*step)%n))
+	}
+	return b.String()
+}
+
+// TestEditSimilarityDistinctMemory grades 100,000 distinct code points on
+// each side (about 400 KB each): a pattern table with a row per distinct
+// symbol would allocate over a gigabyte; it must stay within a few
+// megabytes.
+func TestEditSimilarityDistinctMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades 10^10 code-point pairs")
+	}
+	const n = 100_000
+	out, ref := distinctRunes(n, 0x4E00, 1), distinctRunes(n, 0x4E00, 7919)
+	for _, g := range []*EditSimilarity{NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{})} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		res := g.Grade(context.Background(), &Sample{Output: out, Expected: &ref})
+		runtime.ReadMemStats(&after)
+		if res.Status == StatusNotGraded {
+			t.Fatalf("%s: not graded: %s", g.Name(), res.Reason)
+		}
+		t.Logf("%s: %d bytes allocated", g.Name(), after.TotalAlloc-before.TotalAlloc)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+			t.Errorf("%s of %d distinct code points allocated %d bytes, want under 16 MiB", g.Name(), n, got)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package proctor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/proctorhq/proctor"
+)
+
+// Judges given to the Runner are enough: a check built without judges asks
+// them. Panel judges are asked one at a time, so an escalation the first
+// panel judge settles costs two calls; the report counts them and gives
+// each judge's agreement with the final verdicts.
+func ExampleWithJudges_runner() {
+	pool := proctor.NewJudgePool(
+		proctor.JudgeModel{Name: "first", Family: "acme", Call: scripted("pass", "low")},
+		proctor.JudgeModel{Name: "second", Family: "globex", Call: scripted("pass", "high")},
+		proctor.JudgeModel{Name: "third", Family: "initech", Call: scripted("fail", "high")},
+	)
+	check := proctor.Check{Grader: proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})}
+	r := proctor.NewRunner(pool, proctor.WithChecks(check))
+	rep, _ := r.Run(context.Background(), []proctor.Case{{ID: "c1", Sample: proctor.Sample{Output: "It is so [1]."}}})
+
+	fmt.Println(rep.Cases[0].Verdict)
+	for _, s := range rep.Judges {
+		a, ok := s.Agreement()
+		fmt.Println(s.Name, "calls:", s.Calls, "agreement:", a, ok)
+	}
+	fmt.Println("panels:", rep.Panels.Convened)
+	// Output:
+	// passed
+	// first calls: 1 agreement: 1 true
+	// second calls: 1 agreement: 1 true
+	// third calls: 0 agreement: 0 false
+	// panels: 1
+}
+
+// With WithPanelParallel the whole panel is asked at once, for latency.
+func ExampleWithPanelParallel() {
+	pool := proctor.NewJudgePool(
+		proctor.JudgeModel{Name: "first", Family: "acme", Call: scripted("pass", "low")},
+		proctor.JudgeModel{Name: "second", Family: "globex", Call: scripted("pass", "high")},
+		proctor.JudgeModel{Name: "third", Family: "initech", Call: scripted("fail", "high")},
+	)
+	g := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool, proctor.WithPanelParallel())
+	gr := g.Grade(context.Background(), &proctor.Sample{Output: "It is so [1]."})
+	fmt.Println(gr.Status, gr.Evidence.(*proctor.JudgeEvidence).PanelTally)
+	// Output:
+	// passed &{2 1 0}
+}
+
+// In replay mode the judge cache answers from recorded replies only: a
+// prompt never recorded is not graded and no judge is called, so a CI run
+// on recorded judgements never reaches a model.
+func ExampleWithJudgeCacheMode() {
+	dir, _ := os.MkdirTemp("", "judge-cache")
+	defer os.RemoveAll(dir)
+	pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "acme", Call: scripted("pass", "high")})
+	g := proctor.NewLLMJudge("The answer is polite.", proctor.JudgeOptions{}, pool,
+		proctor.WithJudgeCache(dir), proctor.WithJudgeCacheMode(proctor.JudgeCacheReplay))
+	gr := g.Grade(context.Background(), &proctor.Sample{Output: "Thanks!"})
+	fmt.Println(gr.Status, errors.Is(gr.Err, proctor.ErrJudgeCacheMiss), pool.Stats()[0].Calls)
+	// Output:
+	// not_graded true 0
+}

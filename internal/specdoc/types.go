@@ -1,0 +1,373 @@
+package specdoc
+
+// The reference of every built-in spec type. The drift test in the root
+// package (spec_reference_test.go) checks this table against the Compiler:
+// the same types, and for each the same options as its builder reads; it
+// also compiles every example and checks that docs/spec.md is what
+// Markdown renders from the table.
+
+// templates is said of options that take {{ }} template variables.
+const templates = "Template variables: {{input}}, {{output}}, {{expected}}, {{item.KEY}}, {{sample.output_text}}."
+
+// Families lists the type families in the order the reference shows them.
+var Families = []Family{
+	{"text", "Text", "The output is trimmed of surrounding white space before it is compared."},
+	{"structure", "Structure", "Markdown code fences and prose around the JSON are removed before it is parsed."},
+	{"answers", "Answers", "Graders that read the answer out of a longer output."},
+	{"measurements", "Measurements", "Graders over the sample's metrics. A measurement that is absent, negative, NaN or infinite is not graded; it is never read as zero."},
+	{"tools", "Tool evidence", "Graders over the sample's tool_calls, in order."},
+	{"disclosure", "Disclosure", "Graders that fail when the output discloses what it must not. Reasons name the kind and where it is, never the whole value."},
+	{"similarity", "Similarity", "Scores in [0, 1] against a reference: the spec's expected or references when given, else the sample's expected (and references). Without any reference the result is not graded. Each passes when its score reaches threshold."},
+	{"code", "Code", "A Markdown code fence around the code, and prose outside it, is removed first."},
+	{"network", "Network", "Graders that call a service over the network. proctor serve builds them only with --allow-network."},
+	{"judges", "Model-graded", "Graders that ask the configured judges. Without a judge the result is not graded, with the reason. The first judge is the primary; others form the panel."},
+	{"openai", "OpenAI evals", "OpenAI evals grader objects compile as they stand, with OpenAI's field names, so a testing_criteria list is a list of specs."},
+	{"combinators", "Combinators", "Specs made of other specs. Nested specs take every option a spec at the top takes."},
+}
+
+// Common lists the options every spec takes, read by the Compiler itself.
+var Common = []Option{
+	{"type", "string", "(required)", "Which grader: one of the types below."},
+	{"name", "string", "the type", "The name results show. The tool graders read name as the tool's name instead."},
+	{"required", "boolean", "false", "A failure or a not-graded result of this check ends the attempt: later checks are skipped."},
+	{"criterion", "string", "none", "Links a deterministic check and a judge check that read the same property, so that a disagreement between them is escalated."},
+	{"severity", "string", "none", "How serious a failure of this check is: low, medium, high or critical; reports show it."},
+}
+
+var referenceOptions = []Option{
+	{"expected", "string", "the sample's expected", "The reference to compare with."},
+	{"references", "string array", "the sample's references", "More references; the best score counts. Given with expected, expected comes first."},
+}
+
+func similarity(threshold string) []Option {
+	return append(referenceOptions[:2:2], Option{"threshold", "number in [0, 1]", threshold, "The least passing score."})
+}
+
+var containsOptions = []Option{
+	{"value", "string", "", "The text to look for. Give value or values."},
+	{"values", "string array", "", "Several texts to look for."},
+	{"mode", "string", "all", "all: contains needs every value, not_contains needs every value absent; any: contains needs one value, not_contains needs one value absent."},
+	{"case_sensitive", "boolean", "true", "Compare letter case."},
+}
+
+var regexOptions = func(def string) []Option {
+	return []Option{
+		{"pattern", "string", "(required)", "An RE2 pattern (Go syntax), at most 1,024 characters."},
+		{"match", "string", def, "full: the pattern must match the whole trimmed output; search: anywhere in it."},
+		{"case_sensitive", "boolean", "true", "Compare letter case."},
+	}
+}
+
+var judgeRubric = Option{"rubric", "string", "(required)", "What the judge checks, in plain words. " + templates}
+
+// Types is the reference of every built-in spec type, by family.
+var Types = []Type{
+	// Text
+	{Name: "exact_match", Family: "text", Summary: "the output equals the expected answer",
+		About: "A JSON object or array as expected is compared structurally with the output decoded as JSON (fences removed), keys in any order. A number or boolean compares as its JSON text.",
+		Options: []Option{
+			{"expected", "string or any JSON value", "the sample's expected", "The answer to match."},
+			{"case_sensitive", "boolean", "false", "Compare letter case."},
+			{"remove_punctuation", "boolean", "false", "Drop punctuation from both sides first."},
+		},
+		Example: `{"type": "exact_match", "expected": "Paris"}`},
+	{Name: "one_of", Family: "text", Summary: "the output equals one of several answers",
+		Options: []Option{
+			{"values", "string array", "(required)", "The accepted answers."},
+			{"case_sensitive", "boolean", "false", "Compare letter case."},
+		},
+		Example: `{"type": "one_of", "values": ["yes", "y"]}`},
+	{Name: "contains", Family: "text", Summary: "the output contains a text (or all or any of several)",
+		Options: containsOptions, Example: `{"type": "contains", "values": ["refund", "order"], "mode": "any"}`},
+	{Name: "not_contains", Family: "text", Summary: "the output does not contain a text (or none of several)",
+		Options: containsOptions, Example: `{"type": "not_contains", "value": "As an AI"}`},
+	{Name: "starts_with", Family: "text", Summary: "the output begins with a text",
+		Options: []Option{{"value", "string", "(required)", "The prefix."}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
+		Example: `{"type": "starts_with", "value": "Dear"}`},
+	{Name: "ends_with", Family: "text", Summary: "the output ends with a text",
+		Options: []Option{{"value", "string", "(required)", "The suffix."}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
+		Example: `{"type": "ends_with", "value": "Best regards."}`},
+	{Name: "blocklist", Family: "text", Summary: "the output uses none of the listed words, as whole words",
+		Options: []Option{{"words", "string array", "(required)", "The words (or phrases) that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
+		Example: `{"type": "blocklist", "words": ["guarantee", "risk-free"]}`},
+	{Name: "length", Family: "text", Summary: "the output's length in characters or words is within bounds",
+		About: "Give at least one bound; bounds are inclusive. Characters are Unicode code points; words are runs of non-space.",
+		Options: []Option{
+			{"min_chars", "integer >= 0", "none", "Fewest characters."},
+			{"max_chars", "integer >= 0", "none", "Most characters."},
+			{"min_words", "integer >= 0", "none", "Fewest words."},
+			{"max_words", "integer >= 0", "none", "Most words."},
+		},
+		Example: `{"type": "length", "max_words": 120}`},
+	{Name: "regex", Family: "text", Summary: "the output matches a regular expression",
+		About:   "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs.",
+		Options: regexOptions("full"), Example: `{"type": "regex", "pattern": "(?s).*Final answer: [A-D]\\.?"}`},
+	{Name: "not_regex", Family: "text", Summary: "the output does not match a regular expression",
+		Options: regexOptions("search"), Example: `{"type": "not_regex", "pattern": "(?i)lorem ipsum"}`},
+
+	// Structure
+	{Name: "json_valid", Family: "structure", Summary: "the output holds valid JSON",
+		Example: `{"type": "json_valid"}`},
+	{Name: "json_schema", Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
+		About: "JSON Schema 2020-12 unless the schema's $schema names another draft.",
+		Options: []Option{
+			{"schema", "object", "", "The schema, inline. Give schema or schema_file."},
+			{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles)."},
+		},
+		Example: `{"type": "json_schema", "schema": {"type": "object", "required": ["id"]}}`},
+	{Name: "json_path", Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
+		About: "Give exactly one of equals, exists and one_of. A query that selects one node is compared through that node; one that can select several (wildcards, filters, slices) is compared as the list of nodes.",
+		Options: []Option{
+			{"path", "string", "(required)", "An RFC 9535 JSONPath query."},
+			{"equals", "any JSON value", "", "The value the node (or node list) must equal."},
+			{"exists", "boolean", "", "true: the query must select something; false: nothing."},
+			{"one_of", "array of JSON values", "", "The node must equal one of these."},
+			{"max_work", "integer >= 0", "4194304", "Bound on the work of one grade, in nodes visited and filter work charged; past it the check is not graded, with the reason."},
+			{"max_nodes", "integer >= 0", "262144", "Bound on the nodes held at once in the query's node lists; past it the check is not graded."},
+		},
+		Example: `{"type": "json_path", "path": "$.status", "one_of": ["ok", "pending"]}`},
+
+	// Answers
+	{Name: "choice", Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
+		About: "Reads forms like B, (B), B., Answer: B, **B** and The answer is B. No letter, or several different ones, fails.",
+		Options: []Option{
+			{"expected", "string", "the sample's expected", "The right letter."},
+			{"choices", "string", "ABCDE", "The letters (or digits) offered, in order, any case."},
+		},
+		Example: `{"type": "choice", "expected": "C", "choices": "ABCD"}`},
+	{Name: "numeric", Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
+		About: "Passes when |got - want| <= max(abs_tol, rel_tol * |want|). Thousands separators, signs, decimals and exponents are read; a trailing % is dropped (12% reads as 12).",
+		Options: []Option{
+			{"expected", "number or numeric string", "the sample's expected", "The right number."},
+			{"abs_tol", "number >= 0", "0", "Absolute tolerance."},
+			{"rel_tol", "number >= 0", "0", "Tolerance relative to |expected|."},
+		},
+		Example: `{"type": "numeric", "expected": 42, "rel_tol": 0.01}`},
+	{Name: "refused", Family: "answers", Summary: "the output declines the request",
+		Example: `{"type": "refused"}`},
+	{Name: "not_refused", Family: "answers", Summary: "the output does not decline the request",
+		Example: `{"type": "not_refused"}`},
+
+	// Measurements
+	{Name: "latency_threshold", Family: "measurements", Summary: "the sample's latency_ms is at most a limit",
+		Options: []Option{{"max_ms", "number >= 0", "(required)", "The most milliseconds allowed."}},
+		Example: `{"type": "latency_threshold", "max_ms": 2000}`},
+	{Name: "token_threshold", Family: "measurements", Summary: "a token count of the sample is at most a limit",
+		Options: []Option{
+			{"max", "integer >= 0", "(required)", "The most tokens allowed."},
+			{"field", "string", "output_tokens", "Which count: output_tokens, input_tokens or total_tokens."},
+		},
+		Example: `{"type": "token_threshold", "max": 500, "field": "total_tokens"}`},
+	{Name: "cost_threshold", Family: "measurements", Summary: "the sample's cost_usd is at most a limit",
+		Options: []Option{{"max_usd", "number >= 0", "(required)", "The most US dollars allowed."}},
+		Example: `{"type": "cost_threshold", "max_usd": 0.01}`},
+	{Name: "http_status", Family: "measurements", Summary: "the sample's http_status is one of the expected codes",
+		Options: []Option{{"expected", "integer or integer array", "(required)", "The accepted status codes, 100 to 599."}},
+		Example: `{"type": "http_status", "expected": [200, 201]}`},
+
+	// Tools
+	{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",
+		About: "Results are named after the type and the tool: tool_called:search.",
+		Options: []Option{
+			{"name", "string", "(required)", "The tool's name."},
+			{"min_times", "integer >= 1", "1", "The fewest calls."},
+		},
+		Example: `{"type": "tool_called", "name": "search"}`},
+	{Name: "tool_not_called", Family: "tools", Summary: "a tool was not called",
+		Options: []Option{{"name", "string", "(required)", "The tool's name."}},
+		Example: `{"type": "tool_not_called", "name": "delete_account"}`},
+	{Name: "tool_sequence", Family: "tools", Summary: "tools were called in a given order",
+		Options: []Option{
+			{"names", "string array", "(required)", "The tool names, in order."},
+			{"mode", "string", "subsequence", "subsequence: these calls in this order, others may come between; exact: exactly these calls."},
+		},
+		Example: `{"type": "tool_sequence", "names": ["search", "answer"]}`},
+	{Name: "tool_argument_assertion", Family: "tools", Summary: "a tool was called with an argument equal to a value",
+		Options: []Option{
+			{"name", "string", "(required)", "The tool's name."},
+			{"path", "string", "(required)", "A JSONPath query into the call's arguments."},
+			{"equals", "any JSON value", "(required)", "The value the argument must equal in some call."},
+		},
+		Example: `{"type": "tool_argument_assertion", "name": "search", "path": "$.q", "equals": "refund policy"}`},
+
+	// Disclosure
+	{Name: "no_pii", Family: "disclosure", Summary: "the output holds no personal data",
+		Options: []Option{{"kinds", "string array", "all kinds", "Which kinds to look for: email, phone, ssn, credit_card (Luhn-valid), iban (checksum-valid), ip."}},
+		Example: `{"type": "no_pii", "kinds": ["email", "phone"]}`},
+	{Name: "no_secrets", Family: "disclosure", Summary: "the output holds no credentials",
+		About:   "Finds provider key formats, private key blocks, JWTs and high-entropy assignments; placeholders such as sk-xxxx or <YOUR_KEY> are not secrets.",
+		Example: `{"type": "no_secrets"}`},
+	{Name: "forbidden", Family: "disclosure", Summary: "the output names none of the listed entities",
+		Options: []Option{{"entities", "string array", "(required)", "Names, codes or phrases that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
+		Example: `{"type": "forbidden", "entities": ["Project Falcon"]}`},
+
+	// Similarity
+	{Name: "bleu", Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
+		About:   "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100.",
+		Options: similarity("0.5"), Example: `{"type": "bleu", "threshold": 0.4}`},
+	{Name: "gleu", Family: "similarity", Summary: "sentence GLEU against the references",
+		About:   "Computed as NLTK's sentence_gleu does.",
+		Options: similarity("0.5"), Example: `{"type": "gleu", "threshold": 0.4}`},
+	{Name: "rouge", Family: "similarity", Summary: "ROUGE-N, ROUGE-L or ROUGE-Lsum against the references",
+		About: "Computed as Google's rouge-score does; with several references the best F-measure counts.",
+		Options: append(similarity("0.5"),
+			Option{"variant", "string", "rougeL", "rouge1 to rouge9 (n-gram overlap), rougeL (longest common subsequence) or rougeLsum (over newline-separated sentences)."},
+			Option{"measure", "string", "fmeasure", "Which measure is compared with threshold: fmeasure, precision or recall."},
+			Option{"stemmer", "boolean", "false", "Porter-stem tokens longer than three characters."}),
+		Example: `{"type": "rouge", "variant": "rouge1", "threshold": 0.6}`},
+	{Name: "token_f1", Family: "similarity", Summary: "SQuAD token F1 against the best reference",
+		About:   "Lower-cased, punctuation and articles removed, as the SQuAD evaluation does.",
+		Options: similarity("0.5"), Example: `{"type": "token_f1", "expected": "the Eiffel Tower"}`},
+	{Name: "levenshtein", Family: "similarity", Summary: "1 - edit distance / longer length, over code points",
+		Options: similarity("0.5"), Example: `{"type": "levenshtein", "threshold": 0.8}`},
+	{Name: "fuzzy_match", Family: "similarity", Summary: "normalised Indel similarity (rapidfuzz's fuzz.ratio on a 0-1 scale)",
+		Options: similarity("0.5"), Example: `{"type": "fuzzy_match", "threshold": 0.9}`},
+	{Name: "semantic_similarity", Family: "similarity", Summary: "cosine of the embeddings of the output and the best reference",
+		About:   "Uses the configured embedder; without one, the built-in lexical embedder, which measures shared wording rather than meaning and says so in the reason. Negative cosines score 0.",
+		Options: similarity("0.8"), Example: `{"type": "semantic_similarity", "threshold": 0.85}`},
+	{Name: "localization_f1", Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
+		About: "Scores files and line overlap. An output that cites nothing or cannot be read fails, even at threshold 0.",
+		Options: []Option{
+			{"expected", "string or object", "the sample's expected", "The right locations: path:start-end citations, or an object mapping a file to ranges."},
+			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+		},
+		Example: `{"type": "localization_f1", "expected": "src/auth.go:10-24"}`},
+	{Name: "context_f1", Family: "similarity", Summary: "precision, recall or F1 of the retrieved context items against the relevant ones",
+		About: `Items given as {"id": ...} match by id; text items match when equal after folding case and white space.`,
+		Options: []Option{
+			{"expected_contexts", "array of strings or {\"id\": ...} objects", "the sample's references", "The relevant items."},
+			{"measure", "string", "f1", "f1, precision or recall."},
+			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+		},
+		Example: `{"type": "context_f1", "measure": "recall", "threshold": 0.8}`},
+
+	// Code
+	{Name: "python_compiles", Family: "code", Summary: "the output is Python that compiles",
+		About:   "Not graded, with the reason, where no python3 is installed.",
+		Options: []Option{{"timeout_ms", "integer, 1 to 600000", "10000", "How long the check may take."}},
+		Example: `{"type": "python_compiles"}`},
+	{Name: "go_compiles", Family: "code", Summary: "the output parses as Go",
+		About:   "A Go file or, failing that, a list of statements.",
+		Example: `{"type": "go_compiles"}`},
+
+	// Network
+	{Name: "custom_webhook", Family: "network", Summary: "an HTTP service of yours decides",
+		About: `POSTs {"candidate": output} and reads a JSON reply {"passed": bool, "score": number, "reason": string} of which passed is required. Redirects are refused, and so are private, loopback and other non-public addresses, checked when connecting. An unreachable service or a bad reply is not graded, with the reason.`,
+		Options: []Option{
+			{"url", "string", "(required)", "Where to POST."},
+			{"timeout_ms", "integer, 1 to 10000", "10000", "Bound on the whole call."},
+			{"headers", "object of strings", "none", "Headers to add (not Host, Content-Length, Content-Type, Transfer-Encoding, Connection or the signature header)."},
+			{"send", "string array", "none", "More of the sample to send: id, input, expected."},
+			{"sign_secret_env", "string", "the configured key", "An environment variable holding a key; each request is signed with HMAC-SHA256 in the X-Proctor-Signature header (t=UNIX,v1=HEX)."},
+		},
+		Example: `{"type": "custom_webhook", "url": "https://grader.example.com/check", "send": ["input"]}`},
+
+	// Judges
+	{Name: "llm_judge", Family: "judges", Summary: "a judge gives a pass or fail verdict on a rubric",
+		About:   "The judge reasons first and may abstain; an abstention is not graded.",
+		Options: []Option{judgeRubric},
+		Example: `{"type": "llm_judge", "rubric": "The reply apologises and offers a refund."}`},
+	{Name: "llm_score", Family: "judges", Summary: "a judge scores the output on a scale",
+		About: "Give scale with pass_at, or range [0, 1] with threshold.",
+		Options: []Option{
+			judgeRubric,
+			{"scale", "two integers [low, high]", "[1, 4]", "The scale the judge scores on."},
+			{"pass_at", "integer", "3 on [1, 4]; else two thirds up the scale", "The lowest passing score."},
+			{"range", "[0, 1]", "none", "Score on [0, 1] instead of a scale."},
+			{"threshold", "number in [0, 1]", "(required with range)", "The lowest passing score on range."},
+		},
+		Example: `{"type": "llm_score", "rubric": "How complete is the answer?", "scale": [1, 5], "pass_at": 4}`},
+	{Name: "llm_category", Family: "judges", Summary: "a judge puts the output in a category",
+		Options: []Option{
+			{"categories", "string array", "(required)", "The categories the judge chooses from."},
+			{"pass", "string array", "(required)", "The categories that pass."},
+			{"rubric", "string", "none", "What the categories mean. " + templates},
+		},
+		Example: `{"type": "llm_category", "categories": ["resolved", "escalated", "ignored"], "pass": ["resolved"]}`},
+	{Name: "llm_pairwise", Family: "judges", Summary: "a judge compares the output with a baseline",
+		About: "Judged in both orders; a verdict that flips with the order is an abstention.",
+		Options: []Option{
+			{"baseline", "string", "(required)", "The answer to beat. " + templates},
+			{"rubric", "string", "none", "What better means. " + templates},
+		},
+		Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
+	{Name: "llm_answer_match", Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
+		Options: []Option{{"expected", "string", "the sample's expected", "The answer to match."}},
+		Example: `{"type": "llm_answer_match"}`},
+	{Name: "faithfulness", Family: "judges", Summary: "a judge checks that the output claims nothing the context does not support",
+		Example: `{"type": "faithfulness"}`},
+	{Name: "relevance", Family: "judges", Summary: "a judge checks that the output answers the input",
+		Example: `{"type": "relevance"}`},
+	{Name: "hallucination", Family: "judges", Summary: "a judge checks the output for invented facts",
+		Example: `{"type": "hallucination"}`},
+	{Name: "toxicity", Family: "judges", Summary: "a judge checks the output for abusive or hateful content",
+		Example: `{"type": "toxicity"}`},
+
+	// OpenAI evals
+	{Name: "string_check", Family: "openai", Summary: "OpenAI's string_check: compare two rendered templates",
+		About: "Both sides are trimmed. eq and ne compare exactly; like is containment, ilike containment ignoring case. In a reference, % matches any run of characters and \\% is a literal percent sign.",
+		Options: []Option{
+			{"operation", "string", "(required)", "eq, ne, like or ilike."},
+			{"input", "template string", "{{sample.output_text}}", "The left side. " + templates},
+			{"reference", "template string", "(required)", "The right side. " + templates},
+		},
+		Example: `{"type": "string_check", "operation": "ilike", "reference": "{{item.city}}"}`},
+	{Name: "text_similarity", Family: "openai", Summary: "OpenAI's text_similarity: a similarity metric with a pass threshold",
+		Options: []Option{
+			{"evaluation_metric", "string", "(required)", "fuzzy_match, bleu, gleu, meteor, cosine (or cosine_similarity), rouge_1 to rouge_5, rouge_l. meteor is refused at load in this build."},
+			{"pass_threshold", "number in [0, 1]", "(required)", "The least passing score."},
+			{"input", "template string", "{{sample.output_text}}", "What is scored. " + templates},
+			{"reference", "template string", "(required)", "What it is compared with. " + templates},
+		},
+		Example: `{"type": "text_similarity", "evaluation_metric": "fuzzy_match", "pass_threshold": 0.8, "reference": "{{item.answer}}"}`},
+	{Name: "score_model", Family: "openai", Summary: "OpenAI's score_model: a judge returns a number compared with pass_threshold",
+		About: "model picks the judge: the one of that name, model id or family; when none matches the primary judge grades and the grade carries a caveat saying so.",
+		Options: []Option{
+			{"model", "string", "(required)", "The judge to ask (see above)."},
+			{"input", "array of {role, content}", "(required)", "The messages sent to the judge; contents are templates. " + templates},
+			{"range", "two numbers [low, high]", "[0, 1]", "The range of scores."},
+			{"pass_threshold", "number within range", "(required)", "The least passing score."},
+			{"sampling_params", "object", "none", "OpenAI's sampling_params (temperature, top_p, seed, max_completions_tokens, reasoning_effort): checked, not passed on."},
+		},
+		Example: `{"type": "score_model", "model": "gpt-4.1", "input": [{"role": "user", "content": "Rate 0-1: {{sample.output_text}}"}], "pass_threshold": 0.7}`},
+	{Name: "label_model", Family: "openai", Summary: "OpenAI's label_model: a judge picks a label; some labels pass",
+		Options: []Option{
+			{"model", "string", "(required)", "The judge to ask, as for score_model."},
+			{"input", "array of {role, content}", "(required)", "The messages sent to the judge; contents are templates. " + templates},
+			{"labels", "string array", "(required)", "The labels the judge chooses from."},
+			{"passing_labels", "string array", "(required)", "The labels that pass, a subset of labels."},
+		},
+		Example: `{"type": "label_model", "model": "gpt-4.1", "input": [{"role": "user", "content": "{{sample.output_text}}"}], "labels": ["polite", "rude"], "passing_labels": ["polite"]}`},
+	{Name: "multi", Family: "openai", Summary: "OpenAI's multi: a formula over the scores of named graders",
+		About: "The formula takes numbers, the graders' names, + - * /, ^, parentheses, min, max, abs, floor, ceil, exp, sqrt and log.",
+		Options: []Option{
+			{"graders", "object of specs, or spec array", "(required)", "The graders, by name."},
+			{"calculate_output", "string", "(required)", "The formula."},
+			{"pass_threshold", "number in [0, 1]", "0.5", "The least passing score. threshold is accepted in its place."},
+			{"threshold", "number in [0, 1]", "0.5", "Another spelling of pass_threshold; give one."},
+		},
+		Example: `{"type": "multi", "graders": {"a": {"type": "contains", "value": "refund"}, "b": {"type": "length", "max_words": 80}}, "calculate_output": "(a + b) / 2"}`},
+	{Name: "python", Family: "openai", Summary: "OpenAI's python grader: your grade(sample, item) function scores the output",
+		About: "Runs in a python3 worker process on this machine, without network. sample holds output_text, output_json, output_tools, model and metrics; item is the sample's item plus expected.",
+		Options: []Option{
+			{"source", "string", "(required)", "Python source defining grade(sample, item) that returns a number."},
+			{"pass_threshold", "number in [0, 1]", "0.5", "The least passing score. threshold is accepted in its place."},
+			{"threshold", "number in [0, 1]", "0.5", "Another spelling of pass_threshold; give one."},
+			{"timeout_ms", "integer, 1 to 600000", "10000", "Bound on one call of grade."},
+			{"memory_mb", "integer, 32 to 1048576", "512", "The worker's memory limit, in MiB."},
+			{"workers", "integer, 1 to 64", "1", "How many worker processes may run at once."},
+			{"image_tag", "string", "none", "OpenAI's image_tag: accepted and ignored, with a caveat on each grade."},
+		},
+		Example: `{"type": "python", "source": "def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0"}`},
+
+	// Combinators
+	{Name: "all", Family: "combinators", Summary: "every nested spec passes",
+		Options: []Option{{"graders", "spec array", "(required)", "The nested specs."}},
+		Example: `{"type": "all", "graders": [{"type": "json_valid"}, {"type": "contains", "value": "id"}]}`},
+	{Name: "any", Family: "combinators", Summary: "at least one nested spec passes",
+		Options: []Option{{"graders", "spec array", "(required)", "The nested specs."}},
+		Example: `{"type": "any", "graders": [{"type": "contains", "value": "refund"}, {"type": "contains", "value": "credit"}]}`},
+	{Name: "not", Family: "combinators", Summary: "the nested spec fails",
+		Options: []Option{{"grader", "spec", "(required)", "The nested spec."}},
+		Example: `{"type": "not", "grader": {"type": "contains", "value": "TODO"}}`},
+}

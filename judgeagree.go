@@ -1,0 +1,161 @@
+package proctor
+
+import "math"
+
+// PanelStats measures how the judges of the panels convened in a run
+// agreed with each other.
+type PanelStats struct {
+	// Convened counts the panels convened.
+	Convened int `json:"convened"`
+	// Paired counts the panels in which at least two judges took a side:
+	// the units Alpha is computed over.
+	Paired int `json:"paired"`
+	// Alpha is Krippendorff's alpha (nominal) over the panels' pass and
+	// fail votes, abstentions left out as missing values: 1 is perfect
+	// agreement, 0 agreement at chance, below 0 systematic disagreement.
+	// Nil when undefined (no paired panel, or every vote the same).
+	// Panels stopped early hold only the votes that settled them, which
+	// agree; judges asked in parallel ([WithPanelParallel]) give the
+	// fuller measure.
+	Alpha *float64 `json:"alpha,omitempty"`
+	// Coincidences is the coincidence matrix alpha is computed from, over
+	// the values pass (0) and fail (1), so that reports can be combined.
+	Coincidences [2][2]float64 `json:"coincidences"`
+}
+
+// agreement is what a pool has seen of its judges' verdicts.
+type agreement struct {
+	convened, paired int
+	o                [2][2]float64
+}
+
+func (a agreement) clone() agreement { return a }
+
+// since returns the panel stats gathered since last, nil when no panel was
+// convened.
+func (a *agreement) since(last *agreement) *PanelStats {
+	d := PanelStats{Convened: a.convened - last.convened, Paired: a.paired - last.paired}
+	if d.Convened == 0 {
+		return nil
+	}
+	for i := range 2 {
+		for j := range 2 {
+			d.Coincidences[i][j] = a.o[i][j] - last.o[i][j]
+		}
+	}
+	d.Alpha = alphaOf(d.Coincidences[:])
+	return &d
+}
+
+// addPanels adds the panel stats of one pool to the report's.
+func (r *Report) addPanels(ps *PanelStats) {
+	if r.Panels == nil {
+		c := *ps
+		r.Panels = &c
+		return
+	}
+	r.Panels.Convened += ps.Convened
+	r.Panels.Paired += ps.Paired
+	for i := range 2 {
+		for j := range 2 {
+			r.Panels.Coincidences[i][j] += ps.Coincidences[i][j]
+		}
+	}
+	r.Panels.Alpha = alphaOf(r.Panels.Coincidences[:])
+}
+
+// record counts, for each vote, whether it agreed with the grade's final
+// status, and adds a convened panel's votes to the coincidences.
+func (p *JudgePool) record(votes []JudgeVote, final Status, panel bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var vals []int
+	for _, v := range votes {
+		i := p.index(v.Name)
+		if i < 0 {
+			continue
+		}
+		s := &p.stats[i]
+		switch {
+		case v.Verdict == VerdictAbstain:
+			s.Abstained++
+			continue
+		case final != StatusPassed && final != StatusFailed:
+		case (v.Verdict == VerdictPass) == (final == StatusPassed):
+			s.Agreed++
+		default:
+			s.Disagreed++
+		}
+		vals = append(vals, int(v.Verdict)-1) // pass 0, fail 1
+	}
+	if !panel {
+		return
+	}
+	p.agree.convened++
+	if addUnit(p.agree.o[:], vals) {
+		p.agree.paired++
+	}
+}
+
+func (p *JudgePool) index(name string) int {
+	for i, j := range p.judges {
+		if j.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// addUnit adds one unit's values (each an index into o) to the coincidence
+// matrix o: each ordered pair of values from different coders counts
+// 1/(m-1), m being the unit's number of values. A unit with fewer than two
+// values is not pairable and adds nothing; addUnit reports whether it
+// added.
+func addUnit[M ~[]R, R ~[2]float64 | []float64](o M, vals []int) bool {
+	m := len(vals)
+	if m < 2 {
+		return false
+	}
+	w := 1 / float64(m-1)
+	for a, x := range vals {
+		for b, y := range vals {
+			if a != b {
+				o[x][y] += w
+			}
+		}
+	}
+	return true
+}
+
+// alphaOf is Krippendorff's alpha for nominal data from a coincidence
+// matrix: 1 - (n-1) * sum_{c!=k} o_ck / sum_{c!=k} n_c n_k. Nil when no
+// value was paired or every paired value is the same (alpha undefined).
+func alphaOf[R ~[2]float64 | []float64](o []R) *float64 {
+	nc := make([]float64, len(o))
+	var n, disagree float64
+	for c := range o {
+		for k := range o {
+			nc[c] += o[c][k]
+			if c != k {
+				disagree += o[c][k]
+			}
+		}
+		n += nc[c]
+	}
+	var expect float64
+	for c := range nc {
+		for k := range nc {
+			if c != k {
+				expect += nc[c] * nc[k]
+			}
+		}
+	}
+	if n <= 1 || expect == 0 {
+		return nil
+	}
+	a := 1 - (n-1)*disagree/expect
+	if math.IsNaN(a) {
+		return nil
+	}
+	return &a
+}

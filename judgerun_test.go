@@ -1,0 +1,450 @@
+package proctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A failed judge call leaves its error in Grade.Err, for errors.Is and
+// errors.As, whether the error was transient (retried, then given up) or
+// plain.
+func TestGradeErrKeepsJudgeError(t *testing.T) {
+	errDown := errors.New("endpoint down")
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"transient", &TransientError{Err: errDown, StatusCode: 502}},
+		{"plain", fmt.Errorf("dial: %w", errDown)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fail := &fakeJudge{name: "j1", family: "fam-a", reply: func(context.Context, string) (string, error) { return "", tt.err }}
+			g := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(fail), fastRetry).Grade(context.Background(), judgeSample())
+			if g.Status != StatusNotGraded {
+				t.Fatalf("got %v (%s), want not graded", g.Status, g.Reason)
+			}
+			if !errors.Is(g.Err, errDown) {
+				t.Errorf("Err = %v, want one that errors.Is finds %v in", g.Err, errDown)
+			}
+			var te *TransientError
+			if got := errors.As(g.Err, &te); got != (tt.name == "transient") {
+				t.Errorf("errors.As(TransientError) = %v for %s error %v", got, tt.name, g.Err)
+			}
+		})
+	}
+	// With a panel: every judge's call failed; all the errors are kept.
+	other := errors.New("other judge down")
+	j1 := &fakeJudge{name: "j1", family: "fam-a", reply: func(context.Context, string) (string, error) { return "", errDown }}
+	j2 := &fakeJudge{name: "j2", family: "fam-b", reply: func(context.Context, string) (string, error) { return "", other }}
+	j3 := says("j3", "fam-c", "pass", "high")
+	g := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j1, j2, j3), fastRetry).Grade(context.Background(), judgeSample())
+	if g.Status != StatusNotGraded || !errors.Is(g.Err, errDown) || !errors.Is(g.Err, other) {
+		t.Errorf("panel: got %v (%s) with Err %v, want not graded keeping both call errors", g.Status, g.Reason, g.Err)
+	}
+}
+
+// A Runner given judges is enough: checks built without judges, by a
+// constructor or by the Compiler, ask them, and the report counts the
+// calls.
+func TestRunnerJudgesWireChecksBuiltWithout(t *testing.T) {
+	j := says("j", "fam-a", "pass", "high")
+	spec, err := NewCompiler().Compile([]byte(`{"type": "llm_judge", "rubric": "names the capital"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := Check{Grader: NewLLMJudge("states a city", JudgeOptions{Name: "built"})}
+	r := NewRunner(judgePoolOf(j), WithChecks(spec, built))
+	rep, err := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Passed != 1 {
+		t.Fatalf("got %+v (grades %+v), want the case passed by the Runner's judge", rep.Totals, rep.Cases[0].Attempts[0].Grades)
+	}
+	if len(rep.Judges) != 1 || rep.Judges[0].Calls != 2 || j.calls() != 2 {
+		t.Errorf("report judges %+v after %d calls, want the Runner's judge counted with 2 calls", rep.Judges, j.calls())
+	}
+}
+
+// A check built with its own judges keeps them even when the Runner has
+// others (the grader's judges win), and the report counts both pools.
+func TestGraderJudgesWinAndAreCounted(t *testing.T) {
+	own := says("own", "fam-a", "fail", "high")
+	runner := says("runner", "fam-b", "pass", "high")
+	ch := Check{Grader: NewLLMJudge("r", JudgeOptions{}, judgePoolOf(own))}
+	free := Check{Grader: NewLLMJudge("other rubric", JudgeOptions{Name: "free"})}
+	r := NewRunner(judgePoolOf(runner), WithChecks(ch, free))
+	rep, err := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := rep.Cases[0].Attempts[0].Grades
+	if len(gs) != 2 || gs[0].Status != StatusFailed || gs[1].Status != StatusPassed {
+		t.Fatalf("grades %+v: want the own-judge check failed and the free check passed by the Runner's judge", gs)
+	}
+	calls := map[string]int{}
+	for _, s := range rep.Judges {
+		calls[s.Name] += s.Calls
+	}
+	if calls["own"] != 1 || calls["runner"] != 1 || len(rep.Judges) != 2 {
+		t.Errorf("report judges %+v, want own and runner each counted once with 1 call", rep.Judges)
+	}
+	// A second run's report counts only its own calls (served from cache).
+	rep2, _ := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
+	for _, s := range rep2.Judges {
+		if s.Calls != 0 || s.CacheHits != 1 {
+			t.Errorf("rerun: %+v, want 0 calls and 1 cache hit", s)
+		}
+	}
+}
+
+// Krippendorff's alpha (nominal) against published worked examples.
+func TestAlphaNominalPublished(t *testing.T) {
+	const m = -1 // missing
+	tests := []struct {
+		name  string
+		data  [][]int // coders x units
+		vals  int
+		alpha float64
+	}{
+		// Krippendorff, K. (2011). Computing Krippendorff's Alpha-
+		// Reliability. Annenberg School for Communication, University of
+		// Pennsylvania, https://repository.upenn.edu/asc_papers/43, section
+		// C: 4 observers, 12 units, values 1-5, nominal alpha = 0.743. The
+		// same data and value are in the doctest of
+		// pln-fing-udelar/fast-krippendorff src/krippendorff/krippendorff.py
+		// (commit 2d409e148c01381b6056b328cc8acdd514ab6433).
+		{"Krippendorff 2011", [][]int{
+			{1, 2, 3, 3, 2, 1, 4, 1, 2, m, m, m},
+			{1, 2, 3, 3, 2, 2, 4, 1, 2, 5, m, 3},
+			{m, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, m},
+			{1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, m},
+		}, 6, 0.743},
+		// Wikipedia, "Krippendorff's alpha", A computational example: 3
+		// coders, 15 units, nominal alpha = 0.691.
+		{"Wikipedia", [][]int{
+			{m, m, m, m, m, 3, 4, 1, 2, 1, 1, 3, 3, m, 3},
+			{1, m, 2, 1, 3, 3, 4, 3, m, m, m, m, m, m, m},
+			{m, m, 2, 1, 3, 4, 4, m, 2, 1, 1, 3, 3, m, 4},
+		}, 5, 0.691},
+	}
+	for _, tt := range tests {
+		o := make([][]float64, tt.vals)
+		for i := range o {
+			o[i] = make([]float64, tt.vals)
+		}
+		for u := range tt.data[0] {
+			var vals []int
+			for _, coder := range tt.data {
+				if coder[u] != m {
+					vals = append(vals, coder[u])
+				}
+			}
+			addUnit(o, vals)
+		}
+		a := alphaOf(o)
+		if a == nil || math.Abs(*a-tt.alpha) > 0.0005 {
+			t.Errorf("%s: alpha %v, want %.3f", tt.name, a, tt.alpha)
+		}
+	}
+	// No variation: alpha is undefined.
+	if a := alphaOf([][2]float64{{4, 0}, {0, 0}}); a != nil {
+		t.Errorf("all-pass coincidences: alpha %v, want undefined", *a)
+	}
+}
+
+// The report gives each judge's agreement with the final verdicts and the
+// panels' alpha.
+func TestJudgeAgreementReported(t *testing.T) {
+	// The first judge is unsure (panel every time) and says pass; the
+	// second says fail, the third fail: the panel fails 2-1.
+	j1 := says("j1", "fam-a", "pass", "low")
+	j2 := says("j2", "fam-b", "fail", "high")
+	j3 := says("j3", "fam-c", "fail", "high")
+	r := NewRunner(judgePoolOf(j1, j2, j3), WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
+	cases := []Case{{ID: "a", Sample: *judgeSample()}, {ID: "b", Sample: Sample{Input: "x", Output: "y"}}}
+	rep, err := r.Run(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Failed != 2 {
+		t.Fatalf("totals %+v, want 2 failed", rep.Totals)
+	}
+	byName := map[string]JudgeStats{}
+	for _, s := range rep.Judges {
+		byName[s.Name] = s
+	}
+	if s := byName["j1"]; s.Agreed != 0 || s.Disagreed != 2 {
+		t.Errorf("j1 %+v, want 2 disagreements", s)
+	}
+	if s := byName["j2"]; s.Agreed != 2 || s.Disagreed != 0 {
+		t.Errorf("j2 %+v, want 2 agreements", s)
+	}
+	if a, ok := byName["j3"].Agreement(); !ok || a != 1 {
+		t.Errorf("j3 agreement %v %v, want 1", a, ok)
+	}
+	ps := rep.Panels
+	if ps == nil || ps.Convened != 2 || ps.Paired != 2 || ps.Alpha == nil {
+		t.Fatalf("panels %+v, want 2 convened and paired with an alpha", ps)
+	}
+	// Two units of (pass, fail, fail): o_pf = o_fp = 2, o_ff = 2; n = 6,
+	// n_p = 2, n_f = 4; alpha = 1 - 5*4/16 = -0.25.
+	if math.Abs(*ps.Alpha+0.25) > 1e-9 {
+		t.Errorf("alpha %v, want -0.25", *ps.Alpha)
+	}
+}
+
+// Replay mode serves recorded replies and never calls a judge: a miss is
+// not graded with ErrJudgeCacheMiss. Record mode calls and writes even when
+// a reply is recorded.
+func TestJudgeCacheReplayAndRecord(t *testing.T) {
+	dir := t.TempDir()
+	j := says("j", "fam-a", "pass", "high")
+	check := func(opts ...Option) Grade {
+		return NewLLMJudge("r", JudgeOptions{}, append([]Option{judgePoolOf(j), WithJudgeCache(dir)}, opts...)...).Grade(context.Background(), judgeSample())
+	}
+	if g := check(WithJudgeCacheMode(JudgeCacheReplay)); g.Status != StatusNotGraded || !errors.Is(g.Err, ErrJudgeCacheMiss) || j.calls() != 0 {
+		t.Fatalf("replay on an empty cache: %v (%s), Err %v, %d calls; want not graded with ErrJudgeCacheMiss and no call", g.Status, g.Reason, g.Err, j.calls())
+	}
+	if g := check(WithJudgeCacheMode(JudgeCacheRecord)); g.Status != StatusPassed || j.calls() != 1 {
+		t.Fatalf("record: %v, %d calls; want passed after 1 call", g.Status, j.calls())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("record wrote %d files, want 1", len(files))
+	}
+	if g := check(WithJudgeCacheMode(JudgeCacheRecord)); g.Status != StatusPassed || j.calls() != 2 {
+		t.Errorf("record again: %d calls, want 2 (record mode does not read the disk)", j.calls())
+	}
+	if g := check(WithJudgeCacheMode(JudgeCacheReplay)); g.Status != StatusPassed || j.calls() != 2 {
+		t.Errorf("replay of a recorded prompt: %v (%s), %d calls; want passed with no new call", g.Status, g.Reason, j.calls())
+	}
+	// A different prompt is a miss in replay, and is reported as such in
+	// a Runner's report without a panel being convened.
+	j2, j3 := says("j2", "fam-b", "pass", "high"), says("j3", "fam-c", "pass", "high")
+	r := NewRunner(judgePoolOf(j, j2, j3), WithJudgeCache(dir), WithJudgeCacheMode(JudgeCacheReplay),
+		WithChecks(Check{Grader: NewLLMJudge("another rubric", JudgeOptions{})}))
+	rep, _ := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
+	g := rep.Cases[0].Attempts[0].Grades[0]
+	if g.Status != StatusNotGraded || j.calls()+j2.calls()+j3.calls() != 2 {
+		t.Errorf("replay miss in a run: %v (%s), want not graded and no call", g.Status, g.Reason)
+	}
+	if ev := judgeEvidence(g); ev == nil || ev.Panel {
+		t.Errorf("replay miss convened a panel: %+v", ev)
+	}
+	if _, err := ParseJudgeCacheMode("sometimes"); err == nil {
+		t.Error("ParseJudgeCacheMode accepted an unknown mode")
+	}
+}
+
+// inflight is a judge that counts the calls in flight and remembers the
+// most seen.
+type inflight struct {
+	now, most atomic.Int64
+}
+
+func (f *inflight) enter() {
+	n := f.now.Add(1)
+	for {
+		m := f.most.Load()
+		if n <= m || f.most.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
+// A judge's concurrency follows the run's: at WithConcurrency(12), twelve
+// calls are in flight at once, not 4. JudgeModel.Concurrency caps it.
+func TestJudgeConcurrencyFollowsRun(t *testing.T) {
+	const conc = 12
+	for _, capAt := range []int{0, 3} {
+		t.Run("cap="+strconv.Itoa(capAt), func(t *testing.T) {
+			var f inflight
+			want := int64(conc)
+			if capAt > 0 {
+				want = int64(capAt)
+			}
+			var once sync.Once
+			full := make(chan struct{})
+			m := JudgeModel{Name: "j", Family: "fam-a", Concurrency: capAt, Call: func(ctx context.Context, p string) (string, error) {
+				f.enter()
+				defer f.now.Add(-1)
+				if f.now.Load() >= want {
+					once.Do(func() { close(full) })
+				}
+				select { // wait until the limit is reached (or give up)
+				case <-full:
+				case <-time.After(2 * time.Second):
+				}
+				return verdictJSON("pass", "high"), nil
+			}}
+			r := NewRunner(NewJudgePool(m), WithConcurrency(conc), WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
+			cases := make([]Case, 3*conc)
+			for i := range cases {
+				cases[i] = Case{ID: strconv.Itoa(i), Sample: Sample{Input: "q", Output: "answer " + strconv.Itoa(i)}}
+			}
+			rep, err := r.Run(context.Background(), cases)
+			if err != nil || rep.Totals.Passed != len(cases) {
+				t.Fatalf("%+v, %v", rep.Totals, err)
+			}
+			if got := f.most.Load(); got != want {
+				t.Errorf("at most %d calls in flight, want %d", got, want)
+			}
+		})
+	}
+}
+
+// The in-flight limit halves on an overloaded reply (once per round of
+// calls), waits out Retry-After, and grows back as calls succeed.
+func TestLimiterAIMD(t *testing.T) {
+	ctx := context.Background()
+	l := &limiter{}
+	var starts []time.Time
+	for range 8 {
+		s, err := l.acquire(ctx, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, s)
+	}
+	if got := l.current(); got != 8 {
+		t.Fatalf("limit %v, want the run's 8", got)
+	}
+	over := &TransientError{Err: errors.New("slow down"), StatusCode: 429}
+	for _, s := range starts {
+		l.release(s, over) // all in flight when the endpoint pushed back: one cut
+	}
+	if got := l.current(); got != 4 {
+		t.Fatalf("after a round of 429s the limit is %v, want 4", got)
+	}
+	s, _ := l.acquire(ctx, 8)
+	l.release(s, &TransientError{Err: errors.New("busy"), StatusCode: 503})
+	if got := l.current(); got != 2 {
+		t.Fatalf("after a later 503 the limit is %v, want 2", got)
+	}
+	// Transient errors that are not overload do not cut.
+	s, _ = l.acquire(ctx, 8)
+	l.release(s, &TransientError{Err: errors.New("bad gateway"), StatusCode: 502})
+	if got := l.current(); got != 2 {
+		t.Fatalf("after a 502 the limit is %v, want 2 unchanged", got)
+	}
+	for range 200 {
+		s, _ := l.acquire(ctx, 8)
+		l.release(s, nil)
+	}
+	if got := l.current(); got != 8 {
+		t.Errorf("after 200 successes the limit is %v, want back at 8", got)
+	}
+	// Retry-After holds the next call back.
+	s, _ = l.acquire(ctx, 8)
+	l.release(s, &TransientError{Err: errors.New("later"), RetryAfter: 50 * time.Millisecond})
+	t0 := time.Now()
+	s, _ = l.acquire(ctx, 8)
+	l.release(s, nil)
+	if d := time.Since(t0); d < 40*time.Millisecond {
+		t.Errorf("acquire after Retry-After 50ms returned in %v", d)
+	}
+	// A cancelled context ends the wait.
+	l2 := &limiter{fixed: 1}
+	s, _ = l2.acquire(ctx, 8)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := l2.acquire(cctx, 8); !errors.Is(err, context.Canceled) {
+		t.Errorf("acquire on a full limiter with a cancelled context: %v", err)
+	}
+	l2.release(s, nil)
+}
+
+// An endpoint that answers 429 above 3 calls in flight is not hammered:
+// the pool's limit falls to what it takes, and every case is graded.
+func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
+	var f inflight
+	var rejected atomic.Int64
+	m := JudgeModel{Name: "j", Family: "fam-a", Call: func(ctx context.Context, p string) (string, error) {
+		f.enter()
+		defer f.now.Add(-1)
+		if f.now.Load() > 3 {
+			rejected.Add(1)
+			return "", &TransientError{Err: errors.New("429 too many requests"), StatusCode: 429}
+		}
+		time.Sleep(2 * time.Millisecond)
+		return verdictJSON("pass", "high"), nil
+	}}
+	p := NewJudgePool(m)
+	r := NewRunner(p, WithConcurrency(16), WithJudgeRetry(JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}),
+		WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
+	cases := make([]Case, 200)
+	for i := range cases {
+		cases[i] = Case{ID: strconv.Itoa(i), Sample: Sample{Input: "q", Output: "answer " + strconv.Itoa(i)}}
+	}
+	rep, err := r.Run(context.Background(), cases)
+	if err != nil || rep.Totals.Passed != len(cases) {
+		t.Fatalf("%+v, %v", rep.Totals, err)
+	}
+	if lim := p.lims[0].current(); lim > 8 {
+		t.Errorf("limit ended at %v, want it cut well below the run's 16", lim)
+	}
+	// Without backing off most calls would be rejected (16 in flight
+	// against 3 accepted); with it the rejections are a small share.
+	if n := rejected.Load(); n > int64(len(cases)) {
+		t.Errorf("%d calls rejected for %d cases: the endpoint was hammered", n, len(cases))
+	}
+	t.Logf("%d rejected calls for %d cases; final limit %.2f", rejected.Load(), len(cases), p.lims[0].current())
+}
+
+// Merged shard reports carry the agreement counts and the panels' alpha of
+// the whole run: coincidences add up, alpha is computed again.
+func TestMergeKeepsAgreement(t *testing.T) {
+	a := &Report{Judges: []JudgeStats{{Name: "j", Agreed: 3, Disagreed: 1}}, Panels: &PanelStats{Convened: 2, Paired: 2, Coincidences: [2][2]float64{{2, 1}, {1, 2}}}}
+	b := &Report{Judges: []JudgeStats{{Name: "j", Agreed: 1, Abstained: 2}}, Panels: &PanelStats{Convened: 1, Paired: 1, Coincidences: [2][2]float64{{0, 0}, {0, 2}}}}
+	m, err := MergeReports(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := m.Judges[0]; j.Agreed != 4 || j.Disagreed != 1 || j.Abstained != 2 {
+		t.Errorf("merged judge %+v", j)
+	}
+	want := PanelStats{Convened: 3, Paired: 3, Coincidences: [2][2]float64{{2, 1}, {1, 4}}}
+	want.Alpha = alphaOf(want.Coincidences[:])
+	if p := m.Panels; p == nil || p.Convened != 3 || p.Paired != 3 || p.Coincidences != want.Coincidences || p.Alpha == nil || *p.Alpha != *want.Alpha {
+		t.Errorf("merged panels %+v, want %+v", p, want)
+	}
+	if a.Panels.Convened != 2 {
+		t.Error("merge changed its input")
+	}
+}
+
+// score_model built without judges matches its model to the Runner's
+// judges, as it does to judges it was built with.
+func TestScoreModelTakesTheRunnersJudge(t *testing.T) {
+	primary := replies("primary", "fam-a", "0.1")
+	named := replies("gpt-4.1", "fam-b", "0.95")
+	g := MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"})
+	r := NewRunner(judgePoolOf(primary, named), WithChecks(Check{Grader: g}))
+	rep, err := r.Run(context.Background(), []Case{{ID: "a", Sample: *scoreSample("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Cases[0].Attempts[0].Grades[0]
+	if got.Status != StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
+		t.Errorf("got %v (%s), caveats %v, calls primary %d named %d; want passed by gpt-4.1 alone",
+			got.Status, got.Reason, got.Caveats, primary.calls(), named.calls())
+	}
+	other := replies("other", "fam-b", "0.95")
+	r = NewRunner(judgePoolOf(replies("primary", "fam-a", "0.1"), other), WithChecks(Check{Grader: g}))
+	rep, _ = r.Run(context.Background(), []Case{{ID: "a", Sample: *scoreSample("x")}})
+	got = rep.Cases[0].Attempts[0].Grades[0]
+	if len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
+		t.Errorf("caveats %q; want one naming gpt-4.1", got.Caveats)
+	}
+}
