@@ -3,6 +3,8 @@ module github.com/proctorhq/proctor
 go 1.26.0
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/google/go-cmp v0.7.0
 	github.com/ohler55/ojg v1.28.5
@@ -12,4 +14,7 @@ require (
 	golang.org/x/sync v0.25.0
 )
 
-require golang.org/x/text v0.14.0 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

@@ -10,7 +10,7 @@ import (
 	"github.com/proctorhq/proctor"
 )
 
-const compareUsage = `usage: proctor compare [--json] [--allow-missing] BASE.json HEAD.json
+const compareUsage = `usage: proctor compare [--json] [--html FILE] [--allow-missing] BASE.json HEAD.json
 
 Pairs the cases of two JSON reports (as proctor run --out writes them) by
 id and prints the regressions (passed -> failed or flaky), the fixes, the
@@ -28,6 +28,7 @@ flags:
 func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("compare", stderr)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	htmlOut := fs.String("html", "", "also write the comparison as a self-contained HTML page to `FILE`")
 	allowMissing := fs.Bool("allow-missing", false, "a case of base missing from head is not a regression")
 	files, code, done := parseArgs(fs, compareUsage, args, stdout)
 	if done {
@@ -49,6 +50,12 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	c := proctor.CompareReports(base, head)
+	if *htmlOut != "" {
+		if err := writeCompareHTML(*htmlOut, base, head, c); err != nil {
+			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+			return exitUsage
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)

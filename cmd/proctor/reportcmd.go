@@ -16,12 +16,14 @@ import (
 
 const reportUsage = `usage: proctor report merge A.json B.json ...
        proctor report show [--format text|markdown|junit] REPORT.json
+       proctor report html [--out FILE] REPORT.json [MORE.json ...]
 
 merge joins the JSON reports of the shards of one run (proctor run --shard
 I/N --out ...) and writes the merged JSON report to standard output, its
 cases in the order of the files given and, within each, in run order. It
 refuses reports of different suites or with overlapping case ids (exit 2).
 show renders a JSON report as the terminal table, Markdown or JUnit XML.
+html writes it as one self-contained HTML page (proctor report html --help).
 Both refuse a file that is not a proctor JSON report (exit 2).
 `
 
@@ -35,6 +37,8 @@ func cmdReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return reportMerge(args[1:], stdout, stderr)
 	case "show":
 		return reportShow(args[1:], stdout, stderr)
+	case "html":
+		return reportHTML(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, reportUsage)
 		return exitOK

@@ -43,6 +43,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	out := fs.String("out", "", "write the JSON report (the input of report merge and compare) to `FILE`")
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
 	markdown := fs.String("markdown", "", "write a Markdown report to `FILE`")
+	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE`")
 	allowFlaky := fs.Bool("allow-flaky", false, "do not count flaky cases as failures for the exit status")
 	split := fs.String("split", "", "run only the cases of split `NAME`")
 	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
@@ -144,6 +145,15 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			}
 			return f.Close()
 		})
+	}
+	if *htmlOut != "" {
+		add, fin, err := htmlRunReport(*htmlOut, s.Name)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor run: %v\n", err)
+			return exitUsage
+		}
+		sinks = append(sinks, add)
+		finish = append(finish, func() error { return fin(sum) })
 	}
 	prog := newProgress(stderr, *progress == "auto", s.Count)
 	graded, runErr := suite.Run(ctx, runner, s.Cases(), *concurrency, func(c proctor.CaseResult) error {

@@ -1,0 +1,59 @@
+package reportfmt_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reportfmt"
+)
+
+func ExampleWriteHTML() {
+	r := proctor.NewReport("demo")
+	r.Add(proctor.CaseResult{ID: "ok", Verdict: proctor.StatusPassed, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusPassed}}})
+	var page bytes.Buffer
+	if err := reportfmt.WriteHTML(&page, r, reportfmt.HTMLOptions{Version: "v1.0.0"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// One file: the styles, the data and the script that draws it.
+	fmt.Println(strings.HasPrefix(page.String(), "<!DOCTYPE html>"), strings.Contains(page.String(), `"id":"ok"`))
+	// Output: true true
+}
+
+// A run's HTML report is written case by case, as the cases are graded, in
+// constant memory; Finish writes the totals from the Summary.
+func ExampleNewHTML() {
+	var page bytes.Buffer
+	h := reportfmt.NewHTML(&page, "demo", reportfmt.HTMLOptions{})
+	sum := reportfmt.NewSummary("demo")
+	for _, id := range []string{"a", "b"} {
+		c := proctor.CaseResult{ID: id, Verdict: proctor.StatusFailed, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusFailed}}}
+		sum.Add(c)
+		if err := h.Add(c); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	if err := h.Finish(sum); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.Contains(page.String(), `"totals":{"passed":0,"failed":2`))
+	// Output: true
+}
+
+func ExampleWriteCompareHTML() {
+	base, head := proctor.NewReport("demo"), proctor.NewReport("demo")
+	base.Add(proctor.CaseResult{ID: "c1", Verdict: proctor.StatusPassed})
+	head.Add(proctor.CaseResult{ID: "c1", Verdict: proctor.StatusFailed})
+	c := proctor.CompareReports(base, head)
+	var page bytes.Buffer
+	if err := reportfmt.WriteCompareHTML(&page, base, head, c, reportfmt.HTMLOptions{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(c.Regressions), strings.Contains(page.String(), `"kind":"compare"`))
+	// Output: 1 true
+}
