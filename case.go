@@ -56,6 +56,10 @@ type CaseResult struct {
 	Severity Severity `json:"severity,omitempty"`
 	// Split is the set the case belongs to, when it has one.
 	Split string `json:"split,omitempty"`
+	// Input and Expected are the case's input and expected answer, kept
+	// only when the runner records outputs ([WithRecordOutputs]).
+	Input    string  `json:"input,omitempty"`
+	Expected *string `json:"expected,omitempty"`
 	// Attempts are the graded attempts, in order.
 	Attempts []AttemptResult `json:"attempts"`
 }
@@ -74,7 +78,7 @@ type AttemptResult struct {
 	// Error is the subject's error, when it produced no output.
 	Error string `json:"error,omitempty"`
 	// Output is the graded output, kept only when the runner is asked to
-	// (it can be large and sensitive).
+	// with [WithRecordOutputs] (it can be large and sensitive).
 	Output *string `json:"output,omitempty"`
 }
 
@@ -151,6 +155,15 @@ var ErrCaseID = errors.New("proctor: case ids must be set and unique")
 // the report has no name).
 func WithSuiteName(name string) Option {
 	return optionFunc(func(c *config) { c.suite = name })
+}
+
+// WithRecordOutputs has a [Runner] keep each case's input and expected
+// answer and each attempt's graded output in its results, so a report can
+// show what was graded (the HTML report's case view does). Off by default:
+// outputs can be large and sensitive. Redactors ([WithResultRedactor]) run
+// after, so a held-out split's outputs can still be kept out.
+func WithRecordOutputs() Option {
+	return optionFunc(func(c *config) { c.recordOutputs = true })
 }
 
 // WithResultRedactor has a [Runner] pass every case result through f
@@ -283,6 +296,9 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 
 func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
 	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
+	if r.cfg.recordOutputs {
+		res.Input, res.Expected = c.Sample.Input, c.Sample.Expected
+	}
 	checks := orderChecks(r.cfg.checks, c.Checks)
 	n := c.Attempts
 	switch {
@@ -334,7 +350,12 @@ func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) (a
 	if s.ID == "" {
 		s.ID = c.ID
 	}
-	return gradeAttempt(ctx, &s, checks, c.ID, c.Severity)
+	ar, cut = gradeAttempt(ctx, &s, checks, c.ID, c.Severity)
+	if r.cfg.recordOutputs {
+		out := s.Output
+		ar.Output = &out
+	}
+	return ar, cut
 }
 
 // callSubject calls the subject, turning a panic into an error.

@@ -17,14 +17,15 @@ func (f optionFunc) apply(c *config) { f(c) }
 // config holds everything injected into a Runner or Compiler. Each field's
 // zero value is the documented default.
 type config struct {
-	concurrency int                           // cases graded at once; 0 means 4
-	checks      []Check                       // suite-level checks applied to every case
-	subject     Subject                       // produces outputs for cases without recorded ones
-	files       fs.FS                         // where spec file options (schema_file) are read; nil: none allowed
-	caveats     []string                      // caveats every report of the run carries
-	finishers   []func(*Report)               // run when a Runner's report is complete (judge stats, caveats)
-	suite       string                        // the suite's name, for the Runner's reports
-	redactors   []func(CaseResult) CaseResult // rewrite each case result before it is returned
+	concurrency   int                           // cases graded at once; 0 means 4
+	checks        []Check                       // suite-level checks applied to every case
+	subject       Subject                       // produces outputs for cases without recorded ones
+	files         fs.FS                         // where spec file options (schema_file) are read; nil: none allowed
+	caveats       []string                      // caveats every report of the run carries
+	finishers     []func(*Report)               // run when a Runner's report is complete (judge stats, caveats)
+	suite         string                        // the suite's name, for the Runner's reports
+	redactors     []func(CaseResult) CaseResult // rewrite each case result before it is returned
+	recordOutputs bool                          // keep input, expected and outputs in case results
 
 	// Each grader family keeps its injected dependencies in its own struct,
 	// defined in its own file.

@@ -15,8 +15,8 @@ func (s *Suite) Hides(split string) bool {
 // Redact returns c as a report may show it. For a case of a split the
 // suite's redact_splits names (a holdout set), every text that could quote
 // the output is replaced: each non-empty grade reason and subject error
-// reads "hidden: SPLIT case", judge evidence and the recorded output are
-// dropped. The case id, verdicts, grader names, statuses, scores, skipped
+// reads "hidden: SPLIT case"; judge evidence, the recorded input,
+// expected answer and outputs are dropped. The case id, verdicts, grader names, statuses, scores, skipped
 // check names and caveats are kept, so totals and comparisons still work.
 // Other cases are returned as they are. c is not modified.
 func (s *Suite) Redact(c proctor.CaseResult) proctor.CaseResult {
@@ -24,6 +24,7 @@ func (s *Suite) Redact(c proctor.CaseResult) proctor.CaseResult {
 		return c
 	}
 	hidden := "hidden: " + c.Split + " case"
+	c.Input, c.Expected = "", nil
 	atts := make([]proctor.AttemptResult, len(c.Attempts))
 	for i, a := range c.Attempts {
 		a.Output = nil

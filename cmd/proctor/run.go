@@ -43,7 +43,8 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	out := fs.String("out", "", "write the JSON report (the input of report merge and compare) to `FILE`")
 	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
 	markdown := fs.String("markdown", "", "write a Markdown report to `FILE`")
-	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE`")
+	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE` (keeps inputs and outputs in it)")
+	keepOutputs := fs.Bool("keep-outputs", false, "keep each case's input, expected answer and outputs in the reports (always with --html)")
 	allowFlaky := fs.Bool("allow-flaky", false, "do not count flaky cases as failures for the exit status")
 	split := fs.String("split", "", "run only the cases of split `NAME`")
 	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
@@ -88,6 +89,11 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	ropts := append(append([]proctor.Option{}, opts...), s.RunnerOptions()...)
 	ropts = append(ropts, proctor.WithConcurrency(*concurrency))
+	if *htmlOut != "" || *keepOutputs {
+		// The HTML case view shows what was graded; the suite's
+		// redact_splits still keeps held-out outputs out.
+		ropts = append(ropts, proctor.WithRecordOutputs())
+	}
 	runner := proctor.NewRunner(ropts...)
 
 	sum := reportfmt.NewSummary(s.Name)
