@@ -39,5 +39,7 @@ func builtinFamilies() []func(map[string]Builder) {
 		similaritySpecs,
 		judgeSpecs,
 		compatSpecs,
+		stringMetricSpecs,
+		chrfSpecs,
 	}
 }

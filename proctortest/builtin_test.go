@@ -69,6 +69,10 @@ var minimalSpecs = map[string]string{
 	"not":              `{"type":"not","grader":{"type":"contains","value":"London"}}`,
 	"text_similarity":  `{"type":"text_similarity","input":"{{sample.output_text}}","reference":"Paris","evaluation_metric":"fuzzy_match","pass_threshold":0.5}`,
 	"multi":            `{"type":"multi","graders":{"a":{"type":"contains","value":"Paris"}},"calculate_output":"a","pass_threshold":0.5}`,
+	"jaro":             `{"type":"jaro","threshold":0.8}`,
+	"jaro_winkler":     `{"type":"jaro_winkler","threshold":0.8}`,
+	"hamming":          `{"type":"hamming","threshold":0.8}`,
+	"chrf":             `{"type":"chrf","word_order":2,"threshold":0.5}`,
 	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }
 
