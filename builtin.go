@@ -41,5 +41,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		compatSpecs,
 		stringMetricSpecs,
 		chrfSpecs,
+		toolCheckSpecs,
 	}
 }

@@ -127,13 +127,8 @@ func TestChrFBestReference(t *testing.T) {
 }
 
 func TestChrFSpec(t *testing.T) {
-	c := proctor.NewCompiler()
 	s := &proctor.Sample{Output: hfHyps[0], Expected: proctor.Ptr(hfRefs[0])}
-	tests := []struct {
-		spec    string
-		want    proctor.Status
-		wantErr bool
-	}{
+	runSpecRows(t, s, []specRow{
 		{`{"type":"chrf","threshold":0.8}`, proctor.StatusPassed, false},
 		{`{"type":"chrf","word_order":2,"threshold":0.99}`, proctor.StatusFailed, false},
 		{`{"type":"chrf","expected":"zzz","threshold":0.1}`, proctor.StatusFailed, false},
@@ -141,24 +136,7 @@ func TestChrFSpec(t *testing.T) {
 		{`{"type":"chrf","word_order":100}`, 0, true},
 		{`{"type":"chrf","beta":-1}`, 0, true},
 		{`{"type":"chrf","variant":"chrF++"}`, 0, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.spec, func(t *testing.T) {
-			ch, err := c.Compile([]byte(tt.spec))
-			if tt.wantErr {
-				if err == nil {
-					t.Fatal("Compile = nil error, want a spec error")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := ch.Grade(context.Background(), s); got.Status != tt.want {
-				t.Errorf("got %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 	g, _ := proctor.NewChrF(proctor.ChrFOptions{})
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "x"}); got.Status != proctor.StatusNotGraded {
 		t.Errorf("no reference: got %v, want not graded", got)

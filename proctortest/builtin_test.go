@@ -73,6 +73,9 @@ var minimalSpecs = map[string]string{
 	"jaro_winkler":     `{"type":"jaro_winkler","threshold":0.8}`,
 	"hamming":          `{"type":"hamming","threshold":0.8}`,
 	"chrf":             `{"type":"chrf","word_order":2,"threshold":0.5}`,
+	"tool_call_valid":  `{"type":"tool_call_valid","tools":[{"name":"search","parameters":{"type":"object"}}]}`,
+	"tool_call_f1":     `{"type":"tool_call_f1","expected":["search"]}`,
+	"tool_step_count":  `{"type":"tool_step_count","max":3}`,
 	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }
 
