@@ -42,5 +42,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		stringMetricSpecs,
 		chrfSpecs,
 		toolCheckSpecs,
+		jsonDiffSpecs,
 	}
 }

@@ -76,6 +76,9 @@ var minimalSpecs = map[string]string{
 	"tool_call_valid":  `{"type":"tool_call_valid","tools":[{"name":"search","parameters":{"type":"object"}}]}`,
 	"tool_call_f1":     `{"type":"tool_call_f1","expected":["search"]}`,
 	"tool_step_count":  `{"type":"tool_step_count","max":3}`,
+	"json_diff":        `{"type":"json_diff","expected":{"a":1},"threshold":0.5}`,
+	"numeric_diff":     `{"type":"numeric_diff","expected":42,"threshold":0.9}`,
+	"list_contains":    `{"type":"list_contains","expected":["Paris","Lyon"],"threshold":0.5}`,
 	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }
 
