@@ -43,5 +43,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		chrfSpecs,
 		toolCheckSpecs,
 		jsonDiffSpecs,
+		weightedSpecs,
 	}
 }
