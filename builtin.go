@@ -44,5 +44,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		toolCheckSpecs,
 		jsonDiffSpecs,
 		weightedSpecs,
+		xmlSpecs,
 	}
 }

@@ -80,6 +80,7 @@ var minimalSpecs = map[string]string{
 	"numeric_diff":     `{"type":"numeric_diff","expected":42,"threshold":0.9}`,
 	"list_contains":    `{"type":"list_contains","expected":["Paris","Lyon"],"threshold":0.5}`,
 	"weighted":         `{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":[2,1],"threshold":0.5}`,
+	"xml_valid":        `{"type":"xml_valid","root":"a"}`,
 	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }
 
