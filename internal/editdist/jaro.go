@@ -27,16 +27,11 @@ func Jaro(a, b []int32) float64 {
 		flags = make([]bool, la+lb)
 	}
 	fa, fb := flags[:la], flags[la:]
-	common := 0
-	for i, c := range a {
-		lo, hi := max(0, i-window), min(i+window, lb-1)
-		for j := lo; j <= hi; j++ {
-			if !fb[j] && b[j] == c {
-				fa[i], fb[j] = true, true
-				common++
-				break
-			}
-		}
+	var common int
+	if la*(2*window+1) <= 4096 {
+		common = jaroMatchScan(a, b, fa, fb, window)
+	} else {
+		common = jaroMatchIndex(a, b, fa, fb, window)
 	}
 	if common == 0 {
 		return 0
@@ -87,4 +82,48 @@ func Hamming(a, b []int32) int {
 		}
 	}
 	return d
+}
+
+// jaroMatchScan flags the matching symbols by scanning each window, as the
+// definition reads, and returns how many matched.
+func jaroMatchScan(a, b []int32, fa, fb []bool, window int) int {
+	common := 0
+	for i, c := range a {
+		lo, hi := max(0, i-window), min(i+window, len(b)-1)
+		for j := lo; j <= hi; j++ {
+			if !fb[j] && b[j] == c {
+				fa[i], fb[j] = true, true
+				common++
+				break
+			}
+		}
+	}
+	return common
+}
+
+// jaroMatchIndex flags the same matches as jaroMatchScan in linear time:
+// for each symbol it keeps the positions in b still worth trying. The
+// first free position of a symbol at or after the window's start is the
+// one the scan takes; positions a symbol skips (before the window, which
+// only moves right) or takes are never tried again.
+func jaroMatchIndex(a, b []int32, fa, fb []bool, window int) int {
+	pos := make(map[int32][]int, 64)
+	for j, c := range b {
+		pos[c] = append(pos[c], j)
+	}
+	common := 0
+	for i, c := range a {
+		ps := pos[c]
+		lo, hi := i-window, i+window
+		for len(ps) > 0 && ps[0] < lo {
+			ps = ps[1:]
+		}
+		if len(ps) > 0 && ps[0] <= hi {
+			fa[i], fb[ps[0]] = true, true
+			common++
+			ps = ps[1:]
+		}
+		pos[c] = ps
+	}
+	return common
 }
