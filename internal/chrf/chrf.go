@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/proctorhq/proctor/internal/ngram"
 	"github.com/proctorhq/proctor/internal/tokenize"
 )
 
@@ -23,110 +24,161 @@ type Config struct {
 // Order is the number of statistics triples: CharOrder + WordOrder.
 func (c Config) Order() int { return c.CharOrder + c.WordOrder }
 
-// counts holds the n-grams of one text, one map per order.
-type counts []map[string]int
-
-// puncts is Python's string.punctuation, which chrF++ splits off words.
+// isPunct reports whether c is in Python's string.punctuation, which
+// chrF++ splits off words.
 func isPunct(c byte) bool {
 	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
 }
 
-// words splits s as sacreBLEU's _remove_punctuation does: Python
-// str.split, then one punctuation mark split off the end of a word of two
-// or more characters, or else off its start.
-func words(s string) []string {
-	var out []string
+// words appends to dst the words of s as sacreBLEU's _remove_punctuation
+// splits them: Python str.split, then one punctuation mark split off the
+// end of a word of two or more characters, or else off its start.
+func words(dst []string, s string) []string {
 	for _, w := range tokenize.Fields(nil, s) {
 		switch {
 		case utf8.RuneCountInString(w) == 1:
-			out = append(out, w)
+			dst = append(dst, w)
 		case isPunct(w[len(w)-1]):
-			out = append(out, w[:len(w)-1], w[len(w)-1:])
+			dst = append(dst, w[:len(w)-1], w[len(w)-1:])
 		case isPunct(w[0]):
-			out = append(out, w[:1], w[1:])
+			dst = append(dst, w[:1], w[1:])
 		default:
-			out = append(out, w)
+			dst = append(dst, w)
 		}
-	}
-	return out
-}
-
-// extract returns the n-gram counts of s.
-func (c Config) extract(s string) counts {
-	if c.Lowercase {
-		s = tokenize.Lower(s)
-	}
-	out := make(counts, 0, c.Order())
-	line := s
-	if !c.Whitespace {
-		line = strings.Join(tokenize.Fields(nil, s), "")
-	}
-	offs := make([]int, 0, len(line)+1)
-	for i := range line {
-		offs = append(offs, i)
-	}
-	offs = append(offs, len(line))
-	runes := len(offs) - 1
-	for n := 1; n <= c.CharOrder; n++ {
-		m := make(map[string]int, max(runes-n+1, 0))
-		for i := 0; i+n <= runes; i++ {
-			m[line[offs[i]:offs[i+n]]]++
-		}
-		out = append(out, m)
-	}
-	if c.WordOrder > 0 {
-		ws := words(s)
-		for n := 1; n <= c.WordOrder; n++ {
-			m := make(map[string]int, max(len(ws)-n+1, 0))
-			for i := 0; i+n <= len(ws); i++ {
-				if n == 1 {
-					m[ws[i]]++
-				} else {
-					m[strings.Join(ws[i:i+n], " ")]++
-				}
-			}
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// match appends sacreBLEU's [hypothesis, reference, match] counts for
-// each order to dst. A hypothesis order counts 0 n-grams when the
-// reference has none of that order.
-func match(dst []int, hyp, ref counts) []int {
-	for i := range hyp {
-		h, r := hyp[i], ref[i]
-		nh, nr, nm := 0, 0, 0
-		for g, k := range h {
-			nh += k
-			if rk, ok := r[g]; ok {
-				nm += min(k, rk)
-			}
-		}
-		for _, k := range r {
-			nr += k
-		}
-		if len(r) == 0 {
-			nh = 0
-		}
-		dst = append(dst, nh, nr, nm)
 	}
 	return dst
 }
 
-// Segment returns the statistics (3 per order) of hyp against the
-// reference with the highest F-score, the first on a tie, as sacreBLEU
-// picks it. It returns nil when refs is empty.
+// side is one text's n-grams: the id of every occurrence, by order.
+type side struct {
+	occ    [][]int32 // occ[k]: ids of the order-k statistics' n-grams
+	counts []int32   // occurrences per id
+}
+
+// scratch holds one segment's tables and buffers.
+type scratch struct {
+	chars, words *ngram.Table
+	toks         []string
+	ids          []int32
+}
+
+func growTo(s []int32, n int) []int32 {
+	if n <= len(s) {
+		return s
+	}
+	return append(s, make([]int32, n-len(s))...)
+}
+
+// extract fills sd with the n-grams of text, character orders first, then
+// word orders.
+func (c Config) extract(sc *scratch, sd *side, text string) {
+	if c.Lowercase {
+		text = tokenize.Lower(text)
+	}
+	line := text
+	if !c.Whitespace {
+		line = strings.Join(tokenize.Fields(sc.toks[:0], text), "")
+	}
+	sc.toks = sc.toks[:0]
+	for i, r := range line {
+		sc.toks = append(sc.toks, line[i:i+utf8.RuneLen(r)])
+	}
+	if cap(sd.occ) < c.Order() {
+		sd.occ = make([][]int32, c.Order())
+	}
+	sd.occ = sd.occ[:c.Order()]
+	for k := range sd.occ {
+		sd.occ[k] = sd.occ[k][:0]
+	}
+	sc.ids = sc.chars.Tokens(sc.ids[:0], sc.toks)
+	sc.chars.Each(sc.ids, 1, c.CharOrder, func(n int, id int32) {
+		sd.occ[n-1] = append(sd.occ[n-1], id)
+	})
+	if c.WordOrder > 0 {
+		sc.toks = words(sc.toks[:0], text)
+		sc.ids = sc.words.Tokens(sc.ids[:0], sc.toks)
+		sc.words.Each(sc.ids, 1, c.WordOrder, func(n int, id int32) {
+			sd.occ[c.CharOrder+n-1] = append(sd.occ[c.CharOrder+n-1], id)
+		})
+	}
+}
+
+// count sets sd.counts from sd.occ for tables of the given sizes (char ids
+// and word ids share the array: word ids are offset by charLen).
+func (c Config) count(sd *side, charLen, total int) {
+	sd.counts = growTo(sd.counts, total)
+	for k, occ := range sd.occ {
+		off := int32(0)
+		if k >= c.CharOrder {
+			off = int32(charLen)
+		}
+		for _, id := range occ {
+			sd.counts[id+off]++
+		}
+	}
+}
+
+// uncount zeroes sd.counts where sd.occ set them.
+func (c Config) uncount(sd *side, charLen int) {
+	for k, occ := range sd.occ {
+		off := int32(0)
+		if k >= c.CharOrder {
+			off = int32(charLen)
+		}
+		for _, id := range occ {
+			sd.counts[id+off] = 0
+		}
+	}
+}
+
+// Segment returns the statistics (3 per order: hypothesis n-grams,
+// reference n-grams, matches) of hyp against the reference with the highest
+// F-score, the first on a tie, as sacreBLEU picks it. A hypothesis order
+// counts 0 n-grams when the reference has none of that order. It returns
+// nil when refs is empty.
 func (c Config) Segment(hyp string, refs []string) []int {
 	if len(refs) == 0 {
 		return nil
 	}
-	h := c.extract(hyp)
+	sc := &scratch{chars: ngram.Get(), words: ngram.Get()}
+	defer ngram.Put(sc.chars)
+	defer ngram.Put(sc.words)
+	var h, r side
+	c.extract(sc, &h, hyp)
+	hOcc := make([][]int32, len(h.occ))
+	for k := range h.occ {
+		hOcc[k] = append([]int32(nil), h.occ[k]...)
+	}
+	h.occ = hOcc
 	var best []int
 	bestF := -1.0
-	for _, r := range refs {
-		st := match(make([]int, 0, 3*c.Order()), h, c.extract(r))
+	for _, ref := range refs {
+		c.extract(sc, &r, ref)
+		charLen, total := sc.chars.Len(), sc.chars.Len()+sc.words.Len()
+		c.count(&h, charLen, total)
+		c.count(&r, charLen, total)
+		st := make([]int, 0, 3*c.Order())
+		for k := range c.Order() {
+			off := int32(0)
+			if k >= c.CharOrder {
+				off = int32(charLen)
+			}
+			nh, nr, nm := len(h.occ[k]), len(r.occ[k]), 0
+			for _, id := range h.occ[k] {
+				// Each hypothesis occurrence matches while the reference
+				// has copies left: min(hyp count, ref count) in all.
+				if r.counts[id+off] > 0 {
+					r.counts[id+off]--
+					nm++
+				}
+			}
+			if nr == 0 {
+				nh = 0
+			}
+			st = append(st, nh, nr, nm)
+		}
+		c.uncount(&r, charLen)
+		c.uncount(&h, charLen)
 		if f := c.Score(st); f > bestF {
 			best, bestF = st, f
 		}
