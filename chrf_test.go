@@ -142,3 +142,17 @@ func TestChrFSpec(t *testing.T) {
 		t.Errorf("no reference: got %v, want not graded", got)
 	}
 }
+
+func FuzzChrF(f *testing.F) {
+	for _, s := range []string{"a b c", "\xff\xfe abc", "Die Beziehung.", "", "(hi) there!", "é\xc3"} {
+		f.Add(s, "a bc \xff")
+	}
+	f.Fuzz(func(t *testing.T, hyp, ref string) {
+		for _, cfg := range []proctor.ChrFConfig{{}, {WordOrder: 2, Lowercase: true}, {Whitespace: true, EpsSmoothing: true}} {
+			got, err := proctor.SentenceChrF(hyp, []string{ref}, cfg)
+			if err != nil || got < 0 || got > 1 || got != got {
+				t.Fatalf("SentenceChrF(%q, %q, %+v) = %v, %v", hyp, ref, cfg, got, err)
+			}
+		}
+	})
+}

@@ -80,8 +80,10 @@ func (c Config) extract(sc *scratch, sd *side, text string) {
 		line = strings.Join(tokenize.Fields(sc.toks[:0], text), "")
 	}
 	sc.toks = sc.toks[:0]
-	for i, r := range line {
-		sc.toks = append(sc.toks, line[i:i+utf8.RuneLen(r)])
+	for i := 0; i < len(line); {
+		_, w := utf8.DecodeRuneInString(line[i:])
+		sc.toks = append(sc.toks, line[i:i+w]) // an invalid byte is one character
+		i += w
 	}
 	if cap(sd.occ) < c.Order() {
 		sd.occ = make([][]int32, c.Order())
