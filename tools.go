@@ -631,7 +631,11 @@ func toolSpecs(m map[string]Builder) {
 		}
 		g, err := NewToolSequence(names, opts)
 		if err != nil {
-			o.Wrap("names", "invalid", err)
+			key := "names"
+			if opts.Calls != nil {
+				key = "calls"
+			}
+			o.Wrap(key, "invalid", err)
 			return nil, o.Err()
 		}
 		return g, nil
