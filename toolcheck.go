@@ -32,10 +32,15 @@ func toolCheckSpecs(m map[string]Builder) {
 	}
 	m["tool_call_f1"] = func(o *SpecOptions) (Grader, error) {
 		names, ok := o.OptStrings("expected")
-		if !ok && o.Err() == nil {
-			o.Errorf("expected", "missing: tool_call_f1 needs the expected tool names")
-		}
 		opts := ToolCallF1Options{Threshold: specThreshold(o), Name: o.Name()}
+		if o.Has("expected_calls") {
+			var calls []ToolCall
+			if o.Decode("expected_calls", &calls) {
+				opts.Calls = append([]ToolCall{}, calls...)
+			}
+		} else if !ok && o.Err() == nil {
+			o.Errorf("expected", "missing: tool_call_f1 needs the expected tool names (or expected_calls)")
+		}
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
@@ -388,6 +393,11 @@ func sortedKeys[V any](m map[string]V) []string {
 // ToolCallF1Options configure [NewToolCallF1]. The zero value passes at an
 // F1 of 1, as promptfoo's tool-call-f1 does by default.
 type ToolCallF1Options struct {
+	// Calls, when not nil, are the expected calls with their arguments:
+	// a call then counts only with the same name and equal arguments (as
+	// JSON values; absent arguments are {}), as ragas' ToolCallF1
+	// compares them. The expected names must then be empty.
+	Calls []ToolCall
 	// Threshold is the F1 to reach; nil means 1.
 	Threshold *float64
 	// Name is shown in results; default "tool_call_f1".
@@ -405,6 +415,7 @@ type ToolCallF1Options struct {
 type ToolCallF1 struct {
 	name      string
 	expected  []string // distinct, in the given order
+	withArgs  bool     // expected holds callKey values
 	threshold float64
 }
 
@@ -413,6 +424,28 @@ var _ Grader = (*ToolCallF1)(nil)
 // NewToolCallF1 returns a grader for the expected tool names. It returns an
 // error when expected is empty or holds an empty name.
 func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, error) {
+	if opts.Calls != nil {
+		if len(expected) > 0 {
+			return nil, errors.New("proctor: tool_call_f1: give expected names or expected calls, not both")
+		}
+		var keys []string
+		for i, c := range opts.Calls {
+			if c.Name == "" {
+				return nil, fmt.Errorf("proctor: tool_call_f1: expected call %d has no name", i+1)
+			}
+			k, err := callKey(c)
+			if err != nil {
+				return nil, fmt.Errorf("proctor: tool_call_f1: expected call %d: %w", i+1, err)
+			}
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			return nil, errors.New("proctor: tool_call_f1 needs at least one expected call")
+		}
+		return &ToolCallF1{name: nameOr(opts.Name, "tool_call_f1"), expected: keys, withArgs: true, threshold: thresholdOr(opts.Threshold, 1)}, nil
+	}
 	var names []string
 	for _, n := range expected {
 		n = strings.TrimSpace(n)
@@ -431,6 +464,20 @@ func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, erro
 
 // Name returns the grader's name.
 func (g *ToolCallF1) Name() string { return g.name }
+
+// callKey is a call's name and canonical arguments: name(JSON with sorted
+// keys), absent arguments taken as {}.
+func callKey(c ToolCall) (string, error) {
+	var args any = map[string]any{}
+	if len(bytes.TrimSpace(c.Arguments)) > 0 {
+		a, err := decodeArguments(c.Arguments)
+		if err != nil {
+			return "", err
+		}
+		args = a
+	}
+	return c.Name + jsStringify(args), nil
+}
 
 // ToolNameF1 returns precision, recall and F1 of the distinct names in
 // called against the distinct names in expected.
@@ -468,10 +515,21 @@ func (g *ToolCallF1) Grade(_ context.Context, s *Sample) Grade {
 	for i, c := range calls {
 		names[i] = c.Name
 	}
-	p, r, f1 := ToolNameF1(names, g.expected)
+	called := names
+	if g.withArgs {
+		called = make([]string, len(calls))
+		for i, c := range calls {
+			k, err := callKey(c)
+			if err != nil {
+				k = c.Name + " (arguments not JSON)"
+			}
+			called[i] = k
+		}
+	}
+	p, r, f1 := ToolNameF1(called, g.expected)
 	gr := scoreGrade("tool call F1", f1, g.threshold, 0, nil)
 	gr.Reason += fmt.Sprintf(" (precision %s, recall %s; expected [%s], called [%s])",
-		fmtScore(p), fmtScore(r), strings.Join(g.expected, ", "), strings.Join(names, ", "))
+		fmtScore(p), fmtScore(r), strings.Join(g.expected, ", "), strings.Join(called, ", "))
 	gr.Evidence = map[string]any{"precision": p, "recall": r, "tool_calls": names}
 	return gr
 }

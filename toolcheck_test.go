@@ -300,3 +300,42 @@ func FuzzToolDeclarations(f *testing.F) {
 		}
 	})
 }
+
+// TestToolCallF1WithArguments checks ragas' ToolCallF1, which compares
+// (name, arguments) pairs: tests/unit/test_tool_call_f1.py,
+// explodinggradients/ragas@29601fff4700063d73dd43e5345ddf316b6148e2, plus a
+// call whose arguments differ (not a match there either).
+func TestToolCallF1WithArguments(t *testing.T) {
+	wf := argCall("WeatherForecast", `{"location":"Paris"}`)
+	uv := argCall("UVIndex", `{"location":"Paris"}`)
+	aq := argCall("AirQuality", `{"location":"Paris"}`)
+	tests := []struct {
+		expected, predicted []proctor.ToolCall
+		want                float64
+	}{
+		{[]proctor.ToolCall{wf}, []proctor.ToolCall{wf}, 1},
+		{[]proctor.ToolCall{wf, uv}, []proctor.ToolCall{wf}, 0.6667},
+		{[]proctor.ToolCall{wf}, []proctor.ToolCall{aq}, 0},
+		{[]proctor.ToolCall{wf}, []proctor.ToolCall{wf, aq}, 0.6667},
+		{[]proctor.ToolCall{wf}, []proctor.ToolCall{argCall("WeatherForecast", `"{\"location\":\"Lyon\"}"`)}, 0},
+		{[]proctor.ToolCall{wf}, []proctor.ToolCall{argCall("WeatherForecast", `"{\"location\": \"Paris\"}"`)}, 1},
+	}
+	for i, tt := range tests {
+		g, err := proctor.NewToolCallF1(nil, proctor.ToolCallF1Options{Calls: tt.expected})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := g.Grade(context.Background(), &proctor.Sample{ToolCalls: tt.predicted})
+		if math.Abs(got.Score-tt.want) > 1e-4 {
+			t.Errorf("case %d: got %v, want %v (ragas)", i, got, tt.want)
+		}
+	}
+	if _, err := proctor.NewToolCallF1([]string{"a"}, proctor.ToolCallF1Options{Calls: []proctor.ToolCall{{Name: "a"}}}); err == nil {
+		t.Error("names and calls: want an error")
+	}
+	runSpecRows(t, &proctor.Sample{ToolCalls: []proctor.ToolCall{wf}}, []specRow{
+		{`{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Paris"}}]}`, proctor.StatusPassed, false},
+		{`{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Oslo"}}]}`, proctor.StatusFailed, false},
+		{`{"type":"tool_call_f1","expected_calls":[]}`, 0, true},
+	})
+}
