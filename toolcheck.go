@@ -405,10 +405,11 @@ type ToolCallF1Options struct {
 }
 
 // ToolCallF1 scores the set of called tool names against the expected set
-// (promptfoo's tool-call-f1, ragas' ToolCallF1 on names): precision is the
-// share of distinct called names that were expected, recall the share of
-// expected names called, F1 their harmonic mean (0 when both are 0). Order
-// and repeats do not count. The calls are the sample's recorded ToolCalls,
+// (promptfoo's tool-call-f1), or with [ToolCallF1Options.Calls] the set of
+// (name, arguments) pairs (ragas' ToolCallF1): precision is the share of
+// distinct calls that were expected, recall the share of expected ones
+// called, F1 their harmonic mean (0 when both are 0). Order and repeats do
+// not count. The calls are the sample's recorded ToolCalls,
 // else those [ExtractToolCalls] finds in the output. Its evidence holds
 // precision, recall and the called names. Immutable and safe for
 // concurrent use.
