@@ -3,7 +3,9 @@ package proctor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/proctorhq/proctor/internal/ngram"
@@ -52,6 +54,7 @@ type bleuConfig struct {
 	noTokenize     bool     // tokenize='none' instead of '13a'
 	lowercase      bool
 	effectiveOrder bool
+	weights        []float64 // nil: uniform over the (effective) orders
 }
 
 // bleuStats are one segment's (or a corpus's) sufficient statistics.
@@ -163,11 +166,23 @@ func (c bleuConfig) score(st bleuStats) BLEUScore {
 			prec[n-1] = 100 * correct / total
 		}
 	}
-	sum := 0.0
-	for _, p := range prec[:eff] {
-		sum += myLog(p)
+	if c.weights != nil {
+		// Weighted geometric mean on the 0-1 scale: exp(Σ w_n·log p_n),
+		// orders of weight 0 left out, as NLTK's sentence_bleu weights do.
+		sum := 0.0
+		for i, w := range c.weights {
+			if w != 0 {
+				sum += w * myLog(prec[i]/100)
+			}
+		}
+		out.Score = bp * math.Exp(sum)
+	} else {
+		sum := 0.0
+		for _, p := range prec[:eff] {
+			sum += myLog(p)
+		}
+		out.Score = bp * math.Exp(sum/float64(eff)) / 100
 	}
-	out.Score = bp * math.Exp(sum/float64(eff)) / 100
 	for i, p := range prec {
 		out.Precisions[i] = p / 100
 	}
@@ -292,6 +307,14 @@ type BLEUOptions struct {
 	Threshold *float64
 	// Name is shown in results; default "bleu".
 	Name string
+	// Weights, when not nil, weigh the log n-gram precisions for n = 1 ..
+	// len(Weights) (at most 4) instead of sacreBLEU's uniform average
+	// over the effective order: the score is BP · exp(Σ wₙ·log pₙ), with
+	// the smoothed precisions, no effective order, and the weights taken
+	// as given (not normalised), as NLTK's sentence_bleu takes them. An
+	// order the hypothesis is too short for scores 0 when its weight is
+	// not 0. Each weight must be finite and >= 0, and one must be > 0.
+	Weights []float64
 }
 
 // BLEU passes when the output's sentence BLEU ([SentenceBLEU], sacreBLEU's
@@ -302,13 +325,63 @@ type BLEU struct {
 	name      string
 	refs      []string
 	threshold float64
+	weights   []float64
+	err       error // invalid weights given to NewBLEU
 }
 
 var _ Grader = (*BLEU)(nil)
 
-// NewBLEU returns a BLEU grader.
+// NewBLEU returns a BLEU grader. Invalid [BLEUOptions.Weights] make every
+// grade not graded with the reason; use [NewWeightedBLEU] to get the error
+// at construction instead.
 func NewBLEU(opts BLEUOptions) *BLEU {
-	return &BLEU{name: nameOr(opts.Name, "bleu"), refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+	g, err := NewWeightedBLEU(opts)
+	if err != nil {
+		return &BLEU{name: nameOr(opts.Name, "bleu"), refs: opts.References, err: err}
+	}
+	return g
+}
+
+// NewWeightedBLEU is [NewBLEU] that returns an error when opts.Weights is
+// invalid: more than 4 weights, a negative or non-finite one, or none
+// above 0.
+func NewWeightedBLEU(opts BLEUOptions) (*BLEU, error) {
+	if err := checkBLEUWeights(opts.Weights); err != nil {
+		return nil, err
+	}
+	return &BLEU{name: nameOr(opts.Name, "bleu"), refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5),
+		weights: slices.Clone(opts.Weights)}, nil
+}
+
+func checkBLEUWeights(w []float64) error {
+	if w == nil {
+		return nil
+	}
+	if len(w) == 0 || len(w) > bleuMaxOrder {
+		return fmt.Errorf("proctor: BLEU weights: want 1 to %d weights, got %d", bleuMaxOrder, len(w))
+	}
+	pos := false
+	for i, x := range w {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("proctor: BLEU weights: weight %d is %v: want a finite number >= 0", i+1, x)
+		}
+		pos = pos || x > 0
+	}
+	if !pos {
+		return errors.New("proctor: BLEU weights: at least one must be > 0")
+	}
+	return nil
+}
+
+// WeightedSentenceBLEU is [SentenceBLEU] with the n-gram precisions
+// weighed as [BLEUOptions.Weights] describes. It returns an error for
+// invalid weights.
+func WeightedSentenceBLEU(hyp string, refs []string, weights []float64) (BLEUScore, error) {
+	if err := checkBLEUWeights(weights); err != nil {
+		return BLEUScore{}, err
+	}
+	c := bleuConfig{effectiveOrder: weights == nil, weights: weights}
+	return c.score(c.segment(hyp, refs)), nil
 }
 
 // Name returns the grader's name.
@@ -320,6 +393,12 @@ func (g *BLEU) Grade(_ context.Context, s *Sample) Grade {
 	if !ok {
 		return NotGraded(noReference)
 	}
+	if g.err != nil {
+		return ErrorGrade("", g.err)
+	}
 	sc := SentenceBLEU(s.Output, refs)
+	if g.weights != nil {
+		sc, _ = WeightedSentenceBLEU(s.Output, refs, g.weights)
+	}
 	return scoreGrade("BLEU", sc.Score, g.threshold, 0, sc)
 }

@@ -39,5 +39,11 @@ func builtinFamilies() []func(map[string]Builder) {
 		similaritySpecs,
 		judgeSpecs,
 		compatSpecs,
+		stringMetricSpecs,
+		chrfSpecs,
+		toolCheckSpecs,
+		jsonDiffSpecs,
+		weightedSpecs,
+		xmlSpecs,
 	}
 }

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"unicode/utf8"
 
@@ -35,12 +36,18 @@ func LevenshteinDistance(a, b string) int {
 // LevenshteinSimilarity returns 1 - distance / max(len(a), len(b)) over
 // code points; two empty strings are 1.
 func LevenshteinSimilarity(a, b string) float64 {
+	return maxLenSimilarity(a, b, editdist.Levenshtein)
+}
+
+// maxLenSimilarity returns 1 - dist(a, b) / max(len(a), len(b)) over code
+// points; two empty strings are 1.
+func maxLenSimilarity(a, b string, dist func(x, y []int32) int) float64 {
 	return withRunes(a, b, func(x, y []int32) float64 {
 		n := max(len(x), len(y))
 		if n == 0 {
 			return 1
 		}
-		return 1 - float64(editdist.Levenshtein(x, y))/float64(n)
+		return 1 - float64(dist(x, y))/float64(n)
 	})
 }
 
@@ -74,6 +81,12 @@ type EditSimilarityOptions struct {
 	Threshold *float64
 	// Name is shown in results; default "levenshtein" or "fuzzy_match".
 	Name string
+	// MaxDistance, when not nil, is used by [NewLevenshtein] only: the
+	// output passes when its Levenshtein distance to the closest reference
+	// is at most MaxDistance code-point edits (promptfoo's levenshtein
+	// threshold). The similarity threshold then applies only when
+	// Threshold is set too. It must not be negative.
+	MaxDistance *int
 }
 
 // EditSimilarity passes when the output's character similarity to the best
@@ -91,14 +104,27 @@ type EditSimilarity struct {
 	sim       func(a, b string) float64
 	refs      []string
 	threshold float64
+	// cells bounds len(output)·len(reference): 0 means maxEditCells, -1
+	// no bound (linear metrics).
+	cells int
+	// maxDist and hasThreshold: levenshtein's max_distance mode.
+	maxDist      *int
+	hasThreshold bool
 }
 
 var _ Grader = (*EditSimilarity)(nil)
 
-// NewLevenshtein returns a grader on 1 - Levenshtein distance / max length.
+// NewLevenshtein returns a grader on 1 - Levenshtein distance / max length,
+// or, with opts.MaxDistance, on the distance itself. A negative
+// MaxDistance is taken as 0.
 func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: nameOr(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
+	g := &EditSimilarity{name: nameOr(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
 		sim: LevenshteinSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+	if opts.MaxDistance != nil {
+		d := max(*opts.MaxDistance, 0)
+		g.maxDist, g.hasThreshold = &d, opts.Threshold != nil
+	}
+	return g
 }
 
 // NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1.
@@ -117,12 +143,56 @@ func (g *EditSimilarity) Grade(_ context.Context, s *Sample) Grade {
 		return NotGraded(noReference)
 	}
 	n := utf8.RuneCountInString(s.Output)
+	limit := g.cells
+	if limit == 0 {
+		limit = maxEditCells
+	}
+	for _, r := range refs {
+		if m := utf8.RuneCountInString(r); limit > 0 && n > 0 && m > limit/n {
+			return NotGradedf("output (%d code points) and reference (%d) are too long to compare: the limit is %d code-point pairs", n, m, limit)
+		}
+	}
+	if g.maxDist != nil {
+		return g.gradeDistance(s.Output, refs)
+	}
 	best := 0.0
 	for _, r := range refs {
-		if m := utf8.RuneCountInString(r); n > 0 && m > maxEditCells/n {
-			return NotGradedf("output (%d code points) and reference (%d) are too long to compare: the limit is %d code-point pairs", n, m, maxEditCells)
-		}
 		best = max(best, g.sim(s.Output, r))
 	}
 	return scoreGrade(g.metric, best, g.threshold, len(refs), nil)
+}
+
+// gradeDistance is levenshtein's max_distance mode: the closest reference
+// decides; the score is its similarity.
+func (g *EditSimilarity) gradeDistance(out string, refs []string) Grade {
+	best, sim := -1, 0.0
+	for _, r := range refs {
+		d := LevenshteinDistance(out, r)
+		if best < 0 || d < best {
+			n := max(utf8.RuneCountInString(out), utf8.RuneCountInString(r))
+			best, sim = d, 1
+			if n > 0 {
+				sim = 1 - float64(d)/float64(n)
+			}
+		}
+	}
+	cmp, st := "<=", StatusPassed
+	if best > *g.maxDist {
+		cmp, st = ">", StatusFailed
+	}
+	reason := fmt.Sprintf("Levenshtein distance %d %s max_distance %d", best, cmp, *g.maxDist)
+	if len(refs) > 1 {
+		reason += fmt.Sprintf(" (closest of %d references)", len(refs))
+	}
+	if g.hasThreshold {
+		if sim < g.threshold {
+			st = StatusFailed
+			reason += fmt.Sprintf("; similarity %s < threshold %s", fmtScore(sim), fmtScore(g.threshold))
+		} else {
+			reason += fmt.Sprintf("; similarity %s >= threshold %s", fmtScore(sim), fmtScore(g.threshold))
+		}
+	}
+	gr := Grade{Status: st, Reason: reason}.WithScore(sim)
+	gr.Evidence = map[string]any{"distance": best}
+	return gr
 }

@@ -12,7 +12,25 @@ import (
 func similaritySpecs(m map[string]Builder) {
 	m["bleu"] = func(o *SpecOptions) (Grader, error) {
 		opts := BLEUOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
-		return NewBLEU(opts), o.Err()
+		if o.Has("weights") {
+			var w []float64
+			if !o.Decode("weights", &w) {
+				return nil, o.Err()
+			}
+			opts.Weights = w
+			if opts.Weights == nil {
+				opts.Weights = []float64{}
+			}
+		}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		g, err := NewWeightedBLEU(opts)
+		if err != nil {
+			o.Wrap("weights", "want 1 to 4 weights >= 0, one > 0", err)
+			return nil, o.Err()
+		}
+		return g, nil
 	}
 	m["gleu"] = func(o *SpecOptions) (Grader, error) {
 		opts := GLEUOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
@@ -48,6 +66,12 @@ func similaritySpecs(m map[string]Builder) {
 	}
 	m["levenshtein"] = func(o *SpecOptions) (Grader, error) {
 		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		if d, ok := o.OptInt("max_distance"); ok {
+			if d < 0 {
+				o.Errorf("max_distance", "want a whole number of edits >= 0, got %d", d)
+			}
+			opts.MaxDistance = &d
+		}
 		return NewLevenshtein(opts), o.Err()
 	}
 	m["fuzzy_match"] = func(o *SpecOptions) (Grader, error) {

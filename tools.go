@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -156,57 +157,107 @@ type SequenceMode uint8
 
 const (
 	// SequenceSubsequence passes when the names appear in order among the
-	// calls, other calls allowed before, between and after (the default).
+	// calls, other calls allowed before, between and after (the default;
+	// the spec word "in_order" means the same).
 	SequenceSubsequence SequenceMode = iota
-	// SequenceExact passes when the calls are exactly the names, in order.
+	// SequenceExact passes when the calls are exactly the names, in order
+	// (spec word "exact" or "strict").
 	SequenceExact
+	// SequenceAnyOrder passes when the calls are the names in some order:
+	// as many calls as names, each name matched by a different call.
+	SequenceAnyOrder
 )
 
-// String returns the word specs use: "subsequence" or "exact"; an unknown mode
-// prints as mode_N.
+// String returns the spec word: "subsequence", "exact" or "any_order"; an
+// unknown mode prints as mode_N.
 func (m SequenceMode) String() string {
 	switch m {
 	case SequenceSubsequence:
 		return "subsequence"
 	case SequenceExact:
 		return "exact"
+	case SequenceAnyOrder:
+		return "any_order"
 	}
 	return "mode_" + strconv.Itoa(int(m))
 }
 
-// ToolSequence passes when the sample's tool calls follow the names in
-// order: as a subsequence (the default) or exactly. A failure's reason
-// shows the observed call sequence. Immutable and safe for concurrent use.
+// ToolSequence passes when the sample's tool calls follow the names: as a
+// subsequence (the default), exactly, or in any order. An empty list of
+// names means no tool calls are expected. Names may be glob patterns
+// (path.Match syntax: "search_*", "get_?"). Max caps the calls matching a
+// pattern, whatever the mode.
+//
+// With Calls instead of names, the calls' arguments count too and the
+// grade is scored as ragas' ToolCallAccuracy scores it ([ToolCallAccuracy]):
+// exact mode is its strict order, any-order mode its flexible order, and
+// the score must reach Threshold (default 1).
+//
+// A failure's reason shows the observed call sequence. Immutable and safe
+// for concurrent use.
 type ToolSequence struct {
-	name  string
-	names []string
-	mode  SequenceMode
+	name      string
+	names     []string
+	mode      SequenceMode
+	max       map[string]int
+	calls     []ToolCall
+	threshold float64
 }
 
 // ToolSequenceOptions configure [NewToolSequence]. The zero value matches a
 // subsequence.
 type ToolSequenceOptions struct {
-	// Mode is SequenceSubsequence (default) or SequenceExact.
+	// Mode is SequenceSubsequence (default), SequenceExact or
+	// SequenceAnyOrder.
 	Mode SequenceMode
+	// Max caps the number of calls whose name matches each key (a name or
+	// glob pattern).
+	Max map[string]int
+	// Calls, when not nil, are the expected calls with their arguments;
+	// names must then be empty, and Mode SequenceExact or SequenceAnyOrder.
+	Calls []ToolCall
+	// Threshold is the ToolCallAccuracy score Calls must reach; nil
+	// means 1.
+	Threshold *float64
 	// Name is shown in results; default "tool_sequence".
 	Name string
 }
 
 var _ Grader = (*ToolSequence)(nil)
 
-// NewToolSequence returns a grader for the call order names. It returns an
-// error when names is empty or holds an empty name.
+// NewToolSequence returns a grader for the call order names; empty names
+// (and no Calls) expect no tool calls. It returns an error for an empty
+// name or pattern, an unknown mode, a negative max, or Calls given with
+// names or in subsequence mode.
 func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, error) {
-	if len(names) == 0 {
-		return nil, errors.New("proctor: tool_sequence needs at least one tool name")
-	}
 	if slices.Contains(names, "") {
 		return nil, errors.New("proctor: tool_sequence: empty tool name")
 	}
-	if opts.Mode > SequenceExact {
+	if opts.Mode > SequenceAnyOrder {
 		return nil, fmt.Errorf("proctor: tool_sequence: unknown mode %d", opts.Mode)
 	}
-	return &ToolSequence{name: nameOr(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode}, nil
+	for k, n := range opts.Max {
+		if k == "" || n < 0 {
+			return nil, fmt.Errorf("proctor: tool_sequence: max %q: %d: want a tool name and a count >= 0", k, n)
+		}
+	}
+	g := &ToolSequence{name: nameOr(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
+		max: maps.Clone(opts.Max), threshold: thresholdOr(opts.Threshold, 1)}
+	if opts.Calls != nil {
+		if len(names) > 0 {
+			return nil, errors.New("proctor: tool_sequence: give names or calls, not both")
+		}
+		if opts.Mode == SequenceSubsequence {
+			return nil, errors.New("proctor: tool_sequence: calls with arguments need mode exact or any_order")
+		}
+		for i, c := range opts.Calls {
+			if c.Name == "" {
+				return nil, fmt.Errorf("proctor: tool_sequence: call %d has no name", i+1)
+			}
+		}
+		g.calls = slices.Clone(opts.Calls)
+	}
+	return g, nil
 }
 
 // Name returns the grader's name.
@@ -214,11 +265,37 @@ func (g *ToolSequence) Name() string { return g.name }
 
 // Grade compares the order of s.ToolCalls with the names.
 func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
-	if g.mode == SequenceExact {
+	for _, k := range sortedKeys(g.max) {
+		n := 0
+		for _, c := range s.ToolCalls {
+			if globMatch(k, c.Name) {
+				n++
+			}
+		}
+		if n > g.max[k] {
+			return toolFail(s, "%d calls match %q, more than max %d", n, k, g.max[k])
+		}
+	}
+	if g.calls != nil {
+		score := ToolCallAccuracy(s.ToolCalls, g.calls, g.mode == SequenceExact)
+		gr := scoreGrade("tool call accuracy", score, g.threshold, 0, map[string]any{"tool_calls": toolCallNames(s)})
+		if gr.Status == StatusFailed {
+			gr.Reason += "; " + observed(s)
+		}
+		return gr
+	}
+	if len(g.names) == 0 {
+		if len(s.ToolCalls) == 0 {
+			return Pass("no tool calls, as expected")
+		}
+		return toolFail(s, "no tool calls were expected")
+	}
+	switch g.mode {
+	case SequenceExact:
 		if len(s.ToolCalls) == len(g.names) {
 			same := true
 			for i, c := range s.ToolCalls {
-				if c.Name != g.names[i] {
+				if !globMatch(g.names[i], c.Name) {
 					same = false
 					break
 				}
@@ -228,10 +305,15 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 			}
 		}
 		return toolFail(s, "tool calls are not exactly [%s]", strings.Join(g.names, ", "))
+	case SequenceAnyOrder:
+		if len(s.ToolCalls) == len(g.names) && matchAll(g.names, s.ToolCalls) {
+			return Pass("")
+		}
+		return toolFail(s, "tool calls are not [%s] in any order", strings.Join(g.names, ", "))
 	}
 	next := 0
 	for _, c := range s.ToolCalls {
-		if next < len(g.names) && c.Name == g.names[next] {
+		if next < len(g.names) && globMatch(g.names[next], c.Name) {
 			next++
 		}
 	}
@@ -239,6 +321,116 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 		return Pass("")
 	}
 	return toolFail(s, "tool calls do not include [%s] in order (matched up to %q)", strings.Join(g.names, ", "), g.names[next])
+}
+
+// matchAll reports whether every pattern can be given a different call it
+// matches (bipartite matching by augmenting paths; patterns and calls are
+// few).
+func matchAll(patterns []string, calls []ToolCall) bool {
+	owner := make([]int, len(calls)) // pattern index + 1 holding each call
+	var try func(p int, seen []bool) bool
+	try = func(p int, seen []bool) bool {
+		for j, c := range calls {
+			if seen[j] || !globMatch(patterns[p], c.Name) {
+				continue
+			}
+			seen[j] = true
+			if owner[j] == 0 || try(owner[j]-1, seen) {
+				owner[j] = p + 1
+				return true
+			}
+		}
+		return false
+	}
+	for p := range patterns {
+		if !try(p, make([]bool, len(calls))) {
+			return false
+		}
+	}
+	return true
+}
+
+// ToolCallAccuracy returns ragas' ToolCallAccuracy of the predicted calls
+// against the reference calls: 1 when both are empty, 0 when either is;
+// otherwise 0 unless the name sequences are equal (strict) or equal once
+// sorted (not strict, where both lists are sorted by name and arguments
+// first), and else the mean over reference calls of the share of their
+// arguments the paired predicted call has with an equal value (compared
+// as JSON values, where ragas compares Python str forms), times the share
+// of reference calls paired. Arguments that are not a JSON object count as
+// none.
+func ToolCallAccuracy(pred, ref []ToolCall, strict bool) float64 {
+	switch {
+	case len(pred) == 0 && len(ref) == 0:
+		return 1
+	case len(pred) == 0 || len(ref) == 0:
+		return 0
+	}
+	p, r := argCalls(pred), argCalls(ref)
+	if !strict {
+		sortArgCalls(p)
+		sortArgCalls(r)
+	}
+	if len(p) != len(r) {
+		return 0 // the name sequences cannot be equal
+	}
+	for i := range p {
+		if p[i].name != r[i].name {
+			return 0
+		}
+	}
+	score := 0.0
+	for i := range r {
+		score += argScore(p[i].args, r[i].args)
+	}
+	return score / float64(len(r))
+}
+
+type argCall struct {
+	name string
+	args map[string]any
+	key  string
+}
+
+func argCalls(cs []ToolCall) []argCall {
+	out := make([]argCall, len(cs))
+	for i, c := range cs {
+		out[i].name = c.Name
+		if len(bytes.TrimSpace(c.Arguments)) > 0 {
+			if v, err := decodeArguments(c.Arguments); err == nil {
+				out[i].args, _ = v.(map[string]any)
+			}
+		}
+		b, _ := json.Marshal(out[i].args) // keys sorted
+		out[i].key = string(b)
+	}
+	return out
+}
+
+func sortArgCalls(cs []argCall) {
+	slices.SortStableFunc(cs, func(a, b argCall) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.key, b.key)
+	})
+}
+
+// argScore is ragas' _get_arg_score with exact matching.
+func argScore(pred, ref map[string]any) float64 {
+	if len(ref) == 0 {
+		if len(pred) == 0 {
+			return 1
+		}
+		return 0
+	}
+	hit := 0
+	for k, v := range ref {
+		if pv, ok := pred[k]; ok && reflect.DeepEqual(pv, v) {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(ref))
 }
 
 // ToolArgumentAssertion passes when a call to the named tool has arguments
@@ -411,21 +603,39 @@ func toolSpecs(m map[string]Builder) {
 		return NewToolNotCalled(tool, ToolNotCalledOptions{Name: specName(o)})
 	}
 	m["tool_sequence"] = func(o *SpecOptions) (Grader, error) {
-		names, ok := o.OptStrings("names")
-		if !ok && o.Err() == nil {
-			o.Errorf("names", "missing: tool_sequence needs an array of tool names")
+		names, hasNames := o.OptStrings("names")
+		var opts ToolSequenceOptions
+		if o.Has("calls") {
+			var calls []ToolCall
+			if o.Decode("calls", &calls) {
+				if calls == nil {
+					calls = []ToolCall{}
+				}
+				opts.Calls = calls
+			}
+		} else if !hasNames && o.Err() == nil {
+			o.Errorf("names", "missing: tool_sequence needs an array of tool names ([] for none) or calls")
 		}
-		mode := o.Enum("mode", "subsequence", "subsequence", "exact")
+		mode := o.Enum("mode", "subsequence", "subsequence", "in_order", "exact", "strict", "any_order")
+		o.Decode("max", &opts.Max)
+		opts.Threshold = specThreshold(o)
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		opts := ToolSequenceOptions{Name: o.Name()}
-		if mode == "exact" {
+		opts.Name = o.Name()
+		switch mode {
+		case "exact", "strict":
 			opts.Mode = SequenceExact
+		case "any_order":
+			opts.Mode = SequenceAnyOrder
 		}
 		g, err := NewToolSequence(names, opts)
 		if err != nil {
-			o.Wrap("names", "invalid", err)
+			key := "names"
+			if opts.Calls != nil {
+				key = "calls"
+			}
+			o.Wrap(key, "invalid", err)
 			return nil, o.Err()
 		}
 		return g, nil

@@ -89,8 +89,8 @@ func TestToolGraders(t *testing.T) {
 	if _, err := NewToolCalled("", ToolCalledOptions{}); err == nil {
 		t.Errorf("empty tool: got no error")
 	}
-	if _, err := NewToolSequence(nil, ToolSequenceOptions{}); err == nil {
-		t.Errorf("empty sequence: got no error")
+	if _, err := NewToolSequence([]string{"a", ""}, ToolSequenceOptions{}); err == nil {
+		t.Errorf("empty name in sequence: got no error")
 	}
 }
 

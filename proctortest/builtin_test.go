@@ -69,6 +69,18 @@ var minimalSpecs = map[string]string{
 	"not":              `{"type":"not","grader":{"type":"contains","value":"London"}}`,
 	"text_similarity":  `{"type":"text_similarity","input":"{{sample.output_text}}","reference":"Paris","evaluation_metric":"fuzzy_match","pass_threshold":0.5}`,
 	"multi":            `{"type":"multi","graders":{"a":{"type":"contains","value":"Paris"}},"calculate_output":"a","pass_threshold":0.5}`,
+	"jaro":             `{"type":"jaro","threshold":0.8}`,
+	"jaro_winkler":     `{"type":"jaro_winkler","threshold":0.8}`,
+	"hamming":          `{"type":"hamming","threshold":0.8}`,
+	"chrf":             `{"type":"chrf","word_order":2,"threshold":0.5}`,
+	"tool_call_valid":  `{"type":"tool_call_valid","tools":[{"name":"search","parameters":{"type":"object"}}]}`,
+	"tool_call_f1":     `{"type":"tool_call_f1","expected":["search"]}`,
+	"tool_step_count":  `{"type":"tool_step_count","max":3}`,
+	"json_diff":        `{"type":"json_diff","expected":{"a":1},"threshold":0.5}`,
+	"numeric_diff":     `{"type":"numeric_diff","expected":42,"threshold":0.9}`,
+	"list_contains":    `{"type":"list_contains","expected":["Paris","Lyon"],"threshold":0.5}`,
+	"weighted":         `{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":[2,1],"threshold":0.5}`,
+	"xml_valid":        `{"type":"xml_valid","root":"a"}`,
 	"python":           `{"type":"python","source":"def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n","pass_threshold":0.5}`,
 }
 

@@ -1,0 +1,44 @@
+package proctor_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/proctorhq/proctor"
+)
+
+func ExampleNewToolCallValid() {
+	tools := `[{"type":"function","function":{"name":"get_weather",
+	  "parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]`
+	g, err := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(tools)})
+	if err != nil {
+		panic(err)
+	}
+	out := `{"tool_calls":[{"type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}`
+	fmt.Println(g.Grade(context.Background(), &proctor.Sample{Output: out}))
+	// Output: passed: 1 tool call valid
+}
+
+func ExampleNewToolCallF1() {
+	g, err := proctor.NewToolCallF1([]string{"search", "book"}, proctor.ToolCallF1Options{Threshold: proctor.Ptr(0.6)})
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{ToolCalls: []proctor.ToolCall{{Name: "search"}}}
+	fmt.Println(g.Grade(context.Background(), s))
+	// Output: passed (score 0.6667): tool call F1 0.6667 >= threshold 0.6000 (precision 1.0000, recall 0.5000; expected [search, book], called [search])
+}
+
+func ExampleNewToolSequence_anyOrder() {
+	g, err := proctor.NewToolSequence([]string{"get_*", "book"}, proctor.ToolSequenceOptions{
+		Mode: proctor.SequenceAnyOrder,
+		Max:  map[string]int{"get_*": 1},
+	})
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{ToolCalls: []proctor.ToolCall{{Name: "book"}, {Name: "get_price"}}}
+	fmt.Println(g.Grade(context.Background(), s))
+	// Output: passed
+}

@@ -1,0 +1,185 @@
+package proctor_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/proctorhq/proctor"
+)
+
+// Reference values from autoevals' own tests:
+//
+//	js/json.test.ts, js/value.test.ts, py/autoevals/test_json.py,
+//	py/autoevals/test_values.py  braintrustdata/autoevals@edfa259bb568c17b5089335262418744f9cc95f2
+//
+// JSON values are written as JSON text here; a Go string is a JSON string.
+var autoevalsJSONCases = []struct {
+	output, expected string // JSON text of each side
+	want             float64
+}{
+	// "JSON String Test" (strings scored by Levenshtein).
+	{`""`, `""`, 1},
+	{`""`, `"a"`, 0},
+	{`"a"`, `""`, 0},
+	{`"a"`, `"a"`, 1},
+	{`"a"`, `"b"`, 0},
+	{`"ab"`, `"ac"`, 0.5},
+	{`"ac"`, `"bc"`, 0.5},
+	{`"abc"`, `"axc"`, 0.66667},
+	{`"xabxcdxxefxgx"`, `"1ab2cd34ef5g6"`, 0.53846},
+	// "JSON Object Test".
+	{`null`, `null`, 1},
+	{`""`, `null`, 0},
+	{`[]`, `{}`, 0},
+	{`[]`, `[]`, 1},
+	{`{}`, `{}`, 1},
+	{`{"a":1}`, `{"a":1}`, 1},
+	{`{"a":1}`, `{"a":2}`, 0.66667},
+	{`{"a":1}`, `["a",1]`, 0.5714285714285714},
+	{`{"a":1}`, `{"b":{"a":1}}`, 0},
+	{`{"a":1}`, `{"a":null}`, 0},
+	{`{"mapping":{"a":"foo","b":"bar"}}`, `{"mapping":{"a":"Foo","b":"Bar"},"Extra":5}`, 0.33333333333333337},
+	// "Semantic JSON Test" (NumericDiff numbers; strings holding JSON).
+	{`"{\"x\": 1, \"y\": 2}"`, `"{\"y\": 2, \"x\": 1}"`, 1},
+	{`"{\"zs\": [\"a\", \"b\"], \"x\": 1, \"y\": 2}"`, `"{\"y\": 2, \"zs\": [\"a\", \"b\"], \"x\": 1}"`, 1},
+	{`"{\"o1\": {\"x\": 1, \"y\": 2}}"`, `"{\"o1\": {\"y\": 2, \"x\": 1}}"`, 1},
+	{`"{\"xs\": [{\"o1\": {\"x\": 1, \"y\": [2]}}]}"`, `"{\"xs\": [{\"o1\": {\"y\": [2], \"x\": 1}}]}"`, 1},
+	{`"{\"o1\": {\"x\": 2, \"y\": 2}}"`, `"{\"o1\": {\"y\": 2, \"x\": 1}}"`, 0.83333},
+	{`{"o1":{"x":2,"y":2}}`, `"{\"o1\": {\"y\": 2, \"x\": 1}}"`, 0.83333},
+	{`"{\"x\": 1, \"y\": 2}"`, `"{\"x\": 1, \"z\": 2}"`, 0.3333},
+	{`"[1, 2]"`, `"[1, 2]"`, 1},
+	{`"[1, 2]"`, `"[2, 1]"`, 0.66667},
+}
+
+func TestJSONDiffAutoevals(t *testing.T) {
+	maxDiff := 0.0
+	for _, c := range autoevalsJSONCases {
+		var out, exp any
+		if err := json.Unmarshal([]byte(c.output), &out); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(c.expected), &exp); err != nil {
+			t.Fatal(err)
+		}
+		g, err := proctor.NewJSONDiff(proctor.JSONDiffOptions{Expected: &exp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The grader's output is text: a JSON string side is its content;
+		// anything else its JSON text.
+		text := c.output
+		if s, ok := out.(string); ok {
+			text = s
+		}
+		if c.output == "null" {
+			continue // an output is always text; null outputs are covered below
+		}
+		got := g.Grade(context.Background(), &proctor.Sample{Output: text})
+		d := math.Abs(got.Score - c.want)
+		maxDiff = max(maxDiff, d)
+		if d > 1e-4 {
+			t.Errorf("JSONDiff(%s, %s) = %v, want %v (autoevals)", c.output, c.expected, got.Score, c.want)
+		}
+	}
+	t.Logf("%d autoevals values, max abs difference %.2g", len(autoevalsJSONCases)-1, maxDiff)
+}
+
+func TestNumericDiffAutoevals(t *testing.T) {
+	for _, c := range []struct{ a, b, want float64 }{{0, 0, 1}, {0, 1, 0}, {1, 2, 0.66667}, {1.0, 2.0, 0.66667}, {-1, 2, 0}} {
+		if got := proctor.NumericDiffScore(c.a, c.b); math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("NumericDiffScore(%v, %v) = %v, want %v (autoevals)", c.a, c.b, got, c.want)
+		}
+	}
+	if got := proctor.NumericDiffScore(1e308, -1e308); got != 0 {
+		t.Errorf("NumericDiffScore(1e308, -1e308) = %v, want 0", got)
+	}
+	if got := proctor.NumericDiffScore(1e308, 1e308); got != 1 {
+		t.Errorf("NumericDiffScore(1e308, 1e308) = %v, want 1", got)
+	}
+	g := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(2.0), Threshold: proctor.Ptr(0.6)})
+	for out, want := range map[string]proctor.Status{" 1 ": proctor.StatusPassed, "0.5": proctor.StatusFailed, "two": proctor.StatusFailed, "NaN": proctor.StatusFailed} {
+		if got := g.Grade(context.Background(), &proctor.Sample{Output: out}); got.Status != want {
+			t.Errorf("output %q: got %v, want %v", out, got, want)
+		}
+	}
+	if got := proctor.NewNumericDiff(proctor.NumericDiffOptions{}).Grade(context.Background(), &proctor.Sample{Output: "1", Expected: proctor.Ptr("x")}); got.Status != proctor.StatusNotGraded {
+		t.Errorf("expected not a number: got %v, want not graded", got)
+	}
+}
+
+func TestListContainsAutoevals(t *testing.T) {
+	ws := []string{"workspaces", "section", "view", "others", "workspace", "team", "pinning"}
+	sw := []string{"starred", "multiple different workspaces", "shortcuts"}
+	tests := []struct {
+		out, exp []string
+		extra    bool
+		want     float64
+	}{
+		{[]string{}, []string{}, false, 1},
+		{[]string{"0"}, []string{}, false, 0},
+		{[]string{}, []string{"0"}, false, 0},
+		{[]string{"a"}, []string{"a"}, false, 1},
+		{[]string{"a"}, []string{"a", "b"}, false, 0.5},
+		{[]string{"a", "b"}, []string{"a"}, false, 0.5},
+		{ws, sw, false, 0.1218},
+		{sw, ws, false, 0.1218},
+		{[]string{"a", "b"}, []string{"a"}, true, 1},
+		{[]string{"a", "b"}, []string{"b"}, true, 1},
+	}
+	maxDiff := 0.0
+	for _, tt := range tests {
+		got := proctor.ListContainsScore(tt.out, tt.exp, tt.extra, proctor.LevenshteinSimilarity)
+		d := math.Abs(got - tt.want)
+		maxDiff = max(maxDiff, d)
+		if d > 1e-4 {
+			t.Errorf("ListContains(%q, %q, extra %v) = %v, want %v (autoevals)", tt.out, tt.exp, tt.extra, got, tt.want)
+		}
+	}
+	t.Logf("%d autoevals values, max abs difference %.2g", len(tests), maxDiff)
+}
+
+func TestJSONDiffSpecs(t *testing.T) {
+	s := &proctor.Sample{Output: `{"name":"Ada","age":36,"tags":["x","y"]}`, Expected: proctor.Ptr(`{"age":37,"name":"Ada","tags":["x","y"]}`), ExpectedJSON: true}
+	runSpecRows(t, s, []specRow{
+		{`{"type":"json_diff","threshold":0.99}`, proctor.StatusPassed, false},
+		{`{"type":"json_diff","number_scorer":"exact","threshold":0.7}`, proctor.StatusFailed, false},
+		{`{"type":"json_diff","expected":{"name":"Bob"},"string_scorer":"exact","threshold":0.1}`, proctor.StatusFailed, false},
+		{`{"type":"json_diff","string_scorer":"cosine"}`, 0, true},
+		{`{"type":"numeric_diff","expected":1}`, proctor.StatusFailed, false},
+		{`{"type":"numeric_diff","expected":"1"}`, 0, true},
+		{`{"type":"list_contains","expected":["x","y"]}`, proctor.StatusFailed, false},
+		{`{"type":"list_contains","expected":"x"}`, 0, true},
+	})
+	list := &proctor.Sample{Output: `["paris", "Lyon", 3]`, Expected: proctor.Ptr(`["Paris","Lyon"]`), ExpectedJSON: true}
+	runSpecRows(t, list, []specRow{
+		{`{"type":"list_contains","threshold":0.6}`, proctor.StatusPassed, false},
+		{`{"type":"list_contains","allow_extra":true,"threshold":0.9}`, proctor.StatusPassed, false},
+		{`{"type":"list_contains","string_scorer":"exact","threshold":0.5}`, proctor.StatusFailed, false},
+	})
+	g, _ := proctor.NewListContains(proctor.ListContainsOptions{Expected: []string{"a"}})
+	if got := g.Grade(context.Background(), &proctor.Sample{Output: "a, b"}); got.Status != proctor.StatusFailed {
+		t.Errorf("output not an array: got %v, want failed", got)
+	}
+	jd, _ := proctor.NewJSONDiff(proctor.JSONDiffOptions{})
+	if got := jd.Grade(context.Background(), &proctor.Sample{Output: "{}"}); got.Status != proctor.StatusNotGraded {
+		t.Errorf("no expected: got %v, want not graded", got)
+	}
+}
+
+func FuzzJSONDiff(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x",null,true]}`, `[1e308,-1e308]`, `"{\"a\":1}"`, `{"a":{"b":{"c":[[]]}}}`, "\xff", ``} {
+		f.Add(s, `{"a":[1,"y",null,false]}`)
+	}
+	f.Fuzz(func(t *testing.T, out, exp string) {
+		g, _ := proctor.NewJSONDiff(proctor.JSONDiffOptions{})
+		gr := g.Grade(context.Background(), &proctor.Sample{Output: out, Expected: &exp, ExpectedJSON: json.Valid([]byte(exp))})
+		if gr.Status == proctor.StatusNotGraded && gr.Err == nil {
+			t.Errorf("not graded without a cause: %v", gr)
+		}
+		if gr.HasScore && (gr.Score < 0 || gr.Score > 1 || math.IsNaN(gr.Score)) {
+			t.Errorf("score %v out of [0, 1]", gr.Score)
+		}
+	})
+}

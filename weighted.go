@@ -1,0 +1,202 @@
+package proctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// weightedSpecs registers the spec type weighted.
+func weightedSpecs(m map[string]Builder) {
+	m["weighted"] = func(o *SpecOptions) (Grader, error) {
+		cs, keys, ok := o.Checks("graders")
+		if !ok {
+			return nil, o.Err()
+		}
+		weights := make([]float64, len(cs))
+		for i := range weights {
+			weights[i] = 1
+		}
+		if r, ok := o.Raw("weights"); ok {
+			switch jsonKind(r) {
+			case "an array":
+				var ws []float64
+				if o.Decode("weights", &ws) && len(ws) != len(cs) {
+					o.Errorf("weights", "want %d weights, one per grader, got %d", len(cs), len(ws))
+				}
+				if len(ws) == len(cs) {
+					weights = ws
+				}
+			case "an object":
+				var byName map[string]float64
+				if o.Decode("weights", &byName) {
+					for k, w := range byName {
+						i := -1
+						for j, key := range keys {
+							if key == k {
+								i = j
+							}
+						}
+						if i < 0 {
+							o.Errorf("weights", "no grader named %q (graders: %s)", k, strings.Join(keys, ", "))
+							continue
+						}
+						weights[i] = w
+					}
+				}
+			default:
+				o.Errorf("weights", "want an array of numbers or an object of grader name to number, got %s", jsonKind(r))
+			}
+		}
+		opts := WeightedOptions{Threshold: specThreshold(o), Name: o.Name()}
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		children := make([]WeightedCheck, len(cs))
+		for i, c := range cs {
+			children[i] = WeightedCheck{Check: c, Weight: weights[i]}
+		}
+		g, err := NewWeighted(children, opts)
+		if err != nil {
+			o.Wrap("weights", "invalid", err)
+			return nil, o.Err()
+		}
+		return g, nil
+	}
+}
+
+// WeightedCheck is one child of a [Weighted] set and its weight.
+type WeightedCheck struct {
+	Check  Check
+	Weight float64
+}
+
+// WeightedOptions configure [NewWeighted]. The zero value passes when
+// every graded child passes.
+type WeightedOptions struct {
+	// Threshold, when not nil, is the weighted score to reach instead.
+	Threshold *float64
+	// Name is shown in results; default "weighted".
+	Name string
+}
+
+// Weighted grades every child and scores the set by the weighted mean of
+// their scores, as promptfoo's assert-set and test threshold do: a child's
+// score is its Grade's score when it has one, else 1 for passed and 0 for
+// failed. Children not graded (or flaky) are left out of the mean, weights
+// and all, and the reason names them; a child of weight 0 runs but does
+// not count. With a threshold the set passes when the weighted score
+// reaches it; without one, when every counted child passed. It is not
+// graded when no child with weight counted. Its evidence maps each child
+// to its score (nil when left out). Its kind is the most demanding of its
+// children's. Safe for concurrent use if its children are.
+type Weighted struct {
+	name      string
+	children  []WeightedCheck
+	threshold *float64
+}
+
+var (
+	_ Grader    = (*Weighted)(nil)
+	_ io.Closer = (*Weighted)(nil)
+)
+
+// NewWeighted returns a weighted set. It returns an error when there is no
+// child, a weight is negative or not finite, or all weights are 0.
+func NewWeighted(children []WeightedCheck, opts WeightedOptions) (*Weighted, error) {
+	if len(children) == 0 {
+		return nil, errors.New("proctor: weighted needs at least one grader")
+	}
+	total := 0.0
+	for i, c := range children {
+		if math.IsNaN(c.Weight) || math.IsInf(c.Weight, 0) || c.Weight < 0 {
+			return nil, fmt.Errorf("proctor: weighted: weight %d is %v: want a finite number >= 0", i+1, c.Weight)
+		}
+		total += c.Weight
+	}
+	if total == 0 {
+		return nil, errors.New("proctor: weighted: all weights are 0")
+	}
+	g := &Weighted{name: nameOr(opts.Name, "weighted"), children: append([]WeightedCheck(nil), children...)}
+	if opts.Threshold != nil {
+		t := *opts.Threshold
+		g.threshold = &t
+	}
+	return g, nil
+}
+
+// Name returns the grader's name.
+func (g *Weighted) Name() string { return g.name }
+
+// GraderKind returns the most demanding kind among its children.
+func (g *Weighted) GraderKind() Kind { return maxKind(g.checks()) }
+
+func (g *Weighted) checks() []Check {
+	cs := make([]Check, len(g.children))
+	for i, c := range g.children {
+		cs[i] = c.Check
+	}
+	return cs
+}
+
+// Close closes the children that hold resources (see [CloseChecks]).
+func (g *Weighted) Close() error { return CloseChecks(g.checks()) }
+
+// Grade grades every child and combines their scores.
+func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
+	var sum, total float64
+	allPassed := true
+	var failed, left []string
+	ev := make(map[string]any, len(g.children))
+	for _, c := range g.children {
+		r := c.Check.Grade(ctx, s)
+		var score float64
+		switch {
+		case r.Status == StatusPassed || r.Status == StatusFailed:
+			if r.Status == StatusPassed {
+				score = 1
+			}
+			if r.HasScore {
+				score = r.Score
+			}
+		default:
+			left = append(left, fmt.Sprintf("%s (%s: %s)", r.Grader, r.Status, r.Reason))
+			ev[r.Grader] = nil
+			continue
+		}
+		ev[r.Grader] = score
+		if c.Weight == 0 {
+			continue
+		}
+		sum += c.Weight * score
+		total += c.Weight
+		if r.Status == StatusFailed {
+			allPassed = false
+			failed = append(failed, r.Grader)
+		}
+	}
+	var note string
+	if len(left) > 0 {
+		note = fmt.Sprintf("; left out of the weighted score: %s", strings.Join(left, "; "))
+	}
+	if total == 0 {
+		return NotGraded("no weighted grader was graded" + note)
+	}
+	score := sum / total
+	var gr Grade
+	if g.threshold != nil {
+		gr = scoreGrade("weighted score", score, *g.threshold, 0, nil)
+	} else {
+		gr = Grade{Status: StatusPassed, Reason: "weighted score " + fmtScore(score) + ", every counted grader passed"}.WithScore(score)
+		if !allPassed {
+			gr.Status = StatusFailed
+			gr.Reason = fmt.Sprintf("weighted score %s; failed: %s", fmtScore(score), strings.Join(failed, ", "))
+		}
+	}
+	gr.Reason += note
+	gr.Evidence = ev
+	return gr
+}
