@@ -25,7 +25,7 @@ type LocalizationF1Options struct {
 // [metric.LocalizationScore] reaches the threshold. An output that cites nothing
 // or cannot be read, or scores 0, fails even at threshold 0. It is not
 // graded when there are no expected locations or the sample's cannot be
-// read. Its evidence is the LocalizationScore. A LocalizationF1 is
+// read. Its evidence is the [metric.LocalizationScore]. A LocalizationF1 is
 // immutable and safe for concurrent use.
 type LocalizationF1 struct {
 	name      string
