@@ -42,7 +42,7 @@ const (
 	smoothAddK
 )
 
-// bleuConfig is the subset of sacreBLEU's BLEU arguments proctor
+// bleuConfig is the subset of sacreBLEU's BLEU arguments this package
 // reproduces; the zero value is sacreBLEU's default except for
 // effectiveOrder, which sentence_bleu turns on.
 type bleuConfig struct {
