@@ -1,6 +1,10 @@
 package proctor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/proctorhq/proctor/metric"
+)
 
 func TestSimilarityAllocs(t *testing.T) {
 	if raceEnabled {
@@ -12,10 +16,10 @@ func TestSimilarityAllocs(t *testing.T) {
 		f    func()
 		max  float64
 	}{
-		{"LevenshteinSimilarity", func() { LevenshteinSimilarity(out, exp) }, 0},
-		{"IndelSimilarity", func() { IndelSimilarity(out, exp) }, 0},
+		{"LevenshteinSimilarity", func() { metric.LevenshteinSimilarity(out, exp) }, 0},
+		{"IndelSimilarity", func() { metric.IndelSimilarity(out, exp) }, 0},
 		// One copy of each tokenised text plus the references' lengths.
-		{"SentenceBLEU", func() { SentenceBLEU(out, []string{exp}) }, 4},
+		{"SentenceBLEU", func() { metric.SentenceBLEU(out, []string{exp}) }, 4},
 	}
 	for _, tt := range tests {
 		tt.f() // warm the pools

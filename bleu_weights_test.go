@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // TestBLEUWeights checks custom n-gram weights against values worked out
@@ -26,7 +27,7 @@ func TestBLEUWeights(t *testing.T) {
 		{[]float64{0.1, 0.2, 0.3, 0.4}, math.Exp(0.1*math.Log(7.0/8) + 0.2*math.Log(5.0/7) + 0.3*math.Log(3.0/6) + 0.4*math.Log(2.0/5))},
 	}
 	for _, tt := range tests {
-		got, err := proctor.WeightedSentenceBLEU(hyp, ref, tt.weights)
+		got, err := metric.WeightedSentenceBLEU(hyp, ref, tt.weights)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,12 +37,12 @@ func TestBLEUWeights(t *testing.T) {
 	}
 	// Uniform weights over four orders equal sacreBLEU's default when the
 	// hypothesis is long enough for every order.
-	def := proctor.SentenceBLEU(hyp, ref)
-	if u, _ := proctor.WeightedSentenceBLEU(hyp, ref, []float64{0.25, 0.25, 0.25, 0.25}); math.Abs(u.Score-def.Score) > 1e-12 {
+	def := metric.SentenceBLEU(hyp, ref)
+	if u, _ := metric.WeightedSentenceBLEU(hyp, ref, []float64{0.25, 0.25, 0.25, 0.25}); math.Abs(u.Score-def.Score) > 1e-12 {
 		t.Errorf("uniform weights %v != default %v", u.Score, def.Score)
 	}
 	for _, bad := range [][]float64{{}, {0, 0}, {-1, 1}, {1, 1, 1, 1, 1}, {math.NaN()}} {
-		if _, err := proctor.WeightedSentenceBLEU(hyp, ref, bad); err == nil {
+		if _, err := metric.WeightedSentenceBLEU(hyp, ref, bad); err == nil {
 			t.Errorf("weights %v: want an error", bad)
 		}
 		g := proctor.NewBLEU(proctor.BLEUOptions{Weights: bad})

@@ -35,7 +35,8 @@
 // ([NewChoice], [NewNumeric]), graders score similarity to references on a
 // 0-1 scale with a threshold ([NewBLEU], [NewRouge], [NewTokenF1],
 // [NewLevenshtein], and [NewSemanticSimilarity] over an
-// [EmbeddingProvider]), look for disclosures in the output ([NewNoPII],
+// [EmbeddingProvider]; the formulas themselves, callable on plain
+// strings, are in package metric), look for disclosures in the output ([NewNoPII],
 // [NewNoSecrets], [NewForbidden]) and ask a service ([NewCustomWebhook]).
 // Network graders refuse loopback, private and other special-purpose
 // addresses when they dial, after DNS, unless [WithNetworkAllow] allows

@@ -3,68 +3,10 @@ package proctor
 import (
 	"context"
 	"fmt"
-	"sync"
 	"unicode/utf8"
 
-	"github.com/proctorhq/proctor/internal/editdist"
+	"github.com/proctorhq/proctor/metric"
 )
-
-var runePool = sync.Pool{New: func() any { return new([2][]int32) }}
-
-// withRunes calls f with the code points of a and b in pooled buffers.
-func withRunes[T any](a, b string, f func(x, y []int32) T) T {
-	bufs := runePool.Get().(*[2][]int32)
-	defer runePool.Put(bufs)
-	bufs[0], bufs[1] = appendRunes(bufs[0][:0], a), appendRunes(bufs[1][:0], b)
-	return f(bufs[0], bufs[1])
-}
-
-func appendRunes(dst []int32, s string) []int32 {
-	for _, r := range s {
-		dst = append(dst, r)
-	}
-	return dst
-}
-
-// LevenshteinDistance returns the number of code-point insertions,
-// deletions and substitutions that turn a into b. Invalid UTF-8 bytes
-// count as U+FFFD each.
-func LevenshteinDistance(a, b string) int {
-	return withRunes(a, b, editdist.Levenshtein)
-}
-
-// LevenshteinSimilarity returns 1 - distance / max(len(a), len(b)) over
-// code points; two empty strings are 1.
-func LevenshteinSimilarity(a, b string) float64 {
-	return maxLenSimilarity(a, b, editdist.Levenshtein)
-}
-
-// maxLenSimilarity returns 1 - dist(a, b) / max(len(a), len(b)) over code
-// points; two empty strings are 1.
-func maxLenSimilarity(a, b string, dist func(x, y []int32) int) float64 {
-	return withRunes(a, b, func(x, y []int32) float64 {
-		n := max(len(x), len(y))
-		if n == 0 {
-			return 1
-		}
-		return 1 - float64(dist(x, y))/float64(n)
-	})
-}
-
-// IndelSimilarity returns the normalised Indel similarity rapidfuzz's
-// fuzz.ratio (and python-Levenshtein's ratio) compute, on a 0-1 scale:
-// 1 - indel / (len(a) + len(b)) over code points, where indel counts the
-// insertions and deletions (no substitutions) that turn a into b. Two
-// empty strings are 1, as in rapidfuzz.
-func IndelSimilarity(a, b string) float64 {
-	return withRunes(a, b, func(x, y []int32) float64 {
-		n := len(x) + len(y)
-		if n == 0 {
-			return 1
-		}
-		return 1 - float64(editdist.Indel(x, y))/float64(n)
-	})
-}
 
 // maxEditCells bounds len(output)·len(reference) for the edit-distance
 // graders: about a second of bit-parallel work (2^34 pairs, 2^28 64-bit
@@ -90,8 +32,8 @@ type EditSimilarityOptions struct {
 }
 
 // EditSimilarity passes when the output's character similarity to the best
-// reference reaches the threshold: [LevenshteinSimilarity] for
-// [NewLevenshtein], [IndelSimilarity] for [NewFuzzyMatch]. The output is
+// reference reaches the threshold: [metric.LevenshteinSimilarity] for
+// [NewLevenshtein], [metric.IndelSimilarity] for [NewFuzzyMatch]. The output is
 // compared as it is, white space included. It is not graded when there is
 // no reference, or when the output's and a reference's lengths multiply
 // past 2^34 code-point pairs (about a second of work). Memory is linear in
@@ -119,7 +61,7 @@ var _ Grader = (*EditSimilarity)(nil)
 // MaxDistance is taken as 0.
 func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
 	g := &EditSimilarity{name: nameOr(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
-		sim: LevenshteinSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+		sim: metric.LevenshteinSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
 	if opts.MaxDistance != nil {
 		d := max(*opts.MaxDistance, 0)
 		g.maxDist, g.hasThreshold = &d, opts.Threshold != nil
@@ -130,7 +72,7 @@ func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
 // NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1.
 func NewFuzzyMatch(opts EditSimilarityOptions) *EditSimilarity {
 	return &EditSimilarity{name: nameOr(opts.Name, "fuzzy_match"), metric: "fuzzy ratio",
-		sim: IndelSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+		sim: metric.IndelSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
 }
 
 // Name returns the grader's name.
@@ -167,7 +109,7 @@ func (g *EditSimilarity) Grade(_ context.Context, s *Sample) Grade {
 func (g *EditSimilarity) gradeDistance(out string, refs []string) Grade {
 	best, sim := -1, 0.0
 	for _, r := range refs {
-		d := LevenshteinDistance(out, r)
+		d := metric.LevenshteinDistance(out, r)
 		if best < 0 || d < best {
 			n := max(utf8.RuneCountInString(out), utf8.RuneCountInString(r))
 			best, sim = d, 1

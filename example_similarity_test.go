@@ -7,16 +7,6 @@ import (
 	"github.com/proctorhq/proctor"
 )
 
-func ExampleSentenceBLEU() {
-	s := proctor.SentenceBLEU("The dog bit the man.", []string{"The dog bit the man.", "The dog had bit the man."})
-	fmt.Printf("BLEU %.2f, brevity penalty %.2f\n", s.Score, s.BP)
-	s = proctor.SentenceBLEU("It wasn't surprising.", []string{"It was not unexpected."})
-	fmt.Printf("BLEU %.4f, 1-gram matches %d of %d\n", s.Score, s.Counts[0], s.Totals[0])
-	// Output:
-	// BLEU 1.00, brevity penalty 1.00
-	// BLEU 0.1479, 1-gram matches 2 of 4
-}
-
 func ExampleNewRouge() {
 	g := proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1", Stemmer: true})
 	sc := g.Score("The quick brown fox jumps over the lazy dog", "The quick brown dog jumps on the log.")

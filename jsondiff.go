@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/proctorhq/proctor/internal/assign"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // jsonDiffSpecs registers the spec types json_diff, numeric_diff and
@@ -76,7 +77,7 @@ func stringScorer(name string) (func(a, b string) (float64, error), error) {
 	cells := maxEditCells
 	switch name {
 	case "", "levenshtein":
-		sim = LevenshteinSimilarity
+		sim = metric.LevenshteinSimilarity
 	case "exact":
 		return func(a, b string) (float64, error) {
 			if a == b {
@@ -85,13 +86,13 @@ func stringScorer(name string) (func(a, b string) (float64, error), error) {
 			return 0, nil
 		}, nil
 	case "fuzzy_match":
-		sim = IndelSimilarity
+		sim = metric.IndelSimilarity
 	case "jaro":
-		sim, cells = JaroSimilarity, maxJaroCells
+		sim, cells = metric.JaroSimilarity, maxJaroCells
 	case "jaro_winkler":
-		sim, cells = func(a, b string) float64 { return JaroWinklerSimilarity(a, b, jaroWinklerDefaultPrefix) }, maxJaroCells
+		sim, cells = func(a, b string) float64 { return metric.JaroWinklerSimilarity(a, b, jaroWinklerDefaultPrefix) }, maxJaroCells
 	case "hamming":
-		sim, cells = HammingSimilarity, -1
+		sim, cells = metric.HammingSimilarity, -1
 	default:
 		return nil, fmt.Errorf("unknown string scorer %q (want one of %s)", name, strings.Join(stringScorerNames, ", "))
 	}

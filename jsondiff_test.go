@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // Reference values from autoevals' own tests:
@@ -130,7 +131,7 @@ func TestListContainsAutoevals(t *testing.T) {
 	}
 	maxDiff := 0.0
 	for _, tt := range tests {
-		got := proctor.ListContainsScore(tt.out, tt.exp, tt.extra, proctor.LevenshteinSimilarity)
+		got := proctor.ListContainsScore(tt.out, tt.exp, tt.extra, metric.LevenshteinSimilarity)
 		d := math.Abs(got - tt.want)
 		maxDiff = max(maxDiff, d)
 		if d > 1e-4 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/proctorhq/proctor/internal/porter"
 	"github.com/proctorhq/proctor/internal/tokenize"
+	"github.com/proctorhq/proctor/metric"
 )
 
 func TestSimilaritySpecs(t *testing.T) {
@@ -107,7 +108,7 @@ func TestSimilarityGradersHostileInput(t *testing.T) {
 		NewBLEU(BLEUOptions{}), NewGLEU(GLEUOptions{}), MustRouge(RougeOptions{}),
 		MustRouge(RougeOptions{Variant: "rougeLsum", Stemmer: true}), MustRouge(RougeOptions{Variant: "rouge4"}),
 		NewTokenF1(TokenF1Options{}), NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{}),
-		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationF1Options{Expected: Locations{"a.go": {{1, 2}}}}),
+		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationF1Options{Expected: metric.Locations{"a.go": {{Start: 1, End: 2}}}}),
 	}
 	for _, g := range graders {
 		for _, out := range inputs {
@@ -144,7 +145,7 @@ func FuzzTokenizers(f *testing.F) {
 				t.Fatalf("squad(%q): bad token %q", s, tok)
 			}
 		}
-		_ = SentenceBLEU(s, []string{s})
+		_ = metric.SentenceBLEU(s, []string{s})
 		if sc := MustRouge(RougeOptions{Variant: "rougeLsum"}).Score(s, s); sc.FMeasure < 0 || sc.FMeasure > 1+1e-12 {
 			t.Fatalf("rougeLsum(%q, same) = %v", s, sc)
 		}

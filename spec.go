@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/proctorhq/proctor/metric"
 )
 
 // SpecError is a spec that could not be compiled: an unknown type, an
@@ -459,7 +461,7 @@ func (o *SpecOptions) suggest(key string, absentOnly bool) (string, bool) {
 		if _, given := o.raw[k]; absentOnly && given {
 			continue
 		}
-		d := LevenshteinDistance(lk, strings.ToLower(k))
+		d := metric.LevenshteinDistance(lk, strings.ToLower(k))
 		if d < bestD || (d == bestD && k < best) {
 			best, bestD = k, d
 		}

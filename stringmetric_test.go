@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // Reference values from rapidfuzz's own tests:
@@ -63,11 +64,11 @@ func TestStringMetricsRapidfuzz(t *testing.T) {
 			var got float64
 			switch c.metric {
 			case "jaro":
-				got = proctor.JaroSimilarity(a, b)
+				got = metric.JaroSimilarity(a, b)
 			case "jaro_winkler":
-				got = proctor.JaroWinklerSimilarity(a, b, 0.1)
+				got = metric.JaroWinklerSimilarity(a, b, 0.1)
 			case "hamming":
-				got = proctor.HammingSimilarity(a, b)
+				got = metric.HammingSimilarity(a, b)
 			}
 			d := math.Abs(got - c.want)
 			maxDiff = max(maxDiff, d)
@@ -93,10 +94,10 @@ func TestJaroTextbook(t *testing.T) {
 		{"abc", "xyz", 0, 0},
 	}
 	for _, tt := range tests {
-		if got := proctor.JaroSimilarity(tt.a, tt.b); math.Abs(got-tt.jaro) > 1e-12 {
+		if got := metric.JaroSimilarity(tt.a, tt.b); math.Abs(got-tt.jaro) > 1e-12 {
 			t.Errorf("JaroSimilarity(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.jaro)
 		}
-		if got := proctor.JaroWinklerSimilarity(tt.a, tt.b, 0.1); math.Abs(got-tt.winkler) > 1e-12 {
+		if got := metric.JaroWinklerSimilarity(tt.a, tt.b, 0.1); math.Abs(got-tt.winkler) > 1e-12 {
 			t.Errorf("JaroWinklerSimilarity(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.winkler)
 		}
 	}

@@ -8,19 +8,6 @@ import (
 	"github.com/proctorhq/proctor/reportfmt"
 )
 
-func ExampleWilson() {
-	lo, hi := reportfmt.Wilson(8, 10)
-	fmt.Printf("8 of 10 passed: 95%% CI [%.4f, %.4f]\n", lo, hi)
-	// Output: 8 of 10 passed: 95% CI [0.4902, 0.9433]
-}
-
-func ExamplePassAtK() {
-	// Five attempts, two passed: the chance that at least one of two
-	// attempts drawn passes, and that both do.
-	fmt.Printf("pass@2 %.2f, pass^2 %.2f\n", reportfmt.PassAtK(5, 2, 2), reportfmt.PassHatK(5, 2, 2))
-	// Output: pass@2 0.70, pass^2 0.10
-}
-
 func ExampleWriteText() {
 	r := proctor.NewReport("demo")
 	r.Add(proctor.CaseResult{ID: "ok", Verdict: proctor.StatusPassed, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusPassed}}})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 //go:embed html/report.css
@@ -328,7 +329,7 @@ func (h *HTML) Finish(s *Summary) error {
 }
 
 func rateOf(num, den int) *htmlRate {
-	lo, hi := Wilson(num, den)
+	lo, hi := metric.Wilson(num, den)
 	return &htmlRate{Rate: float64(num) / float64(den), Numerator: num, Denominator: den, Low: lo, High: hi}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // JUnit writes a JUnit XML report case by case: one <testcase> per case,
@@ -94,7 +95,7 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 	prop("flaky", fmt.Sprint(t.Flaky))
 	prop("not_graded", fmt.Sprint(t.NotGraded))
 	if r, d, ok := s.PassRate(); ok {
-		lo, hi := Wilson(t.Passed, d)
+		lo, hi := metric.Wilson(t.Passed, d)
 		prop("pass_rate", fmt.Sprintf("%.4f", r))
 		prop("pass_rate_denominator", fmt.Sprint(d))
 		prop("pass_rate_95ci", fmt.Sprintf("%.4f-%.4f", lo, hi))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, meant for a
@@ -23,7 +24,7 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	p("|---:|---:|---:|---:|---:|---|\n")
 	rate := "n/a (no case passed or failed)"
 	if r, d, ok := s.PassRate(); ok {
-		lo, hi := Wilson(t.Passed, d)
+		lo, hi := metric.Wilson(t.Passed, d)
 		rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
 	}
 	p("| %d | %d | %d | %d | %d | %s |\n\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), rate)
@@ -41,7 +42,7 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 			st := sp.Totals
 			rate := "n/a"
 			if r, d, ok := st.PassRate(); ok {
-				lo, hi := Wilson(st.Passed, d)
+				lo, hi := metric.Wilson(st.Passed, d)
 				rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
 			}
 			p("| %s | %d | %d | %d | %d | %s |\n", mdText(splitName(sp.Split)), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)

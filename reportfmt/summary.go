@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // DefaultRows is how many cases a [Summary] keeps for listing when
@@ -236,7 +237,7 @@ func (s *Summary) MaxAttempts() int {
 	return m
 }
 
-// PassAtK returns the mean of [PassAtK] and of [PassHatK] over the cases
+// PassAtK returns the mean of [metric.PassAtK] and of [metric.PassHatK] over the cases
 // with at least k measured attempts, and how many cases that is. Attempts
 // that were not graded are left out, never counted as failures.
 func (s *Summary) PassAtK(k int) (passAt, passHat float64, cases int) {
@@ -246,8 +247,8 @@ func (s *Summary) PassAtK(k int) (passAt, passHat float64, cases int) {
 		if n < k {
 			continue
 		}
-		sumAt += float64(cnt) * PassAtK(n, c, k)
-		sumHat += float64(cnt) * PassHatK(n, c, k)
+		sumAt += float64(cnt) * metric.PassAtK(n, c, k)
+		sumHat += float64(cnt) * metric.PassHatK(n, c, k)
 		cases += cnt
 	}
 	if cases == 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // WriteText writes the report as a terminal table: one row per case kept
@@ -40,7 +41,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	t := s.Totals
 	p("passed %d | failed %d | flaky %d | not graded %d   (%d %s)\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), plural(t.Cases(), "case", "cases"))
 	if rate, d, ok := s.PassRate(); ok {
-		lo, hi := Wilson(t.Passed, d)
+		lo, hi := metric.Wilson(t.Passed, d)
 		p("pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
 	} else {
 		p("pass rate   n/a  no case passed or failed\n")

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 	"github.com/proctorhq/proctor/reportfmt"
 	"github.com/proctorhq/proctor/suite"
 )
@@ -292,7 +293,7 @@ func TestBrowserReport(t *testing.T) {
 	if got, w := p.text("#pass-rate"), fmt.Sprintf("%.1f%%", 100*rate); got != w {
 		t.Errorf("pass rate shows %q, want %q", got, w)
 	}
-	lo, hi := reportfmt.Wilson(rep.Totals.Passed, d)
+	lo, hi := metric.Wilson(rep.Totals.Passed, d)
 	if got, w := p.text("#pass-rate-detail"), fmt.Sprintf("%d / %d; 95%% Wilson CI %.1f%%–%.1f%%", rep.Totals.Passed, d, 100*lo, 100*hi); !strings.Contains(got, w) {
 		t.Errorf("pass rate detail %q lacks %q", got, w)
 	}

@@ -1,4 +1,4 @@
-package reportfmt
+package metric
 
 import "math"
 

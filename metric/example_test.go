@@ -1,0 +1,96 @@
+package metric_test
+
+import (
+	"fmt"
+
+	"github.com/proctorhq/proctor/metric"
+)
+
+func ExampleWilson() {
+	lo, hi := metric.Wilson(8, 10)
+	fmt.Printf("8 of 10 passed: 95%% CI [%.4f, %.4f]\n", lo, hi)
+	// Output: 8 of 10 passed: 95% CI [0.4902, 0.9433]
+}
+
+func ExamplePassAtK() {
+	// Five attempts, two passed: the chance that at least one of two
+	// attempts drawn passes, and that both do.
+	fmt.Printf("pass@2 %.2f, pass^2 %.2f\n", metric.PassAtK(5, 2, 2), metric.PassHatK(5, 2, 2))
+	// Output: pass@2 0.70, pass^2 0.10
+}
+
+func ExampleSentenceBLEU() {
+	s := metric.SentenceBLEU("The dog bit the man.", []string{"The dog bit the man.", "The dog had bit the man."})
+	fmt.Printf("BLEU %.2f, brevity penalty %.2f\n", s.Score, s.BP)
+	s = metric.SentenceBLEU("It wasn't surprising.", []string{"It was not unexpected."})
+	fmt.Printf("BLEU %.4f, 1-gram matches %d of %d\n", s.Score, s.Counts[0], s.Totals[0])
+	// Output:
+	// BLEU 1.00, brevity penalty 1.00
+	// BLEU 0.1479, 1-gram matches 2 of 4
+}
+
+func ExampleCorpusBLEU() {
+	hyps := []string{"The dog bit the man.", "It wasn't surprising."}
+	refs := [][]string{{"The dog bit the man."}, {"It was not unexpected."}}
+	s, err := metric.CorpusBLEU(hyps, refs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("corpus BLEU %.4f over %d tokens\n", s.Score, s.SysLen)
+	// Output: corpus BLEU 0.6398 over 10 tokens
+}
+
+func ExampleSentenceGLEU() {
+	g := metric.SentenceGLEU("the the the the the the the", []string{"the cat is on the mat"})
+	fmt.Printf("GLEU %.4f\n", g)
+	// Output: GLEU 0.0909
+}
+
+func ExampleLevenshteinDistance() {
+	fmt.Println(metric.LevenshteinDistance("kitten", "sitting"))
+	fmt.Printf("%.4f\n", metric.LevenshteinSimilarity("kitten", "sitting"))
+	fmt.Printf("%.4f\n", metric.IndelSimilarity("this is a test", "this is a test!"))
+	// Output:
+	// 3
+	// 0.5714
+	// 0.9655
+}
+
+func ExampleTokenF1() {
+	golds := []string{"a cat sat down"}
+	fmt.Printf("F1 %.2f, exact %v\n", metric.TokenF1("the cat sat", golds), metric.SQuADExact("the cat sat", golds))
+	fmt.Println(metric.SQuADExact("The Eiffel Tower!", []string{"eiffel tower"}))
+	// Output:
+	// F1 0.80, exact false
+	// true
+}
+
+func ExampleMcNemarExact() {
+	// Ten cases went from pass to fail and two from fail to pass.
+	fmt.Printf("p = %.4f\n", metric.McNemarExact(10, 2))
+	// Output: p = 0.0386
+}
+
+func ExampleRougeScorer() {
+	sc, err := metric.NewRougeScorer("rouge1", false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := sc.Score("testing one two", "testing")
+	fmt.Printf("P %.2f R %.2f F %.2f\n", s.Precision, s.Recall, s.FMeasure)
+	// Output: P 1.00 R 0.33 F 0.50
+}
+
+func ExampleLocalization() {
+	got, err := metric.ParseLocations("The bug is in parse.go:10-14 and util.go:3.")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	want := metric.Locations{"parse.go": {{Start: 12, End: 20}}}
+	s := metric.Localization(got, want)
+	fmt.Printf("files F1 %.2f, lines F1 %.2f, score %.2f\n", s.FileF1, s.LineF1, s.Score)
+	// Output: files F1 0.67, lines F1 0.40, score 0.53
+}
