@@ -60,11 +60,11 @@ func keyBody(prefix int, needDigit bool) func(string, int, int) (int, int, bool)
 // detector by adding a row: a kind, a quick substring check, a pattern and
 // a validator.
 var secretTable = sync.OnceValue(func() []*detector {
-	return []*detector{
+	dets := []*detector{
 		{
 			kind:    AWSAccessKeyID,
-			quick:   hasAny("AKIA", "ASIA"),
-			re:      lazy(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
+			quick:   hasAny(awsAnchors...),
+			re:      lazy(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
 			windows: around(awsAnchors, tokenChars, 64, tokenChars, 64),
 			accept:  keyBody(4, false),
 			mask:    maskPrefix(4),
@@ -72,7 +72,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 		{
 			kind:    GitHubToken,
 			quick:   hasAny("gh", "github_pat_"),
-			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`),
+			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b`),
 			windows: around(githubAnchors, tokenChars, 64, tokenChars, 128),
 			accept:  keyBody(4, true),
 			mask:    maskKnownPrefix(`gh[pousr]_|github_pat_`),
@@ -87,11 +87,11 @@ var secretTable = sync.OnceValue(func() []*detector {
 		},
 		{
 			kind:    SlackToken,
-			quick:   has("xox"),
-			re:      lazy(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`),
-			windows: around([]string{"xox"}, tokenChars, 64, tokenChars, 512),
+			quick:   hasAny(slackAnchors...),
+			re:      lazy(`\b(?:xox[abeoprs]-|xoxe\.xox[bp]-|xapp-)[0-9A-Za-z\-]{10,}`),
+			windows: around(slackAnchors, tokenChars, 64, jwtChars, 512),
 			accept:  keyBody(5, true),
-			mask:    maskKnownPrefix(`xox[baprs]-`),
+			mask:    maskKnownPrefix(`xox[abeoprs]-|xoxe\.xox[bp]-|xapp-`),
 		},
 		{
 			kind:    GoogleAPIKey,
@@ -102,18 +102,22 @@ var secretTable = sync.OnceValue(func() []*detector {
 			mask:    maskPrefix(4),
 		},
 		{
-			kind:    StripeKey,
-			quick:   hasAny("_live_", "_test_"),
-			re:      lazy(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}`),
+			kind: StripeKey,
+			// Publishable keys (pk_live_, pk_test_) are meant to be shipped
+			// to browsers and are not secrets.
+			quick:   hasAny(stripeAnchors...),
+			re:      lazy(`\b(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,99}\b`),
 			windows: around(stripeAnchors, tokenChars, 64, tokenChars, 512),
 			accept:  keyBody(8, true),
-			mask:    maskKnownPrefix(`(?:sk|rk|pk)_(?:live|test)_`),
+			mask:    maskKnownPrefix(`(?:sk|rk)_(?:live|test|prod)_`),
 		},
 		{
 			kind:  PrivateKey,
 			quick: has("PRIVATE KEY-----"),
+			// Line breaks may be escaped (\n inside a JSON string, as in a
+			// cloud service-account file).
 			re: lazy(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----` +
-				`(?:\s*[A-Za-z\-]+: [^\n]*)*(?:\s*[A-Za-z0-9+/=]+)*\s*` +
+				`(?:(?:\s|\\[nr])*[A-Za-z\-]+: [^\n\\]*)*(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*(?:\s|\\[nr])*` +
 				`(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?`),
 			windows: around([]string{"-----BEGIN "}, nil, 0, nil, 16<<10),
 			accept:  acceptPEM,
@@ -146,23 +150,36 @@ var secretTable = sync.OnceValue(func() []*detector {
 			accept:  acceptAssignment,
 			mask:    maskAll,
 		},
+		{
+			// scheme://user:password@host: the password is the finding.
+			kind:    ConnectionPassword,
+			quick:   has("://"),
+			re:      lazy(`\b[A-Za-z][A-Za-z0-9+.\-]{1,24}://[^\s:/?#@"'<>` + "`" + `]{0,128}:([^\s/?#@"'<>` + "`" + `]{1,256})@[A-Za-z0-9.\-\[\]]`),
+			windows: around([]string{"://"}, schemeChars, 32, nil, 400),
+			group:   1,
+			accept:  acceptURLPassword,
+			mask:    maskAll,
+		},
 	}
+	return append(dets, providerDetectors()...)
 })
 
 // Anchors of the detectors that look for several: each region a pattern
 // runs on holds one of them.
 var (
-	awsAnchors      = []string{"AKIA", "ASIA"}
+	awsAnchors      = []string{"AKIA", "ASIA", "A3T", "ABIA", "ACCA"}
+	slackAnchors    = []string{"xox", "xapp-"}
 	githubAnchors   = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}
-	stripeAnchors   = []string{"_live_", "_test_"}
+	stripeAnchors   = []string{"_live_", "_test_", "_prod_"}
 	xmlValueAnchors = []string{"value=", "Value=", "value =", "VALUE="}
 )
 
 var (
-	tokenChars = setOf("_-", digits, lowers, uppers)
-	jwtChars   = setOf("_-.", digits, lowers, uppers)
-	nameChars  = setOf("_.-", digits, lowers, uppers)
-	valueEnds  = setOf(" \t\r\n\"'`,;<>(){}[]")
+	tokenChars  = setOf("_-", digits, lowers, uppers)
+	jwtChars    = setOf("_-.", digits, lowers, uppers)
+	nameChars   = setOf("_.-", digits, lowers, uppers)
+	schemeChars = setOf("+.-", digits, lowers, uppers)
+	valueEnds   = setOf(" \t\r\n\"'`,;<>(){}[]")
 )
 
 // assignKeywords are the name parts that make an assignment worth a look;
@@ -253,6 +270,7 @@ func acceptPEM(text string, s, e int) (int, int, bool) {
 	if i := strings.Index(body, "-----END"); i >= 0 {
 		body = body[:i]
 	}
+	body = strings.NewReplacer(`\n`, "\n", `\r`, "").Replace(body)
 	n := 0
 	var b strings.Builder
 	for _, line := range strings.Split(body, "\n") {
@@ -386,4 +404,30 @@ func IsPlaceholder(v string) bool {
 		}
 	}
 	return len(v) >= 8 && distinct < 6
+}
+
+// urlPasswordStandIns are passwords that documentation writes in place of
+// a real one: postgres://user:password@localhost is an example, not a leak.
+var urlPasswordStandIns = []string{
+	"password", "passwd", "pass", "pwd", "pw", "secret", "mypassword", "yourpassword", "user", "username",
+	"postgres", "mysql", "root", "admin", "guest", "test", "example", "changeme", "xxx", "dbpass", "db_password",
+}
+
+// acceptURLPassword keeps the password of a connection or basic-auth URL
+// unless it is a stand-in: a placeholder, a conventional word
+// (urlPasswordStandIns), a template or environment reference ($PASS,
+// ${PASS}, {{pass}}, %(pass)s, {password}, <password>, :password) or a
+// masked value (****).
+func acceptURLPassword(text string, s, e int) (int, int, bool) {
+	v := text[s:e]
+	low := strings.ToLower(v)
+	for _, w := range urlPasswordStandIns {
+		if low == w {
+			return 0, 0, false
+		}
+	}
+	if strings.ContainsAny(v[:1], "$%{<:*[") || strings.Trim(v, "*x.X") == "" || IsPlaceholder(v) {
+		return 0, 0, false
+	}
+	return s, e, true
 }
