@@ -24,7 +24,9 @@ type corpusRow struct {
 	Note    string   `json:"note"`
 }
 
-func loadCorpus(t testing.TB) []corpusRow { return loadCorpusFile(t, "testdata/disclosure/corpus.jsonl") }
+func loadCorpus(t testing.TB) []corpusRow {
+	return loadCorpusFile(t, "testdata/disclosure/corpus.jsonl")
+}
 
 func loadCorpusFile(t testing.TB, path string) []corpusRow {
 	t.Helper()

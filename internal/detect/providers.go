@@ -142,13 +142,13 @@ var providers = []provider{
 		"gitlab-incoming-mail-token", "gitlab-kubernetes-agent-token", "gitlab-oauth-app-secret", "gitlab-pat",
 		"gitlab-pat-routable", "gitlab-runner-authentication-token", "gitlab-runner-authentication-token-routable", "gitlab-scim-token"},
 		anchors: []string{"gldt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glpat-", "glrt-", "glsoat-"},
-		pattern: `\bgl(?:dt|ffct|ft|imt|agent|oas|pat|rt|soat)-[0-9A-Za-z_\-]{20,300}(?:\.[0-9a-z]{9})?`, entropy: 3},
+		pattern: `\bgl(?:dt|ffct|ft|imt|agent|oas|pat|rt|soat)-[0-9A-Za-z_\-]{20,300}(?:\.[0-9A-Za-z]{9})?`, entropy: 3},
 	{kind: GitLabToken, rules: []string{"gitlab-ptt"}, anchors: []string{"glptt-"},
 		pattern: `\bglptt-[0-9a-f]{40}\b`, entropy: 3},
 	{kind: GitLabToken, rules: []string{"gitlab-rrt"}, anchors: []string{"GR1348941"},
 		pattern: `\bGR1348941[\w-]{20,}`, entropy: 3},
 	{kind: GitLabToken, rules: []string{"gitlab-session-cookie"}, anchors: []string{"_gitlab_session="},
-		pattern: `_gitlab_session=[0-9a-z]{32}\b`, entropy: 3},
+		pattern: `_gitlab_session=[0-9A-Za-z]{32}\b`, entropy: 3},
 	{kind: GrafanaToken, rules: []string{"grafana-api-key"}, anchors: []string{"eyJrIjoi"},
 		pattern: `\beyJrIjoi[A-Za-z0-9]{70,400}={0,3}`, entropy: 3, right: 512},
 	{kind: GrafanaToken, rules: []string{"grafana-cloud-api-token"}, anchors: []string{"glc_"},
@@ -174,7 +174,7 @@ var providers = []provider{
 	{kind: TeamsWebhook, rules: []string{"microsoft-teams-webhook"}, anchors: []string{".webhook.office.com/"},
 		pattern: `https://[a-z0-9]+\.webhook\.office\.com/webhookb2/[a-z0-9]{8}-(?:[a-z0-9]{4}-){3}[a-z0-9]{12}@[a-z0-9]{8}-(?:[a-z0-9]{4}-){3}[a-z0-9]{12}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9]{8}-(?:[a-z0-9]{4}-){3}[a-z0-9]{12}(?:/[A-Za-z0-9]{10,})?`},
 	{kind: NewRelicKey, rules: []string{"new-relic-user-api-key", "new-relic-insert-key"}, anchors: []string{"NRAK-", "NRII-"},
-		pattern: `\b(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9\-]{32})\b`, entropy: 3, mixed: true},
+		pattern: `\b(?:NRAK-[A-Za-z0-9]{27}|NRII-[A-Za-z0-9\-]{32})\b`, entropy: 3, mixed: true},
 	{kind: NotionToken, rules: []string{"notion-api-token"}, anchors: []string{"ntn_"},
 		pattern: `\bntn_[0-9]{11}[A-Za-z0-9]{35}\b`, entropy: 4},
 	{kind: NPMToken, rules: []string{"npm-access-token"}, anchors: []string{"npm_"},
@@ -201,8 +201,8 @@ var providers = []provider{
 		pattern: `\brubygems_[a-f0-9]{48}\b`, entropy: 2},
 	{kind: ScalingoToken, rules: []string{"scalingo-api-token"}, anchors: []string{"tk-us-"},
 		pattern: `\btk-us-[\w-]{48}`, entropy: 2},
-	{kind: SendGridKey, rules: []string{"sendgrid-api-token"}, anchors: []string{"SG."},
-		pattern: `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`, entropy: 2},
+	{kind: SendGridKey, rules: []string{"sendgrid-api-token"}, anchors: []string{"SG."}, mixed: true,
+		pattern: `\bSG\.[A-Za-z0-9=_\-.]{66}`, entropy: 2},
 	{kind: SendinblueKey, rules: []string{"sendinblue-api-token"}, anchors: []string{"xkeysib-"},
 		pattern: `\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b`, entropy: 2},
 	{kind: SentryToken, rules: []string{"sentry-user-token"}, anchors: []string{"sntryu_"},
@@ -256,7 +256,7 @@ func providerDetectors() []*detector {
 			kind:    p.kind,
 			quick:   hasAny(p.anchors...),
 			re:      lazy(p.pattern),
-			windows: around(p.anchors, tokenChars, 64, provChars, right),
+			windows: around(p.anchors, provChars, 96, provChars, right),
 			group:   group,
 			accept:  acceptProvider(p),
 			mask:    maskProvider,
@@ -274,9 +274,14 @@ func acceptProvider(p *provider) func(string, int, int) (int, int, bool) {
 		if e < len(text) && wordBytes[text[e]] {
 			return 0, 0, false
 		}
+		// Nor is one that a dot or slash joins to more of a name or path
+		// (video_box.ico-7a38….png, a fixed-length token with -more after it).
+		if e+1 < len(text) && (text[e] == '.' || text[e] == '/' || text[e] == '-') && wordBytes[text[e+1]] {
+			return 0, 0, false
+		}
 		body := v
 		for _, a := range p.anchors {
-			if i := strings.Index(v, a); i >= 0 {
+			if i := strings.Index(v, a); i >= 0 && i+len(a) < len(v) {
 				body = v[i+len(a):]
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -86,11 +87,16 @@ var secretTable = sync.OnceValue(func() []*detector {
 			mask:    maskKnownPrefix(`sk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?`),
 		},
 		{
-			kind:    SlackToken,
-			quick:   hasAny(slackAnchors...),
-			re:      lazy(`\b(?:xox[abeoprs]-|xoxe\.xox[bp]-|xapp-)[0-9A-Za-z\-]{10,}`),
+			kind:  SlackToken,
+			quick: hasAny(slackAnchors...),
+			// Bot, legacy bot, user, legacy, workspace, app and
+			// configuration tokens, each in its documented shape.
+			re: lazy(`\b(?:xoxb-[0-9]{8,14}-[0-9]{8,14}[A-Za-z0-9\-]*|xoxb-[0-9]{8,14}-[A-Za-z0-9]{18,26}` +
+				`|xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9\-]{28,34}|xox[os]-[0-9]+-[0-9A-Za-z\\-]{10,}` +
+				`|xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}|xapp-[0-9]-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+` +
+				`|xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}|xoxe-[0-9]-[A-Za-z0-9]{146})\b`),
 			windows: around(slackAnchors, tokenChars, 64, jwtChars, 512),
-			accept:  keyBody(5, true),
+			accept:  acceptSlack,
 			mask:    maskKnownPrefix(`xox[abeoprs]-|xoxe\.xox[bp]-|xapp-`),
 		},
 		{
@@ -98,7 +104,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 			quick:   has("AIza"),
 			re:      lazy(`\bAIza[0-9A-Za-z_\-]{35}`),
 			windows: around([]string{"AIza"}, tokenChars, 64, tokenChars, 64),
-			accept:  keyBody(4, false),
+			accept:  acceptGoogle,
 			mask:    maskPrefix(4),
 		},
 		{
@@ -132,25 +138,6 @@ var secretTable = sync.OnceValue(func() []*detector {
 			mask:    maskPrefix(3),
 		},
 		{
-			kind: SecretAssignment,
-			re: lazy(`(?i)[a-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|credentials?)(?:[_\-]?key)?` +
-				`["']?\s*(?::=|=>|[:=])\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,256})`),
-			windows: assignWindows,
-			group:   1,
-			accept:  acceptAssignment,
-			mask:    maskAll,
-		},
-		{
-			// XML configuration: <add key="ApiKey" value="..."/>.
-			kind:    SecretAssignment,
-			quick:   has("value"),
-			re:      lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
-			windows: around(xmlValueAnchors, nil, 256, nil, 300),
-			group:   1,
-			accept:  acceptAssignment,
-			mask:    maskAll,
-		},
-		{
 			// scheme://user:password@host: the password is the finding.
 			kind:    ConnectionPassword,
 			quick:   has("://"),
@@ -161,7 +148,34 @@ var secretTable = sync.OnceValue(func() []*detector {
 			mask:    maskAll,
 		},
 	}
-	return append(dets, providerDetectors()...)
+	// Provider tokens, then assignments: of two findings with the same
+	// span the first in the table is kept, and a value assigned to a
+	// secret-looking name is reported as the provider's token when it is
+	// one.
+	dets = append(dets, providerDetectors()...)
+	return append(dets, []*detector{
+		{
+			kind:    SecretAssignment,
+			generic: true,
+			re: lazy(`(?i)[a-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|credentials?)(?:[_\-]?key)?` +
+				`["']?\s*(?::=|=>|[:=])\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,256})`),
+			windows: assignWindows,
+			group:   1,
+			accept:  acceptAssignment,
+			mask:    maskAll,
+		},
+		{
+			// XML configuration: <add key="ApiKey" value="..."/>.
+			kind:    SecretAssignment,
+			generic: true,
+			quick:   has("value"),
+			re:      lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
+			windows: around(xmlValueAnchors, nil, 256, nil, 300),
+			group:   1,
+			accept:  acceptAssignment,
+			mask:    maskAll,
+		},
+	}...)
 })
 
 // Anchors of the detectors that look for several: each region a pattern
@@ -248,6 +262,16 @@ func containsAnyFold(s string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// acceptSlack keeps a Slack token that is no placeholder and not too
+// uniform.
+func acceptSlack(text string, s, e int) (int, int, bool) {
+	v := text[s:e]
+	if hasPlaceholderWord(v) || entropy(v) < 2 || strings.Count(strings.ToLower(v), "x") > len(v)/2 {
+		return 0, 0, false
+	}
+	return s, e, true
 }
 
 func acceptSK(text string, s, e int) (int, int, bool) {
@@ -370,7 +394,19 @@ func entropy(v string) float64 {
 var placeholderWords = []string{
 	"xxxx", "example", "your", "changeme", "change_me", "change-me", "placeholder", "redacted",
 	"dummy", "sample", "insert", "replace", "here", "todo", "fixme", "****", "...", "…",
-	"<", ">", "${", "{{", "}}", "%(", "lorem", "foobar", "1234567", "abcdefg", "qwerty",
+	"<", ">", "${", "{{", "}}", "%(", "lorem", "foobar", "fake", "1234567", "abcdefg", "qwerty",
+}
+
+// hasPlaceholderWord reports whether v holds one of placeholderWords, in
+// any case.
+func hasPlaceholderWord(v string) bool {
+	low := strings.ToLower(v)
+	for _, w := range placeholderWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsPlaceholder reports whether v is a stand-in for a credential
@@ -380,23 +416,37 @@ func IsPlaceholder(v string) bool {
 	if v == "" {
 		return true
 	}
-	low := strings.ToLower(v)
-	for _, w := range placeholderWords {
-		if strings.Contains(low, w) {
-			return true
-		}
+	if hasPlaceholderWord(v) {
+		return true
 	}
-	// A run of five identical characters, or few distinct ones.
-	run, distinct := 1, 0
+	low := strings.ToLower(v)
+	// A run of five identical characters (in a value shorter than 40
+	// bytes; in a longer one, a run of a third of it: binary tokens hold
+	// runs of A, padding), or few distinct characters.
+	longRun := 5
+	if len(low) >= 40 {
+		longRun = max(5, len(low)/3)
+	}
+	run, distinct, asc := 1, 0, 1
 	var seen [256]bool
 	for i := 0; i < len(low); i++ {
 		if !seen[low[i]] {
 			seen[low[i]] = true
 			distinct++
 		}
+		// Six characters in a row in alphabet order (abcdef, 123456,
+		// klmnop): typed, not generated.
+		if i > 0 && low[i] == low[i-1]+1 && (isAlnum(low[i]) && isAlnum(low[i-1])) {
+			asc++
+			if asc >= 6 {
+				return true
+			}
+		} else {
+			asc = 1
+		}
 		if i > 0 && low[i] == low[i-1] {
 			run++
-			if run >= 5 {
+			if run >= longRun {
 				return true
 			}
 		} else {
@@ -426,8 +476,34 @@ func acceptURLPassword(text string, s, e int) (int, int, bool) {
 			return 0, 0, false
 		}
 	}
-	if strings.ContainsAny(v[:1], "$%{<:*[") || strings.Trim(v, "*x.X") == "" || IsPlaceholder(v) {
+	if strings.ContainsAny(v[:1], "$%{<:*[") || strings.Trim(v, "*x.X") == "" || hasPlaceholderWord(v) {
 		return 0, 0, false
 	}
 	return s, e, true
 }
+
+// googleExampleKeys are API keys published in Google's own SDK samples
+// (firebase-android-sdk), restricted and meant to be public: gitleaks'
+// gcp-api-key rule lists the same ones as known false positives.
+var googleExampleKeys = []string{
+	"AIzaSyabcdefghijklmnopqrstuvwxyz1234567", "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+	"AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM", "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+	"AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0", "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+	"AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c", "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+	"AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY", "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+	"AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ", "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+	"AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU", "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+	"AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE", "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+}
+
+// acceptGoogle keeps a Google API key that ends where the token ends, is
+// no placeholder, varied enough and not one of googleExampleKeys.
+func acceptGoogle(text string, s, e int) (int, int, bool) {
+	v := text[s:e]
+	if (e < len(text) && wordBytes[text[e]]) || IsPlaceholder(v[4:]) || entropy(v) < 3.5 || slices.Contains(googleExampleKeys, v) {
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }
