@@ -40,7 +40,85 @@ func gitleaksRules() map[string]string {
 			m[r] = p.kind
 		}
 	}
+	for _, r := range assignmentRules {
+		m[r] = SecretAssignment
+	}
 	return m
+}
+
+// assignmentRules are gitleaks' keyword rules (a provider's name in the
+// variable, a value of the provider's shape after it) that the generic
+// assignment detector covers: their values are long, mixed and high in
+// entropy, and their example names hold key, token, secret or password.
+var assignmentRules = []string{
+	"adafruit-api-key",
+	"adobe-client-id",
+	"airtable-api-key",
+	"algolia-api-key",
+	"alibaba-secret-key",
+	"asana-client-secret",
+	"atlassian-api-token",
+	"beamer-api-token",
+	"bitbucket-client-id",
+	"bitbucket-client-secret",
+	"bittrex-access-key",
+	"bittrex-secret-key",
+	"cloudflare-api-key",
+	"cloudflare-global-api-key",
+	"codecov-access-token",
+	"coinbase-access-token",
+	"confluent-access-token",
+	"confluent-secret-key",
+	"contentful-delivery-api-token",
+	"datadog-access-token",
+	"defined-networking-api-token",
+	"discord-api-token",
+	"droneci-access-token",
+	"dropbox-api-token",
+	"etsy-access-token",
+	"facebook-secret",
+	"fastly-api-token",
+	"finicity-api-token",
+	"finicity-client-secret",
+	"finnhub-access-token",
+	"flickr-access-token",
+	"flutterwave-encryption-key",
+	"flutterwave-secret-key",
+	"freshbooks-access-token",
+	"gitter-access-token",
+	"gocardless-api-token",
+	"intercom-api-key",
+	"jfrog-identity-token",
+	"kucoin-access-token",
+	"kucoin-secret-key",
+	"launchdarkly-access-token",
+	"linear-client-secret",
+	"linkedin-client-id",
+	"linkedin-client-secret",
+	"lob-api-key",
+	"looker-client-id",
+	"looker-client-secret",
+	"mailgun-private-api-token",
+	"mailgun-signing-key",
+	"mattermost-access-token",
+	"messagebird-api-token",
+	"new-relic-user-api-id",
+	"nytimes-access-token",
+	"okta-access-token",
+	"plaid-secret-key",
+	"privateai-api-token",
+	"rapidapi-access-token",
+	"sendbird-access-id",
+	"sendbird-access-token",
+	"sentry-access-token",
+	"squarespace-access-token",
+	"sumologic-access-token",
+	"travisci-access-token",
+	"twitch-api-token",
+	"twitter-access-secret",
+	"twitter-api-key",
+	"twitter-api-secret",
+	"zendesk-secret-key",
 }
 
 type gitleaksExample struct {
