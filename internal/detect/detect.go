@@ -56,13 +56,29 @@ type detector struct {
 	// place (an assignment): its findings give way to a specific
 	// detector's (a provider token) that overlaps them.
 	generic bool
+	// gate, when not 0, is 1 + the index of this detector's row in the
+	// provider table: the row runs only when presence found one of its
+	// anchors, in the one pass over the text that replaces a literal
+	// search per row.
+	gate int
 }
 
 // scan runs the detectors over text and returns findings sorted by start,
 // with findings that overlap an earlier, longer one dropped.
 func scan(text string, dets []*detector) []Finding {
 	var out []Finding
+	var present [maxProviders]bool
+	presence := false
 	for _, d := range dets {
+		if d.gate > 0 {
+			if !presence {
+				providerPresence(text, &present)
+				presence = true
+			}
+			if !present[d.gate-1] {
+				continue
+			}
+		}
 		if d.quick != nil && !d.quick(text) {
 			continue
 		}

@@ -3,6 +3,7 @@ package detect
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // provider is one row of the provider-token table: credentials that carry
@@ -254,7 +255,7 @@ func providerDetectors() []*detector {
 		}
 		out = append(out, &detector{
 			kind:    p.kind,
-			quick:   hasAny(p.anchors...),
+			gate:    i + 1,
 			re:      lazy(p.pattern),
 			windows: around(p.anchors, provChars, 96, provChars, right),
 			group:   group,
@@ -308,4 +309,50 @@ func maskProvider(v string) string {
 		}
 	}
 	return maskPrefix(n + 1)(v)
+}
+
+// anchorIndex finds, in one pass over a text, which provider rows have an
+// anchor in it: a bit per two-byte prefix of any anchor (8 KiB, checked
+// at every byte), then the anchors with that prefix.
+type anchorIndex struct {
+	bits  [1 << 16 / 64]uint64
+	heads map[uint16][]anchorRef
+}
+
+type anchorRef struct {
+	anchor string
+	row    int
+}
+
+var providerAnchors = sync.OnceValue(func() *anchorIndex {
+	ix := &anchorIndex{heads: map[uint16][]anchorRef{}}
+	for i, p := range providers {
+		for _, a := range p.anchors {
+			h := uint16(a[0])<<8 | uint16(a[1])
+			ix.bits[h/64] |= 1 << (h % 64)
+			ix.heads[h] = append(ix.heads[h], anchorRef{a, i})
+		}
+	}
+	return ix
+})
+
+// maxProviders bounds the provider table, so that presence needs no
+// allocation (TestProviderTable checks it).
+const maxProviders = 128
+
+// providerPresence sets, by provider row, whether text holds one of the
+// row's anchors.
+func providerPresence(text string, present *[maxProviders]bool) {
+	ix := providerAnchors()
+	for i := 0; i+1 < len(text); i++ {
+		h := uint16(text[i])<<8 | uint16(text[i+1])
+		if ix.bits[h/64]&(1<<(h%64)) == 0 {
+			continue
+		}
+		for _, r := range ix.heads[h] {
+			if !present[r.row] && strings.HasPrefix(text[i:], r.anchor) {
+				present[r.row] = true
+			}
+		}
+	}
 }

@@ -44,3 +44,41 @@ func TestSecretsMissedBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderTable checks the provider table's invariants: it fits the
+// presence array, every row has anchors of two bytes or more, and every
+// row's pattern compiles.
+func TestProviderTable(t *testing.T) {
+	if len(providers) > maxProviders {
+		t.Fatalf("%d provider rows, more than maxProviders (%d)", len(providers), maxProviders)
+	}
+	for _, p := range providers {
+		if len(p.anchors) == 0 || len(p.rules) == 0 {
+			t.Errorf("%s: no anchors or no rules", p.kind)
+		}
+		for _, a := range p.anchors {
+			if len(a) < 2 {
+				t.Errorf("%s: anchor %q shorter than two bytes", p.kind, a)
+			}
+		}
+		_ = lazy(p.pattern)()
+	}
+}
+
+// TestProviderPresence: the one-pass anchor search finds exactly the rows
+// a literal search per row finds.
+func TestProviderPresence(t *testing.T) {
+	for _, text := range []string{"", "x", "token glpat-abc and SK12 and :A and hooks.slack.com/ x", "pnu_pul-pplx-pscale_pw_", "sq0atp-EAAAEZAK"} {
+		var present [maxProviders]bool
+		providerPresence(text, &present)
+		for i, p := range providers {
+			want := false
+			for _, a := range p.anchors {
+				want = want || strings.Contains(text, a)
+			}
+			if present[i] != want {
+				t.Errorf("%q: row %d (%s) present = %v, want %v", text, i, p.kind, present[i], want)
+			}
+		}
+	}
+}
