@@ -398,15 +398,39 @@ var placeholderWords = []string{
 }
 
 // hasPlaceholderWord reports whether v holds one of placeholderWords, in
-// any case.
+// any case. In a value of 40 bytes or more, a short word of letters (five
+// or fewer) counts only
+// standing apart from other letters (-fake-, 12fake): a long random token
+// holds "here" or "fake" by chance (uFakE3) more often than one would
+// think.
 func hasPlaceholderWord(v string) bool {
 	low := strings.ToLower(v)
 	for _, w := range placeholderWords {
-		if strings.Contains(low, w) {
-			return true
+		for from := 0; ; {
+			i := strings.Index(low[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			if len(low) < 40 || len(w) > 5 || !allLetters(w) ||
+				((i == 0 || !isLetter(low[i-1])) && (i+len(w) == len(low) || !isLetter(low[i+len(w)]))) {
+				return true
+			}
+			from = i + 1
 		}
 	}
 	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func allLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isLetter(w[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // IsPlaceholder reports whether v is a stand-in for a credential
