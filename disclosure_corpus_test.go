@@ -25,8 +25,12 @@ type corpusRow struct {
 }
 
 func loadCorpus(t testing.TB) []corpusRow {
+	return loadCorpusFile(t, "testdata/disclosure/corpus.jsonl")
+}
+
+func loadCorpusFile(t testing.TB, path string) []corpusRow {
 	t.Helper()
-	f, err := os.Open("testdata/disclosure/corpus.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,16 +80,40 @@ func (c prCount) recall() float64 {
 }
 
 // TestDisclosureCorpus computes precision and recall per kind over the
-// labelled corpus, text by text, and fails below 0.95 for either.
+// labelled corpus, text by text, and fails below 0.95 for either. This
+// corpus predates the provider-token detectors: it must hold positives of
+// the PII kinds and of the first secret detectors.
 func TestDisclosureCorpus(t *testing.T) {
 	rows := loadCorpus(t)
 	if len(rows) < 150 {
 		t.Fatalf("corpus has %d texts, want at least 150", len(rows))
 	}
+	need := append(PIIKinds(), detect.AWSAccessKeyID, detect.GitHubToken, detect.SKKey, detect.SlackToken,
+		detect.GoogleAPIKey, detect.StripeKey, detect.PrivateKey, detect.JWT, detect.SecretAssignment)
+	corpusPR(t, rows, need, 0.95, true)
+}
+
+// TestSecretsHeldout measures precision and recall per secret kind on
+// testdata/disclosure/secrets-heldout.jsonl, a corpus written after the
+// detectors were finished and not used to tune them (gen_heldout.py).
+// Every secret kind must have a positive in it.
+func TestSecretsHeldout(t *testing.T) {
+	rows := loadCorpusFile(t, "testdata/disclosure/secrets-heldout.jsonl")
+	corpusPR(t, rows, detect.Secrets().Kinds(), 0.98, false)
+}
+
+// corpusPR tallies precision and recall per kind over rows (the PII kinds
+// too when withPII) and fails below floor for either, or when a kind in
+// need has no positive.
+func corpusPR(t *testing.T, rows []corpusRow, need []string, floor float64, withPII bool) {
 	pii := MustNoPII(NoPIIOptions{})
 	sec := NewNoSecrets(NoSecretsOptions{})
 	counts := map[string]*prCount{}
-	for _, k := range append(PIIKinds(), detect.Secrets().Kinds()...) {
+	kinds := detect.Secrets().Kinds()
+	if withPII {
+		kinds = append(PIIKinds(), kinds...)
+	}
+	for _, k := range kinds {
 		counts[k] = &prCount{}
 	}
 	tally := func(i int, r corpusRow, want, got []string) {
@@ -111,7 +139,9 @@ func TestDisclosureCorpus(t *testing.T) {
 			pos++
 		}
 		s := &Sample{Output: r.Text}
-		tally(i, r, r.PII, kindsFound(pii.Grade(context.Background(), s)))
+		if withPII {
+			tally(i, r, r.PII, kindsFound(pii.Grade(context.Background(), s)))
+		}
 		tally(i, r, r.Secrets, kindsFound(sec.Grade(context.Background(), s)))
 	}
 	keys := make([]string, 0, len(counts))
@@ -125,11 +155,11 @@ func TestDisclosureCorpus(t *testing.T) {
 		c := counts[k]
 		b.WriteString("| " + k + " | " + itoa(c.tp+c.fn) + " | " + itoa(c.tp) + " | " + itoa(c.fp) + " | " + itoa(c.fn) +
 			" | " + ftoa(c.precision()) + " | " + ftoa(c.recall()) + " |\n")
-		if c.tp+c.fn == 0 {
+		if c.tp+c.fn == 0 && slices.Contains(need, k) {
 			t.Errorf("%s: no positive in the corpus", k)
 		}
-		if c.precision() < 0.95 || c.recall() < 0.95 {
-			t.Errorf("%s: precision %.3f, recall %.3f, want both >= 0.95", k, c.precision(), c.recall())
+		if c.precision() < floor || c.recall() < floor {
+			t.Errorf("%s: precision %.3f, recall %.3f, want both >= %.2f", k, c.precision(), c.recall(), floor)
 		}
 	}
 	t.Logf("corpus: %d texts (%d with PII or secrets, %d hard negatives)%s", len(rows), pos, neg, b.String())

@@ -204,7 +204,10 @@ func TestDisclosureAllocs(t *testing.T) {
 }
 
 func FuzzDisclosureGraders(f *testing.F) {
-	for _, s := range []string{"", "ana@corp.io", "Zoë ZOË zoëy", "AKIAQ7ZJXKD3WPLM5RTB", "\xff\xfe", "New  York"} {
+	for _, s := range []string{"", "ana@corp.io", "Zoë ZOË zoëy", "AKIAQ7ZJXKD3WPLM5RTB", "\xff\xfe", "New  York",
+		"postgres://app:Wq7tZ2kLp9@db:5432/x", "redis://:@", "https://hooks.slack.com/services/T1/B2/q8Xr3WvNkz2Lp0Ys7Tb4Hc1M",
+		`"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"`,
+		"glpat-7RwRZKlvHZyUGS8Ls0vC SK0123456789abcdef0123456789abcdef 12345678:AAq7Lm2xR9vK4pT8wZ3nB6cY1dF5hJ0sGeU"} {
 		f.Add(s)
 	}
 	graders := []Grader{MustNoPII(NoPIIOptions{}), NewNoSecrets(NoSecretsOptions{}), MustForbidden([]string{"Zoë", "new york", "C++"}, ForbiddenOptions{})}

@@ -52,13 +52,33 @@ type detector struct {
 	// offsets relative to the candidate. ok false drops it.
 	accept func(text string, start, end int) (s, e int, ok bool)
 	mask   func(value string) string
+	// generic marks a detector that finds any value in a secret-looking
+	// place (an assignment): its findings give way to a specific
+	// detector's (a provider token) that overlaps them.
+	generic bool
+	// gate, when not 0, is 1 + the index of this detector's row in the
+	// provider table: the row runs only when presence found one of its
+	// anchors, in the one pass over the text that replaces a literal
+	// search per row.
+	gate int
 }
 
 // scan runs the detectors over text and returns findings sorted by start,
 // with findings that overlap an earlier, longer one dropped.
 func scan(text string, dets []*detector) []Finding {
 	var out []Finding
+	var present [maxProviders]bool
+	presence := false
 	for _, d := range dets {
+		if d.gate > 0 {
+			if !presence {
+				providerPresence(text, &present)
+				presence = true
+			}
+			if !present[d.gate-1] {
+				continue
+			}
+		}
 		if d.quick != nil && !d.quick(text) {
 			continue
 		}
@@ -79,6 +99,7 @@ func scan(text string, dets []*detector) []Finding {
 	if len(out) == 0 {
 		return nil
 	}
+	out = dropGeneric(out, dets)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Start != out[j].Start {
 			return out[i].Start < out[j].Start
@@ -303,4 +324,49 @@ func nextAnchor(text string, from int, anchors []string, first *byteSet) (p, k, 
 		}
 	}
 	return -1, -1, len(text) - from
+}
+
+// dropGeneric removes the findings of generic detectors that overlap a
+// finding of a specific one.
+func dropGeneric(out []Finding, dets []*detector) []Finding {
+	generic := map[string]bool{}
+	for _, d := range dets {
+		if d.generic {
+			generic[d.kind] = true
+		}
+	}
+	if len(generic) == 0 {
+		return out
+	}
+	// Specific spans by start, with the furthest end reached so far: a
+	// generic finding overlaps one when some span starting before its end
+	// ends after its start. n log n, however many findings.
+	var spans [][2]int
+	for _, f := range out {
+		if !generic[f.Kind] {
+			spans = append(spans, [2]int{f.Start, f.End})
+		}
+	}
+	if len(spans) == 0 {
+		return out
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	reach := make([]int, len(spans))
+	for i, sp := range spans {
+		reach[i] = sp[1]
+		if i > 0 {
+			reach[i] = max(reach[i], reach[i-1])
+		}
+	}
+	kept := out[:0]
+	for _, f := range out {
+		if generic[f.Kind] {
+			n := sort.Search(len(spans), func(i int) bool { return spans[i][0] >= f.End })
+			if n > 0 && reach[n-1] > f.Start {
+				continue
+			}
+		}
+		kept = append(kept, f)
+	}
+	return kept
 }

@@ -210,7 +210,7 @@ func TestSecrets(t *testing.T) {
 		{"sk-xxxxxxxxxxxxxxxxxxxxxxxx", nil, "placeholder"},
 		{"task-force-meeting-notes-2024-q3", nil, "sk- inside a word"},
 		{"sk-learn-compatible-estimators", nil, "no digits: a name"},
-		{"xoxb-482916305712-9fK2mQ7xLp4RtZ8w", []string{SlackToken}, "slack bot token"},
+		{"xoxb-482916305712-2364535789652-9fK2mQ7xLp4RtZ8wNc3vB6yD", []string{SlackToken}, "slack bot token"},
 		{"xoxb-your-token-here", nil, "placeholder"},
 		{"AIzaSyD3k9Lm2Qx7Rt5Vb8Nc1Wz4Hj6Pf0Gs2Ke", []string{GoogleAPIKey}, "google key"},
 		{"sk_live_4eC7x9Lm2Qz8Rt5Vb1Nc3Wp6", []string{StripeKey}, "stripe live key"},
@@ -304,7 +304,7 @@ func TestMasks(t *testing.T) {
 	}{
 		{"sk-abcdefghij-K7mQ2xR9vL4pT8wZ3nB6cY1dF5", "sk-…(40 chars)"},
 		{"sk-proj-ab_cd-Q7mK2xR9vL4pT8wZ3nB6cY1dF5hJ", "sk-proj-…(42 chars)"},
-		{"sk-ant-api03-x-Q7mK2xR9vL4pT8wZ3nB6cY1dF5hJ", "sk-ant-api03-…(43 chars)"},
+		{"sk-ant-api03-7VIrxaR7kQfWv52uvEgoqiXnLAC1lIAYJRfza0hW_rdE2oapzzQbkrck-z1iYylswfgItIepZEufUlSoU5AZzcWQa3oBCAA", "sk-ant-api03-…(108 chars)"},
 		{"xoxb-2718281828-3141592653-Zq8Lm3Xw9Rt6Yb2Nc5Vd", "xoxb-…(47 chars)"},
 		{"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_…(32 chars)"},
 		{"ghp_8fKq2LmZx7RtY4vBnW1cJd9sPa3HeUo6QiTg", "ghp_…(40 chars)"},
@@ -399,6 +399,12 @@ func adversarial() map[string]string {
 // for the missing "ghp_".)
 func TestNextAnchorLinear(t *testing.T) {
 	lists := map[string][]string{"aws": awsAnchors, "github": githubAnchors, "stripe": stripeAnchors, "xml": xmlValueAnchors, "email": {"@"}}
+	lists["slack"] = slackAnchors
+	for _, p := range providers {
+		if len(p.anchors) > 1 {
+			lists[p.kind+" "+p.anchors[0]] = p.anchors
+		}
+	}
 	texts := adversarial()
 	for ln, anchors := range lists {
 		var first byteSet

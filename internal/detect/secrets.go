@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -60,11 +61,11 @@ func keyBody(prefix int, needDigit bool) func(string, int, int) (int, int, bool)
 // detector by adding a row: a kind, a quick substring check, a pattern and
 // a validator.
 var secretTable = sync.OnceValue(func() []*detector {
-	return []*detector{
+	dets := []*detector{
 		{
 			kind:    AWSAccessKeyID,
-			quick:   hasAny("AKIA", "ASIA"),
-			re:      lazy(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
+			quick:   hasAny(awsAnchors...),
+			re:      lazy(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
 			windows: around(awsAnchors, tokenChars, 64, tokenChars, 64),
 			accept:  keyBody(4, false),
 			mask:    maskPrefix(4),
@@ -72,7 +73,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 		{
 			kind:    GitHubToken,
 			quick:   hasAny("gh", "github_pat_"),
-			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`),
+			re:      lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b`),
 			windows: around(githubAnchors, tokenChars, 64, tokenChars, 128),
 			accept:  keyBody(4, true),
 			mask:    maskKnownPrefix(`gh[pousr]_|github_pat_`),
@@ -86,34 +87,43 @@ var secretTable = sync.OnceValue(func() []*detector {
 			mask:    maskKnownPrefix(`sk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?`),
 		},
 		{
-			kind:    SlackToken,
-			quick:   has("xox"),
-			re:      lazy(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`),
-			windows: around([]string{"xox"}, tokenChars, 64, tokenChars, 512),
-			accept:  keyBody(5, true),
-			mask:    maskKnownPrefix(`xox[baprs]-`),
+			kind:  SlackToken,
+			quick: hasAny(slackAnchors...),
+			// Bot, legacy bot, user, legacy, workspace, app and
+			// configuration tokens, each in its documented shape.
+			re: lazy(`\b(?:xoxb-[0-9]{8,14}-[0-9]{8,14}[A-Za-z0-9\-]*|xoxb-[0-9]{8,14}-[A-Za-z0-9]{18,26}` +
+				`|xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9\-]{28,34}|xox[os]-[0-9]+-[0-9A-Za-z\\-]{10,}` +
+				`|xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}|xapp-[0-9]-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+` +
+				`|xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}|xoxe-[0-9]-[A-Za-z0-9]{146})\b`),
+			windows: around(slackAnchors, tokenChars, 64, jwtChars, 512),
+			accept:  acceptSlack,
+			mask:    maskKnownPrefix(`xox[abeoprs]-|xoxe\.xox[bp]-|xapp-`),
 		},
 		{
 			kind:    GoogleAPIKey,
 			quick:   has("AIza"),
 			re:      lazy(`\bAIza[0-9A-Za-z_\-]{35}`),
 			windows: around([]string{"AIza"}, tokenChars, 64, tokenChars, 64),
-			accept:  keyBody(4, false),
+			accept:  acceptGoogle,
 			mask:    maskPrefix(4),
 		},
 		{
-			kind:    StripeKey,
-			quick:   hasAny("_live_", "_test_"),
-			re:      lazy(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}`),
+			kind: StripeKey,
+			// Publishable keys (pk_live_, pk_test_) are meant to be shipped
+			// to browsers and are not secrets.
+			quick:   hasAny(stripeAnchors...),
+			re:      lazy(`\b(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,99}\b`),
 			windows: around(stripeAnchors, tokenChars, 64, tokenChars, 512),
 			accept:  keyBody(8, true),
-			mask:    maskKnownPrefix(`(?:sk|rk|pk)_(?:live|test)_`),
+			mask:    maskKnownPrefix(`(?:sk|rk)_(?:live|test|prod)_`),
 		},
 		{
 			kind:  PrivateKey,
 			quick: has("PRIVATE KEY-----"),
+			// Line breaks may be escaped (\n inside a JSON string, as in a
+			// cloud service-account file).
 			re: lazy(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----` +
-				`(?:\s*[A-Za-z\-]+: [^\n]*)*(?:\s*[A-Za-z0-9+/=]+)*\s*` +
+				`(?:(?:\s|\\[nr])*[A-Za-z\-]+: [^\n\\]*)*(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*(?:\s|\\[nr])*` +
 				`(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?`),
 			windows: around([]string{"-----BEGIN "}, nil, 0, nil, 16<<10),
 			accept:  acceptPEM,
@@ -128,7 +138,25 @@ var secretTable = sync.OnceValue(func() []*detector {
 			mask:    maskPrefix(3),
 		},
 		{
-			kind: SecretAssignment,
+			// scheme://user:password@host: the password is the finding.
+			kind:    ConnectionPassword,
+			quick:   has("://"),
+			re:      lazy(`\b[A-Za-z][A-Za-z0-9+.\-]{1,24}://[^\s:/?#@"'<>` + "`" + `]{0,128}:([^\s/?#@"'<>` + "`" + `]{1,256})@[A-Za-z0-9.\-\[\]]`),
+			windows: around([]string{"://"}, schemeChars, 32, nil, 400),
+			group:   1,
+			accept:  acceptURLPassword,
+			mask:    maskAll,
+		},
+	}
+	// Provider tokens, then assignments: of two findings with the same
+	// span the first in the table is kept, and a value assigned to a
+	// secret-looking name is reported as the provider's token when it is
+	// one.
+	dets = append(dets, providerDetectors()...)
+	return append(dets, []*detector{
+		{
+			kind:    SecretAssignment,
+			generic: true,
 			re: lazy(`(?i)[a-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|credentials?)(?:[_\-]?key)?` +
 				`["']?\s*(?::=|=>|[:=])\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,256})`),
 			windows: assignWindows,
@@ -139,6 +167,7 @@ var secretTable = sync.OnceValue(func() []*detector {
 		{
 			// XML configuration: <add key="ApiKey" value="..."/>.
 			kind:    SecretAssignment,
+			generic: true,
 			quick:   has("value"),
 			re:      lazy(`(?i)key\s*=\s*"[^"]*(?:password|passwd|secret|token|api[_\-]?key)[^"]*"\s+value\s*=\s*"([^"]{8,256})"`),
 			windows: around(xmlValueAnchors, nil, 256, nil, 300),
@@ -146,23 +175,25 @@ var secretTable = sync.OnceValue(func() []*detector {
 			accept:  acceptAssignment,
 			mask:    maskAll,
 		},
-	}
+	}...)
 })
 
 // Anchors of the detectors that look for several: each region a pattern
 // runs on holds one of them.
 var (
-	awsAnchors      = []string{"AKIA", "ASIA"}
+	awsAnchors      = []string{"AKIA", "ASIA", "A3T", "ABIA", "ACCA"}
+	slackAnchors    = []string{"xox", "xapp-"}
 	githubAnchors   = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}
-	stripeAnchors   = []string{"_live_", "_test_"}
+	stripeAnchors   = []string{"_live_", "_test_", "_prod_"}
 	xmlValueAnchors = []string{"value=", "Value=", "value =", "VALUE="}
 )
 
 var (
-	tokenChars = setOf("_-", digits, lowers, uppers)
-	jwtChars   = setOf("_-.", digits, lowers, uppers)
-	nameChars  = setOf("_.-", digits, lowers, uppers)
-	valueEnds  = setOf(" \t\r\n\"'`,;<>(){}[]")
+	tokenChars  = setOf("_-", digits, lowers, uppers)
+	jwtChars    = setOf("_-.", digits, lowers, uppers)
+	nameChars   = setOf("_.-", digits, lowers, uppers)
+	schemeChars = setOf("+.-", digits, lowers, uppers)
+	valueEnds   = setOf(" \t\r\n\"'`,;<>(){}[]")
 )
 
 // assignKeywords are the name parts that make an assignment worth a look;
@@ -233,6 +264,16 @@ func containsAnyFold(s string, words []string) bool {
 	return false
 }
 
+// acceptSlack keeps a Slack token that is no placeholder and not too
+// uniform.
+func acceptSlack(text string, s, e int) (int, int, bool) {
+	v := text[s:e]
+	if hasPlaceholderWord(v) || entropy(v) < 2 || strings.Count(strings.ToLower(v), "x") > len(v)/2 {
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
 func acceptSK(text string, s, e int) (int, int, bool) {
 	v := text[s:e]
 	// The body is what follows the last prefix dash in the first 16 bytes.
@@ -253,6 +294,7 @@ func acceptPEM(text string, s, e int) (int, int, bool) {
 	if i := strings.Index(body, "-----END"); i >= 0 {
 		body = body[:i]
 	}
+	body = strings.NewReplacer(`\n`, "\n", `\r`, "").Replace(body)
 	n := 0
 	var b strings.Builder
 	for _, line := range strings.Split(body, "\n") {
@@ -352,7 +394,43 @@ func entropy(v string) float64 {
 var placeholderWords = []string{
 	"xxxx", "example", "your", "changeme", "change_me", "change-me", "placeholder", "redacted",
 	"dummy", "sample", "insert", "replace", "here", "todo", "fixme", "****", "...", "…",
-	"<", ">", "${", "{{", "}}", "%(", "lorem", "foobar", "1234567", "abcdefg", "qwerty",
+	"<", ">", "${", "{{", "}}", "%(", "lorem", "foobar", "fake", "1234567", "abcdefg", "qwerty",
+}
+
+// hasPlaceholderWord reports whether v holds one of placeholderWords, in
+// any case. In a value of 40 bytes or more, a short word of letters (five
+// or fewer) counts only
+// standing apart from other letters (-fake-, 12fake): a long random token
+// holds "here" or "fake" by chance (uFakE3) more often than one would
+// think.
+func hasPlaceholderWord(v string) bool {
+	low := strings.ToLower(v)
+	for _, w := range placeholderWords {
+		for from := 0; ; {
+			i := strings.Index(low[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			if len(low) < 40 || len(w) > 5 || !allLetters(w) ||
+				((i == 0 || !isLetter(low[i-1])) && (i+len(w) == len(low) || !isLetter(low[i+len(w)]))) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func allLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isLetter(w[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // IsPlaceholder reports whether v is a stand-in for a credential
@@ -362,23 +440,37 @@ func IsPlaceholder(v string) bool {
 	if v == "" {
 		return true
 	}
-	low := strings.ToLower(v)
-	for _, w := range placeholderWords {
-		if strings.Contains(low, w) {
-			return true
-		}
+	if hasPlaceholderWord(v) {
+		return true
 	}
-	// A run of five identical characters, or few distinct ones.
-	run, distinct := 1, 0
+	low := strings.ToLower(v)
+	// A run of five identical characters (in a value shorter than 40
+	// bytes; in a longer one, a run of a third of it: binary tokens hold
+	// runs of A, padding), or few distinct characters.
+	longRun := 5
+	if len(low) >= 40 {
+		longRun = max(5, len(low)/3)
+	}
+	run, distinct, asc := 1, 0, 1
 	var seen [256]bool
 	for i := 0; i < len(low); i++ {
 		if !seen[low[i]] {
 			seen[low[i]] = true
 			distinct++
 		}
+		// Six characters in a row in alphabet order (abcdef, 123456,
+		// klmnop): typed, not generated.
+		if i > 0 && low[i] == low[i-1]+1 && (isAlnum(low[i]) && isAlnum(low[i-1])) {
+			asc++
+			if asc >= 6 {
+				return true
+			}
+		} else {
+			asc = 1
+		}
 		if i > 0 && low[i] == low[i-1] {
 			run++
-			if run >= 5 {
+			if run >= longRun {
 				return true
 			}
 		} else {
@@ -387,3 +479,55 @@ func IsPlaceholder(v string) bool {
 	}
 	return len(v) >= 8 && distinct < 6
 }
+
+// urlPasswordStandIns are passwords that documentation writes in place of
+// a real one: postgres://user:password@localhost is an example, not a leak.
+var urlPasswordStandIns = []string{
+	"password", "passwd", "pass", "pwd", "pw", "secret", "mypassword", "yourpassword", "user", "username",
+	"postgres", "mysql", "root", "admin", "guest", "test", "example", "changeme", "xxx", "dbpass", "db_password",
+}
+
+// acceptURLPassword keeps the password of a connection or basic-auth URL
+// unless it is a stand-in: a placeholder, a conventional word
+// (urlPasswordStandIns), a template or environment reference ($PASS,
+// ${PASS}, {{pass}}, %(pass)s, {password}, <password>, :password) or a
+// masked value (****).
+func acceptURLPassword(text string, s, e int) (int, int, bool) {
+	v := text[s:e]
+	low := strings.ToLower(v)
+	for _, w := range urlPasswordStandIns {
+		if low == w {
+			return 0, 0, false
+		}
+	}
+	if strings.ContainsAny(v[:1], "$%{<:*[") || strings.Trim(v, "*x.X") == "" || hasPlaceholderWord(v) {
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
+// googleExampleKeys are API keys published in Google's own SDK samples
+// (firebase-android-sdk), restricted and meant to be public: gitleaks'
+// gcp-api-key rule lists the same ones as known false positives.
+var googleExampleKeys = []string{
+	"AIzaSyabcdefghijklmnopqrstuvwxyz1234567", "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+	"AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM", "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+	"AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0", "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+	"AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c", "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+	"AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY", "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+	"AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ", "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+	"AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU", "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+	"AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE", "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+}
+
+// acceptGoogle keeps a Google API key that ends where the token ends, is
+// no placeholder, varied enough and not one of googleExampleKeys.
+func acceptGoogle(text string, s, e int) (int, int, bool) {
+	v := text[s:e]
+	if (e < len(text) && wordBytes[text[e]]) || IsPlaceholder(v[4:]) || entropy(v) < 3.5 || slices.Contains(googleExampleKeys, v) {
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }

@@ -230,6 +230,10 @@ for t in [f"STRIPE_SECRET_KEY=sk_live_{rnd(24)}",
           f"publishable pk_live_{rnd(24)} in the page",
           f"Test mode uses sk_test_{rnd(24)}.",
           f"sk_live_{rnd(99)}"]:
+    if t.startswith("publishable"):
+        # Publishable keys are meant for browsers: not a secret.
+        add(t, note="stripe publishable key (not a secret)")
+        continue
     add(t, secrets=["stripe_key"], note="stripe key")
 def pemblock(kind, lines=6, headers=""):
     body = '\n'.join(rnd(64, B64) for _ in range(lines)) + '\n' + rnd(20, B64) + '=='
