@@ -228,8 +228,9 @@ func (p *page) screenshot(name string) {
 	p.t.Logf("wrote %s", path)
 }
 
-// quickstart runs the quickstart suite in process, its holdout outputs
-// redacted as its redact_splits asks, as proctor run does.
+// quickstart runs the quickstart suite in process, recording inputs and
+// outputs with its holdout ones redacted as its redact_splits asks, as
+// proctor run --html does.
 func quickstart(t testing.TB) *proctor.Report {
 	t.Helper()
 	s, err := suite.Load(filepath.Join("..", "..", "examples", "quickstart", "suite.yaml"), suite.Options{})
@@ -244,7 +245,7 @@ func quickstart(t testing.TB) *proctor.Report {
 		}
 		cases = append(cases, c)
 	}
-	rep, err := proctor.NewRunner(s.RunnerOptions()...).Run(context.Background(), cases)
+	rep, err := proctor.NewRunner(append([]proctor.Option{proctor.WithRecordOutputs()}, s.RunnerOptions()...)...).Run(context.Background(), cases)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,6 +371,9 @@ func TestBrowserReport(t *testing.T) {
 	wantChecks := []string{"no-disclaimer=passed", "ticket-schema=failed", "has-product=skipped", "polite-reply=skipped"}
 	if strings.Join(checks, " ") != strings.Join(wantChecks, " ") {
 		t.Errorf("ticket-json shows checks %v, want %v", checks, wantChecks)
+	}
+	if v := p.text("#case-view"); !strings.Contains(v, "Open a ticket: my blender arrived broken.") || !strings.Contains(v, "I opened ticket T-9") {
+		t.Errorf("ticket-json does not show its recorded input and output: %.400s", v)
 	}
 	if h := eval[string](p, `location.hash`); !strings.Contains(h, "case=ticket-json") {
 		t.Errorf("open case: hash %q", h)
