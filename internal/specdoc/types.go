@@ -136,7 +136,7 @@ var Types = []Type{
 		},
 		Example: `{"type": "json_path", "path": "$.status", "one_of": ["ok", "pending"]}`},
 	{Name: "xml_valid", Family: "structure", Summary: "the output is one well-formed XML document",
-		About: "Go's encoding/xml in strict mode plus the checks it leaves out: exactly one root element, elements closed in order, attributes quoted and not repeated, only the five predefined entities and character references, nothing but white space, comments and processing instructions outside the root. A ```xml (or unlabelled) fenced block, when present, is what is checked. Document type declarations are skipped, so entities they declare are errors. Fails with the first error and its line; not graded past 10,000 levels of nesting. Well-formedness only, not a schema (XSD or DTD).",
+		About: "Go's encoding/xml in strict mode plus the checks it leaves out: exactly one root element, elements closed in order, attributes quoted and not repeated, only the five predefined entities and character references, nothing but white space, comments and processing instructions outside the root. When the output has a code fence labelled xml, or unlabelled, that block is what is checked. Document type declarations are skipped, so entities they declare are errors. Fails with the first error and its line; not graded past 10,000 levels of nesting. Well-formedness only, not a schema (XSD or DTD).",
 		Options: []Option{
 			{"root", "string", "any", "The required root element: its local name (invoice) or its name as written (x:invoice)."},
 		},
