@@ -14,6 +14,10 @@ func weightedSpecs(m map[string]Builder) {
 	m["weighted"] = func(o *SpecOptions) (Grader, error) {
 		cs, keys, ok := o.Checks("graders")
 		if !ok {
+			// Still read the other options, so that their errors are
+			// reported too and Compiler.Options lists them.
+			o.Raw("weights")
+			specThreshold(o)
 			return nil, o.Err()
 		}
 		weights := make([]float64, len(cs))
