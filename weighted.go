@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -37,7 +39,8 @@ func weightedSpecs(m map[string]Builder) {
 			case "an object":
 				var byName map[string]float64
 				if o.Decode("weights", &byName) {
-					for k, w := range byName {
+					for _, k := range slices.Sorted(maps.Keys(byName)) { // errors in a fixed order
+						w := byName[k]
 						i := -1
 						for j, key := range keys {
 							if key == k {
@@ -57,6 +60,7 @@ func weightedSpecs(m map[string]Builder) {
 		}
 		opts := WeightedOptions{Threshold: specThreshold(o), Name: o.Name()}
 		if err := o.Err(); err != nil {
+			CloseChecks(cs) // the children compiled; release what they hold
 			return nil, err
 		}
 		children := make([]WeightedCheck, len(cs))
@@ -65,6 +69,7 @@ func weightedSpecs(m map[string]Builder) {
 		}
 		g, err := NewWeighted(children, opts)
 		if err != nil {
+			CloseChecks(cs)
 			o.Wrap("weights", "invalid", err)
 			return nil, o.Err()
 		}
