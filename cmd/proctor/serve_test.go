@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -731,5 +732,50 @@ func TestServeBytesInFlightBounded(t *testing.T) {
 	}
 	if code, out := post(t, ts.URL+"/v1/grade", "application/json", `{"grader":{"type":"contains","value":"x"},"sample":{"output":"`+pad+`"}}`); code != 200 {
 		t.Errorf("after the first finished: %d %v, want 200", code, out)
+	}
+}
+
+// TestServeJudgeConcurrency: a judge's calls in flight follow --concurrency,
+// as they follow the run's concurrency elsewhere, not a fixed default.
+func TestServeJudgeConcurrency(t *testing.T) {
+	cfg := testServeConfig() // 8 requests grading at once
+	var now, most atomic.Int64
+	full := make(chan struct{})
+	var once sync.Once
+	judge := proctor.JudgeModel{Name: "j", Family: "fam-a", Call: func(ctx context.Context, _ string) (string, error) {
+		n := now.Add(1)
+		defer now.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		if n >= int64(cfg.concurrency) {
+			once.Do(func() { close(full) })
+		}
+		select { // hold the call until every request is in, or give up
+		case <-full:
+		case <-time.After(2 * time.Second):
+		}
+		return `{"criterion":"c","violations":"none","basis":"b","verdict":"pass","confidence":"high"}`, nil
+	}}
+	s, err := newServer(cfg, []proctor.Option{proctor.NewJudgePool(judge)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.handler())
+	defer func() { ts.Close(); s.close() }()
+	var wg sync.WaitGroup
+	for i := range cfg.concurrency {
+		wg.Go(func() {
+			body := fmt.Sprintf(`{"grader":{"type":"llm_judge","rubric":"r"},"sample":{"input":"q","output":"answer %d"}}`, i)
+			resp, err := http.Post(ts.URL+"/v1/grade", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if got := most.Load(); got != int64(cfg.concurrency) {
+		t.Errorf("at most %d judge calls in flight, want %d (--concurrency)", got, cfg.concurrency)
 	}
 }
