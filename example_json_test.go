@@ -2,6 +2,7 @@ package proctor_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,6 +41,64 @@ func ExampleExtractJSON() {
 	// Output:
 	// {"order": "A-17"}
 	// {"order": "A-17"}
+}
+
+// An output that parses whole is the value, even a JSON string whose text
+// holds a brace; otherwise the first block that parses wins, so a broken
+// block followed by a corrected one reads as the corrected one.
+func ExampleExtractJSON_candidates() {
+	fmt.Println(proctor.ExtractJSON(`"{\"foo\": \"bar\"}"`))
+	fmt.Println(proctor.ExtractJSON("```json\n{\"order\": }\n```\nSorry, fixed:\n```json\n{\"order\": \"A-17\"}\n```"))
+	// Output:
+	// "{\"foo\": \"bar\"}"
+	// {"order": "A-17"}
+}
+
+// Strict json_valid wants the whole output to be JSON: no fences, no prose.
+func ExampleNewJSONValid_strict() {
+	g := proctor.NewJSONValid(proctor.JSONValidOptions{Strict: true})
+	for _, out := range []string{`{"order": "A-17"}`, "```json\n{\"order\": \"A-17\"}\n```"} {
+		fmt.Println(g.Grade(context.Background(), &proctor.Sample{Output: out}).Status)
+	}
+	// Output:
+	// passed
+	// failed
+}
+
+// AnyBlock passes when any JSON value in the output validates, as
+// promptfoo's contains-json does; FormatAssertion makes "format" an
+// assertion.
+func ExampleJSONSchemaOptions() {
+	g, err := proctor.NewJSONSchema(`{"required": ["email"], "properties": {"email": {"format": "email"}}}`,
+		proctor.JSONSchemaOptions{AnyBlock: true, FormatAssertion: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, out := range []string{
+		`Draft: {"name": "Joe"}. Final: {"email": "joe@example.com"}`,
+		`{"email": "@example.com"}`,
+	} {
+		grade := g.Grade(context.Background(), &proctor.Sample{Output: out})
+		fmt.Println(strings.TrimSpace(grade.Status.String() + " " + grade.Reason))
+	}
+	// Output:
+	// passed
+	// failed no JSON block validates; the first: schema violation at /email: '@example.com' is not valid email: no local part
+}
+
+// A schema whose references fan out (each definition referring to the next
+// twice) would make validation exponential; it is refused when it compiles.
+func ExampleNewJSONSchema_fanOut() {
+	var defs []string
+	for i := range 25 {
+		defs = append(defs, fmt.Sprintf(`"d%d": {"anyOf": [{"$ref": "#/$defs/d%d"}, {"$ref": "#/$defs/d%d"}]}`, i, i+1, i+1))
+	}
+	schema := `{"$ref": "#/$defs/d0", "$defs": {` + strings.Join(defs, ",") + `, "d25": {"type": "string"}}}`
+	_, err := proctor.NewJSONSchema(schema, proctor.JSONSchemaOptions{})
+	fmt.Println(errors.Is(err, proctor.ErrSchemaTooComplex))
+	// Output:
+	// true
 }
 
 type Ticket struct {

@@ -8,24 +8,33 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/url"
 	"path"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/proctorhq/proctor/internal/fence"
+	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ExtractJSON returns the JSON text in a model's output, for custom graders
-// that read JSON: the output itself when, trimmed, it starts with '{' or
-// '['; otherwise the body of the first ```json (or bare ```) fence;
-// otherwise the first bracketed span in the prose that is valid JSON (or,
-// when none is, the first bracketed span, so that a parser reports what is
-// wrong with it); otherwise the trimmed output. Text after the value's
-// closing bracket is dropped. Every JSON grader reads the output through it.
+// that read JSON. An output that, trimmed, is one valid JSON value is that
+// value (even a JSON string whose text holds a brace). Otherwise the
+// candidates are tried in order and the first that is valid JSON wins: the
+// bracketed value the output starts with (prose after it dropped), the body
+// of each ```json (or bare ```) fence, then each bracketed span in the
+// prose. A broken block followed by a corrected one therefore yields the
+// corrected one. When nothing is valid, the result is the candidate to
+// report the syntax error in: the leading bracketed value, else the first
+// fence body, else the first bracketed span, else the trimmed output.
+// Every JSON grader reads the output this way.
 //
 // The result is a substring of output and may still be invalid JSON.
 func ExtractJSON(output string) string { return fence.JSON(output) }
@@ -40,30 +49,67 @@ func newParsers(native bool) *parsers {
 	return ps
 }
 
-// parse extracts the JSON in output and decodes it. The returned text is
-// what was parsed.
+// parse extracts the JSON in output as [ExtractJSON] does and decodes it:
+// the first candidate that parses. The returned text is what was parsed
+// (or, on a syntax error, the text the error is in).
 func (ps *parsers) parse(output string) (any, string, error) {
-	text := fence.JSON(output)
-	if text == "" {
-		return nil, text, errNoJSON
-	}
 	p := ps.pool.Get().(*jsonparse.Parser)
-	v, err := p.Parse(text)
-	ps.pool.Put(p)
-	return v, text, err
+	defer ps.pool.Put(p)
+	for c := range fence.Candidates(output) {
+		if v, err := p.Parse(c); err == nil {
+			return v, c, nil
+		}
+	}
+	return nil, "", notParsed(p, output)
 }
 
-// selectPath extracts the JSON in output, validates all of it and builds
-// only the value a singular JSONPath selects.
-func (ps *parsers) selectPath(output string, steps []any) (v any, found bool, err error) {
-	text := fence.JSON(output)
-	if text == "" {
-		return nil, false, errNoJSON
-	}
+// each decodes every candidate in output that parses, in order, and calls
+// yield with it until yield returns false. It returns the error for an
+// output in which nothing parses.
+func (ps *parsers) each(output string, yield func(v any, text string) bool) error {
 	p := ps.pool.Get().(*jsonparse.Parser)
-	v, found, err = p.Select(text, steps)
-	ps.pool.Put(p)
-	return v, found, err
+	defer ps.pool.Put(p)
+	parsed := false
+	for c := range fence.Candidates(output) {
+		v, err := p.Parse(c)
+		if err != nil {
+			continue
+		}
+		parsed = true
+		if !yield(v, c) {
+			return nil
+		}
+	}
+	if !parsed {
+		return notParsed(p, output)
+	}
+	return nil
+}
+
+// notParsed is the error for an output in which no candidate parses: the
+// syntax error in [fence.Fallback], or errNoJSON.
+func notParsed(p *jsonparse.Parser, output string) error {
+	text := fence.Fallback(output)
+	if text == "" {
+		return errNoJSON
+	}
+	if err := p.Check(text); err != nil {
+		return err
+	}
+	return errNoJSON // unreachable: Fallback is a candidate that failed
+}
+
+// selectPath extracts the JSON in output as [ExtractJSON] does, validates
+// all of it and builds only the value a singular JSONPath selects.
+func (ps *parsers) selectPath(output string, steps []any) (v any, found bool, err error) {
+	p := ps.pool.Get().(*jsonparse.Parser)
+	defer ps.pool.Put(p)
+	for c := range fence.Candidates(output) {
+		if v, found, err = p.Select(c, steps); err == nil {
+			return v, found, nil
+		}
+	}
+	return nil, false, notParsed(p, output)
 }
 
 var errNoJSON = errors.New("output holds no JSON")
@@ -76,26 +122,32 @@ func notJSON(err error) Grade {
 	return Failf("output is not valid JSON: %v", err)
 }
 
-// JSONValidOptions configure [NewJSONValid].
+// JSONValidOptions configure [NewJSONValid]. The zero value extracts the
+// JSON from fences and prose.
 type JSONValidOptions struct {
+	// Strict requires the whole output, white space trimmed, to be one
+	// JSON value: no fences, no prose.
+	Strict bool
 	// Name is shown in results; default "json_valid".
 	Name string
 }
 
 // JSONValid passes when the output holds one valid JSON value (RFC 8259)
-// once Markdown fences and surrounding prose are removed ([ExtractJSON]).
+// once Markdown fences and surrounding prose are removed ([ExtractJSON]),
+// or, with [JSONValidOptions.Strict], when the whole trimmed output is one.
 // Anything else fails with the position of the first syntax error. It is
 // immutable and safe for concurrent use.
 type JSONValid struct {
-	name string
-	ps   *parsers
+	name   string
+	strict bool
+	ps     *parsers
 }
 
 var _ Grader = (*JSONValid)(nil)
 
 // NewJSONValid returns a json_valid grader.
 func NewJSONValid(opts JSONValidOptions) *JSONValid {
-	return &JSONValid{name: nameOr(opts.Name, "json_valid"), ps: newParsers(false)}
+	return &JSONValid{name: nameOr(opts.Name, "json_valid"), strict: opts.Strict, ps: newParsers(false)}
 }
 
 // Name returns the grader's name.
@@ -103,23 +155,58 @@ func (g *JSONValid) Name() string { return g.name }
 
 // Grade checks that s.Output holds JSON.
 func (g *JSONValid) Grade(_ context.Context, s *Sample) Grade {
-	text := fence.JSON(s.Output)
-	if text == "" {
-		return notJSON(errNoJSON)
-	}
 	p := g.ps.pool.Get().(*jsonparse.Parser)
-	err := p.Check(text)
-	g.ps.pool.Put(p)
-	if err != nil {
-		return notJSON(err)
+	defer g.ps.pool.Put(p)
+	if g.strict {
+		t := strings.TrimSpace(s.Output)
+		if t == "" {
+			return notJSON(errNoJSON)
+		}
+		if err := p.Check(t); err != nil {
+			return notJSON(err)
+		}
+		return Pass("")
 	}
-	return Pass("")
+	for c := range fence.Candidates(s.Output) {
+		if p.Check(c) == nil {
+			return Pass("")
+		}
+	}
+	return notJSON(notParsed(p, s.Output))
 }
 
 // JSONSchemaOptions configure [NewJSONSchema] and [NewJSONSchemaFile]. The
-// zero value uses JSON Schema 2020-12 for schemas without "$schema" and
-// refuses every "$ref" outside the schema.
+// zero value uses JSON Schema 2020-12 for schemas without "$schema", treats
+// "format" and "content*" as annotations, validates the first JSON value
+// in the output that parses, refuses every "$ref" outside the schema and
+// bounds validation work with [DefaultMaxSchemaVisits].
 type JSONSchemaOptions struct {
+	// Draft is the draft for schemas without "$schema": "4", "6", "7",
+	// "2019-09" or "2020-12" (the default, also for ""). "$schema" always
+	// wins.
+	Draft string
+	// FormatAssertion makes "format" an assertion for the formats date,
+	// date-time, time, duration, email, hostname, ipv4, ipv6, uri,
+	// uri-reference, iri, uuid, regex, json-pointer and
+	// relative-json-pointer (and the other formats the validator knows);
+	// an unknown format name stays an annotation.
+	FormatAssertion bool
+	// ContentAssertion makes "contentEncoding" (base64) and
+	// "contentMediaType" (application/json) assertions, and applies
+	// "contentSchema" to the decoded content.
+	ContentAssertion bool
+	// AnyBlock passes when any JSON value in the output validates: the
+	// whole output, each fenced block and each bracketed span in the prose
+	// (promptfoo's contains-json). By default only the first value that
+	// parses is validated.
+	AnyBlock bool
+	// MaxVisits bounds how many schema nodes validation may visit at one
+	// position of the instance, worst case over every instance, following
+	// "$ref", "allOf", "anyOf", "oneOf", "not", "if"/"then"/"else" and the
+	// dependent schemas. A schema over it does not compile. 0 means
+	// [DefaultMaxSchemaVisits]. See [JSONSchema] for the bound on work per
+	// output.
+	MaxVisits int
 	// Files is where "$ref"s to other schema files are read from, relative
 	// to the schema ([NewJSONSchemaFile] sets it to the schema's file
 	// system). Nil refuses them. Nothing is ever read from the network or
@@ -127,23 +214,56 @@ type JSONSchemaOptions struct {
 	Files fs.FS
 	// Name is shown in results; default "json_schema".
 	Name string
+
+	// remotes maps URL prefixes (http://localhost:1234/) to file systems
+	// their "$ref"s are read from, for the conformance suite's remote
+	// schemas. Nothing else sets it.
+	remotes map[string]fs.FS
+}
+
+// DefaultMaxSchemaVisits is the default [JSONSchemaOptions.MaxVisits]:
+// 16,384 schema nodes at one instance position. A schema whose
+// definitions each reference the next twice through "anyOf" passes it at
+// 13 levels (each level visits the definition and its two references).
+const DefaultMaxSchemaVisits = 1 << 14
+
+// maxSchemaWork bounds the schema nodes one validation may visit in all,
+// worst case (positions in the instance times the visits per position):
+// an output over it is not graded rather than validated.
+const maxSchemaWork = 1 << 26
+
+// drafts maps the Draft option to the validator's drafts.
+var drafts = map[string]*jsonschema.Draft{
+	"": jsonschema.Draft2020, "2020-12": jsonschema.Draft2020, "2019-09": jsonschema.Draft2019,
+	"7": jsonschema.Draft7, "6": jsonschema.Draft6, "4": jsonschema.Draft4,
 }
 
 // JSONSchema passes when the JSON in the output (fences and prose removed,
 // [ExtractJSON]) is valid against a JSON Schema. Schemas are JSON Schema
-// 2020-12 unless their "$schema" names another draft (4, 6, 7, 2019-09);
-// "format" is an annotation, not an assertion, as 2020-12 specifies.
+// 2020-12 unless their "$schema" names another draft (4, 6, 7, 2019-09) or
+// [JSONSchemaOptions.Draft] sets another default; "format" is an
+// annotation, not an assertion, as 2020-12 specifies, unless
+// [JSONSchemaOptions.FormatAssertion] is set.
 //
 // An output that is not JSON fails with the syntax error; an instance that
 // breaks the schema fails with the first violation and its location in the
 // instance (a JSON pointer). Numbers keep their exact written value.
 //
-// The schema is compiled once (github.com/santhosh-tekuri/jsonschema/v6). A
+// The schema is compiled once (github.com/santhosh-tekuri/jsonschema/v6).
+// That validator cannot be interrupted, so work is bounded before it
+// starts: compiling computes, from the compiled schema, the worst-case
+// number of schema nodes visited at one instance position (following
+// references and in-place applicators, per depth of the instance) and
+// refuses a schema over [JSONSchemaOptions.MaxVisits]; grading refuses
+// (not graded, with the reason) an output whose positions times that bound
+// exceed a fixed budget of 2^26 visits, and a cancelled context. A
 // JSONSchema is immutable and safe for concurrent use.
 type JSONSchema struct {
-	name   string
-	schema *jsonschema.Schema
-	ps     *parsers
+	name     string
+	schema   *jsonschema.Schema
+	anyBlock bool
+	bound    *visitBound
+	ps       *parsers
 }
 
 var _ Grader = (*JSONSchema)(nil)
@@ -151,7 +271,8 @@ var _ Grader = (*JSONSchema)(nil)
 // NewJSONSchema compiles schema: JSON text as []byte, json.RawMessage or
 // string, or a Go value that encodes as the schema (a map, a struct). It
 // returns an error when the schema is not JSON or does not compile (an
-// unknown type, a malformed keyword, a "$ref" it cannot resolve).
+// unknown type, a malformed keyword, a "$ref" it cannot resolve, more work
+// than [JSONSchemaOptions.MaxVisits]).
 func NewJSONSchema(schema any, opts JSONSchemaOptions) (*JSONSchema, error) {
 	var text []byte
 	switch s := schema.(type) {
@@ -206,6 +327,11 @@ func NewJSONSchemaFile(fsys fs.FS, name string, opts JSONSchemaOptions) (*JSONSc
 // file system it is read from.
 var ErrPathEscapes = errors.New("path escapes the suite's folder")
 
+// ErrSchemaTooComplex is wrapped by the error for a schema whose
+// validation could visit more schema nodes at one instance position than
+// [JSONSchemaOptions.MaxVisits] allows.
+var ErrSchemaTooComplex = errors.New("schema validation could visit too many schema nodes")
+
 // confinedPath cleans a slash-separated relative path and refuses one that
 // is absolute or climbs out with "..".
 func confinedPath(name string) (string, error) {
@@ -223,14 +349,32 @@ func confinedPath(name string) (string, error) {
 // against it and [fileLoader] maps it back into the file system.
 const schemaBase = "file:///"
 
+// compileSchema is the compile step: it compiles the schema text and
+// computes the bound on validation work.
 func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchema, error) {
+	draft, ok := drafts[opts.Draft]
+	if !ok {
+		return nil, fmt.Errorf("proctor: json_schema: unknown draft %q: want 4, 6, 7, 2019-09 or 2020-12", opts.Draft)
+	}
+	if opts.MaxVisits < 0 {
+		return nil, fmt.Errorf("proctor: json_schema: MaxVisits %d is negative", opts.MaxVisits)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: schema is not JSON: %w", err)
 	}
 	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(fileLoader{opts.Files})
+	c.DefaultDraft(draft)
+	if opts.FormatAssertion {
+		c.AssertFormat()
+		for _, f := range assertedFormats() {
+			c.RegisterFormat(f)
+		}
+	}
+	if opts.ContentAssertion {
+		c.AssertContent()
+	}
+	c.UseLoader(fileLoader{opts.Files, opts.remotes})
 	loc := schemaBase + name
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
@@ -239,16 +383,95 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: schema does not compile: %w", err)
 	}
-	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, ps: newParsers(false)}, nil
+	limit := opts.MaxVisits
+	if limit == 0 {
+		limit = DefaultMaxSchemaVisits
+	}
+	var visit func(*jsonschema.Schema)
+	if opts.FormatAssertion {
+		// The validator checks "regex" with the engine that compiles
+		// "pattern" (Go's RE2) and lets no format replace it; the
+		// compiled nodes take the ECMA-262 check instead.
+		re := ecmaRegexFormat()
+		visit = func(s *jsonschema.Schema) {
+			if s.Format != nil && s.Format.Name == "regex" {
+				s.Format = re
+			}
+		}
+	}
+	bound, err := newVisitBound(sch, limit, visit)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: json_schema: %w", err)
+	}
+	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false)}, nil
 }
 
-// fileLoader resolves "$ref"s to other schema files inside one fs.FS and
-// refuses everything else (other hosts, other schemes, no FS).
-type fileLoader struct{ fsys fs.FS }
+// assertedFormats are the validator's own format checks, each followed by
+// the stricter check of internal/jsonformat for the same format, and the
+// checks that replace the validator's (so that the JSON Schema Test
+// Suite's format cases agree). Built once; immutable.
+var assertedFormats = sync.OnceValue(func() []*jsonschema.Format {
+	var out []*jsonschema.Format
+	for _, name := range sortedKeys(jsonformat.Replacements) {
+		check := jsonformat.Replacements[name]
+		out = append(out, &jsonschema.Format{Name: name, Validate: func(v any) error {
+			if s, ok := v.(string); ok {
+				return check(s)
+			}
+			return nil
+		}})
+	}
+	for _, name := range sortedKeys(jsonformat.Checks) {
+		extra := jsonformat.Checks[name]
+		base := func(any) error { return nil }
+		// The validator's own check, read from a schema that uses it.
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		if err := c.AddResource("file:///f.json", map[string]any{"format": name}); err == nil {
+			if sch, err := c.Compile("file:///f.json"); err == nil && sch.Format != nil {
+				base = sch.Format.Validate
+			}
+		}
+		out = append(out, &jsonschema.Format{Name: name, Validate: func(v any) error {
+			if err := base(v); err != nil {
+				return err
+			}
+			if s, ok := v.(string); ok {
+				return extra(s)
+			}
+			return nil
+		}})
+	}
+	return out
+})
+
+// ecmaRegexFormat is the "regex" format as ECMA-262 defines it.
+var ecmaRegexFormat = sync.OnceValue(func() *jsonschema.Format {
+	return &jsonschema.Format{Name: "regex", Validate: func(v any) error {
+		if s, ok := v.(string); ok {
+			return jsonformat.Regex(s)
+		}
+		return nil
+	}}
+})
+
+// fileLoader resolves "$ref"s to other schema files inside one fs.FS (and,
+// in tests, to the conformance suite's remotes) and refuses everything
+// else (other hosts, other schemes, no FS).
+type fileLoader struct {
+	fsys    fs.FS
+	remotes map[string]fs.FS
+}
 
 func (l fileLoader) Load(u string) (any, error) {
+	fsys := l.fsys
 	rest, ok := strings.CutPrefix(u, schemaBase)
-	if !ok || l.fsys == nil {
+	for prefix, rfs := range l.remotes {
+		if r, found := strings.CutPrefix(u, prefix); found {
+			fsys, rest, ok = rfs, r, true
+		}
+	}
+	if !ok || fsys == nil {
 		return nil, fmt.Errorf("proctor: schema reference %s: only schema files beside the schema can be referenced", u)
 	}
 	p, err := url.PathUnescape(rest)
@@ -258,7 +481,7 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proctor: schema reference %s: %w", u, err)
 	}
-	f, err := l.fsys.Open(p)
+	f, err := fsys.Open(p)
 	if err != nil {
 		return nil, err
 	}
@@ -269,11 +492,50 @@ func (l fileLoader) Load(u string) (any, error) {
 // Name returns the grader's name.
 func (g *JSONSchema) Name() string { return g.name }
 
-// Grade validates the JSON in s.Output.
-func (g *JSONSchema) Grade(_ context.Context, s *Sample) Grade {
-	v, _, err := g.ps.parse(s.Output)
+// Grade validates the JSON in s.Output: extract, then validate. With
+// AnyBlock it passes on the first value that validates and otherwise
+// reports the first value's violation.
+func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
+	if !g.anyBlock {
+		v, _, err := g.ps.parse(s.Output)
+		if err != nil {
+			return notJSON(err)
+		}
+		return g.validate(ctx, v)
+	}
+	var first *Grade
+	var result Grade
+	err := g.ps.each(s.Output, func(v any, _ string) bool {
+		result = g.validate(ctx, v)
+		if result.Status == StatusPassed || result.Status == StatusNotGraded {
+			return false
+		}
+		if first == nil {
+			f := result
+			first = &f
+		}
+		return true
+	})
 	if err != nil {
 		return notJSON(err)
+	}
+	if result.Status == StatusPassed || result.Status == StatusNotGraded || first == nil {
+		return result
+	}
+	if first.Reason != "" {
+		first.Reason = "no JSON block validates; the first: " + first.Reason
+	}
+	return *first
+}
+
+// validate is the validate step for one decoded value: it checks the
+// context and the work bound, then runs the validator.
+func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
+	if err := ctx.Err(); err != nil {
+		return ErrorGrade("json_schema: not validated", err)
+	}
+	if err := g.bound.check(ctx, v); err != nil {
+		return ErrorGrade("json_schema: not validated", err)
 	}
 	if err := g.schema.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
@@ -422,19 +684,48 @@ func decodeJSON[T any](output string, strict bool) (T, error) {
 	return v, nil
 }
 
+// specDraft reads the draft option: "4", "6", "7", "2019-09" or "2020-12",
+// and the numbers 4, 6 and 7 written bare.
+func specDraft(o *SpecOptions) string {
+	if raw, ok := o.Raw("draft"); ok && jsonKind(raw) == "a number" {
+		n := o.Int("draft", 0)
+		if d := strconv.Itoa(n); n > 0 && drafts[d] != nil {
+			return d
+		}
+		o.Errorf("draft", "want one of 4, 6, 7, 2019-09, 2020-12, got %s", raw)
+		return ""
+	}
+	return o.Enum("draft", "2020-12", "4", "6", "7", "2019-09", "2020-12")
+}
+
 // jsonSpecs registers the spec types json_valid, json_schema.
 func jsonSpecs(m map[string]Builder) {
 	m["json_valid"] = func(o *SpecOptions) (Grader, error) {
-		return NewJSONValid(JSONValidOptions{Name: o.Name()}), nil
+		strict := o.Bool("strict", false)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		return NewJSONValid(JSONValidOptions{Name: o.Name(), Strict: strict}), nil
 	}
 	m["json_schema"] = func(o *SpecOptions) (Grader, error) {
 		raw, hasSchema := o.Raw("schema")
 		file, hasFile := o.OptString("schema_file")
+		files := o.config().files
+		opts := JSONSchemaOptions{
+			Name:             o.Name(),
+			Files:            files,
+			Draft:            specDraft(o),
+			FormatAssertion:  o.Bool("format_assertion", false),
+			ContentAssertion: o.Bool("content_assertion", false),
+			AnyBlock:         o.Bool("any_block", false),
+			MaxVisits:        o.Int("max_visits", DefaultMaxSchemaVisits),
+		}
+		if opts.MaxVisits < 1 {
+			o.Errorf("max_visits", "want a positive number, got %d", opts.MaxVisits)
+		}
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		files := o.config().files
-		opts := JSONSchemaOptions{Name: o.Name(), Files: files}
 		switch {
 		case hasSchema && hasFile:
 			o.Errorf("schema_file", "give schema or schema_file, not both")
@@ -465,4 +756,544 @@ func jsonSpecs(m map[string]Builder) {
 		}
 		return nil, o.Err()
 	}
+}
+
+// The bound on validation work. The validator (jsonschema/v6) cannot be
+// interrupted once Validate starts, and a small schema can make it visit
+// exponentially many schema nodes: definitions that each reference the
+// next twice through "anyOf" or "allOf" double the work per level. So the
+// work is bounded before validation, from the compiled schema:
+//
+//   - Schema nodes are linked by in-place edges (the same instance
+//     position: "$ref", "$dynamicRef" and "$recursiveRef" with every
+//     anchor they may resolve to, "allOf", "anyOf", "oneOf", "not", "if",
+//     "then", "else", "dependentSchemas", schema "dependencies") and child
+//     edges (another position: properties, items, contains, property
+//     names, content, grouped by which child they apply to).
+//   - The in-place closure of a node counts every path the validator may
+//     walk at one position, memoised per node and capped; a cycle stops
+//     where the validator's own cycle check stops it.
+//   - visits[d][n] bounds the schema nodes visited at any one position d
+//     levels below a position where node n applies: the closure's size at
+//     d = 0, and for deeper levels, per child, the sum over the closure of
+//     the children's bounds one level down, maximised over children.
+//
+// Compiling refuses a schema whose bound passes the limit at any position
+// within maxLoadDepth levels of the root (or at any depth once the bound
+// is stable). Grading walks the instance for its depth and positions,
+// extends the table to that depth if needed, and refuses (not graded) an
+// instance whose positions times the bound, summed over its levels, passes
+// maxSchemaWork. The analysis itself is budgeted in steps.
+
+// maxLoadDepth is how many instance levels compiling checks the bound at.
+const maxLoadDepth = 16
+
+// maxBoundSteps budgets the analysis of one schema (map and table
+// updates), so that bounding a huge schema cannot itself run away.
+const maxBoundSteps = 1 << 23
+
+// schemaNode is one compiled schema node's edges, as indexes.
+type schemaNode struct {
+	inPlace  []int
+	oneOf    [][]int        // dynamic references: each resolves to one of a group
+	props    map[string]int // named properties
+	objAll   []int          // patternProperties, unevaluatedProperties: any member
+	objOther []int          // additionalProperties: members not named
+	prefix   []int          // prefixItems, items as an array
+	arrAll   []int          // contains, unevaluatedItems: any item
+	arrRest  []int          // items, additionalItems: items past the prefix
+	names    []int          // propertyNames
+	content  []int          // contentSchema
+}
+
+// member is a node in a closure, with how many paths reach it.
+type member struct{ node, mult int }
+
+// visitBound is the analysed schema and its table of bounds per depth.
+type visitBound struct {
+	limit int
+	nodes []schemaNode
+	roots []int                      // position roots: the root and every child target
+	cl    [][]member                 // closure per position root, indexed like roots
+	pos   map[int]int                // node -> index in roots
+	table atomic.Pointer[boundTable] // what check reads without the lock
+	mu    sync.Mutex                 // guards what follows
+	steps int                        // analysis steps spent
+	last  []int                      // bounds at the deepest level computed, per root
+	at    []int                      // at[d]: the root's bound d levels down
+	done  bool                       // last holds for every deeper level
+}
+
+// newVisitBound analyses sch and refuses it when its bound passes limit
+// within maxLoadDepth levels. visit, when not nil, is called once with
+// every compiled node.
+func newVisitBound(sch *jsonschema.Schema, limit int, visit func(*jsonschema.Schema)) (*visitBound, error) {
+	b := &visitBound{limit: limit, pos: map[int]int{}}
+	index := map[*jsonschema.Schema]int{}
+	var list []*jsonschema.Schema
+	add := func(s *jsonschema.Schema) int {
+		if i, ok := index[s]; ok {
+			return i
+		}
+		index[s] = len(list)
+		list = append(list, s)
+		b.nodes = append(b.nodes, schemaNode{})
+		return len(list) - 1
+	}
+	adds := func(ss ...*jsonschema.Schema) []int {
+		var out []int
+		for _, s := range ss {
+			if s != nil {
+				out = append(out, add(s))
+			}
+		}
+		return out
+	}
+	asSchema := func(v any) *jsonschema.Schema { s, _ := v.(*jsonschema.Schema); return s }
+	add(sch)
+	dynamic := map[string][]int{}
+	var recursive []int
+	for i := 0; i < len(list); i++ {
+		s := list[i]
+		if visit != nil {
+			visit(s)
+		}
+		n := schemaNode{}
+		n.inPlace = adds(s.Ref, s.Not, s.If, s.Then, s.Else)
+		if s.RecursiveRef != nil {
+			n.oneOf = append(n.oneOf, adds(s.RecursiveRef))
+		}
+		if s.DynamicRef != nil {
+			n.oneOf = append(n.oneOf, adds(s.DynamicRef.Ref))
+		}
+		n.inPlace = append(n.inPlace, adds(s.AllOf...)...)
+		n.inPlace = append(n.inPlace, adds(s.AnyOf...)...)
+		n.inPlace = append(n.inPlace, adds(s.OneOf...)...)
+		for _, k := range sortedKeys(s.DependentSchemas) {
+			n.inPlace = append(n.inPlace, adds(s.DependentSchemas[k])...)
+		}
+		for _, k := range sortedKeys(s.Dependencies) {
+			n.inPlace = append(n.inPlace, adds(asSchema(s.Dependencies[k]))...)
+		}
+		if len(s.Properties) > 0 {
+			n.props = make(map[string]int, len(s.Properties))
+			for k, p := range s.Properties {
+				n.props[k] = add(p)
+			}
+		}
+		for _, p := range s.PatternProperties {
+			n.objAll = append(n.objAll, add(p))
+		}
+		n.objAll = append(n.objAll, adds(s.UnevaluatedProperties)...)
+		n.objOther = adds(asSchema(s.AdditionalProperties))
+		n.prefix = adds(s.PrefixItems...)
+		if items, ok := s.Items.([]*jsonschema.Schema); ok {
+			n.prefix = append(n.prefix, adds(items...)...)
+			n.arrRest = adds(asSchema(s.AdditionalItems))
+		} else {
+			n.arrRest = adds(asSchema(s.Items), s.Items2020)
+		}
+		n.arrAll = adds(s.Contains, s.UnevaluatedItems)
+		n.names = adds(s.PropertyNames)
+		n.content = adds(s.ContentSchema)
+		b.nodes[i] = n
+		if s.DynamicAnchor != "" {
+			dynamic[s.DynamicAnchor] = append(dynamic[s.DynamicAnchor], i)
+		}
+		if s.RecursiveAnchor {
+			recursive = append(recursive, i)
+		}
+	}
+	// A dynamic reference resolves to one node: its static target or any
+	// node with its anchor.
+	for i, s := range list {
+		n := &b.nodes[i]
+		if s.RecursiveRef != nil {
+			n.oneOf[0] = append(n.oneOf[0], recursive...)
+		}
+		if s.DynamicRef != nil && s.DynamicRef.Anchor != "" {
+			last := len(n.oneOf) - 1
+			n.oneOf[last] = append(n.oneOf[last], dynamic[s.DynamicRef.Anchor]...)
+		}
+	}
+	if err := b.closures(); err != nil {
+		return nil, err
+	}
+	b.last = make([]int, len(b.roots))
+	for r, c := range b.cl {
+		b.last[r] = closureSize(c, limit)
+	}
+	b.at = []int{b.last[0]}
+	for d := 1; ; d++ {
+		if worst := b.at[len(b.at)-1]; worst > limit {
+			return nil, fmt.Errorf("%w: over %d at one instance position %d levels down (MaxVisits, max_visits); look for references that fan out through anyOf, allOf or oneOf", ErrSchemaTooComplex, limit, len(b.at)-1)
+		}
+		if b.done || d > maxLoadDepth {
+			break
+		}
+		if err := b.extend(); err != nil {
+			return nil, err
+		}
+	}
+	b.publish()
+	return b, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func closureSize(c []member, limit int) int {
+	n := 0
+	for _, m := range c {
+		n = satAdd(n, m.mult, limit)
+	}
+	return n
+}
+
+// satAdd adds, saturating just past limit.
+func satAdd(a, b, limit int) int {
+	if a > limit-b {
+		return limit + 1
+	}
+	return a + b
+}
+
+// satMul multiplies non-negative numbers, saturating just past limit.
+func satMul(a, b, limit int) int {
+	if a != 0 && b > limit/a {
+		return limit + 1
+	}
+	return a * b
+}
+
+// spend counts analysis steps and fails past the budget.
+func (b *visitBound) spend(n int) error {
+	b.steps += n
+	if b.steps > maxBoundSteps {
+		return fmt.Errorf("%w: bounding the schema's work took over %d steps", ErrSchemaTooComplex, maxBoundSteps)
+	}
+	return nil
+}
+
+// closures finds the position roots and their in-place closures.
+func (b *visitBound) closures() error {
+	// Nodes on an in-place cycle cannot be memoised: what the validator
+	// walks from them depends on the path that reached them.
+	cyclic := inPlaceCycles(b.nodes)
+	memo := make([]map[int]int, len(b.nodes))
+	onPath := make([]bool, len(b.nodes))
+	var walk func(n int) (map[int]int, error)
+	walk = func(n int) (map[int]int, error) {
+		if memo[n] != nil {
+			return memo[n], nil
+		}
+		out := map[int]int{n: 1}
+		onPath[n] = true
+		defer func() { onPath[n] = false }()
+		// sub is what the validator walks from t (one visit when it
+		// reports a cycle there).
+		sub := func(t int) (map[int]int, error) {
+			if onPath[t] {
+				return map[int]int{t: 1}, nil
+			}
+			return walk(t)
+		}
+		merge := func(from map[int]int) error {
+			if err := b.spend(len(from)); err != nil {
+				return err
+			}
+			total := 0
+			for k, m := range from {
+				out[k] = satAdd(out[k], m, b.limit)
+			}
+			if err := b.spend(len(out)); err != nil {
+				return err
+			}
+			for _, m := range out {
+				total = satAdd(total, m, b.limit)
+			}
+			if total > b.limit {
+				return fmt.Errorf("%w: over %d at one instance position (MaxVisits, max_visits); look for references that fan out through anyOf, allOf or oneOf", ErrSchemaTooComplex, b.limit)
+			}
+			return nil
+		}
+		for _, t := range b.nodes[n].inPlace {
+			c, err := sub(t)
+			if err == nil {
+				err = merge(c)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		for _, group := range b.nodes[n].oneOf {
+			// One target is taken: the pointwise maximum bounds each.
+			most := map[int]int{}
+			for _, t := range group {
+				c, err := sub(t)
+				if err != nil {
+					return nil, err
+				}
+				if err := b.spend(len(c)); err != nil {
+					return nil, err
+				}
+				for k, m := range c {
+					most[k] = max(most[k], m)
+				}
+			}
+			if err := merge(most); err != nil {
+				return nil, err
+			}
+		}
+		if !cyclic[n] {
+			memo[n] = out
+		}
+		return out, nil
+	}
+	root := func(n int) {
+		if _, ok := b.pos[n]; !ok {
+			b.pos[n] = len(b.roots)
+			b.roots = append(b.roots, n)
+		}
+	}
+	root(0)
+	for i := 0; i < len(b.roots); i++ {
+		c, err := walk(b.roots[i])
+		if err != nil {
+			return err
+		}
+		ms := make([]member, 0, len(c))
+		for k, m := range c {
+			ms = append(ms, member{k, m})
+			nd := &b.nodes[k]
+			for _, p := range nd.props {
+				root(p)
+			}
+			for _, set := range [][]int{nd.objAll, nd.objOther, nd.prefix, nd.arrAll, nd.arrRest, nd.names, nd.content} {
+				for _, t := range set {
+					root(t)
+				}
+			}
+		}
+		slices.SortFunc(ms, func(a, b member) int { return a.node - b.node })
+		b.cl = append(b.cl, ms)
+	}
+	return nil
+}
+
+// inPlaceCycles marks the nodes on a cycle of in-place edges (Tarjan's
+// strongly connected components, iterative).
+func inPlaceCycles(nodes []schemaNode) []bool {
+	succ := make([][]int, len(nodes))
+	for i, n := range nodes {
+		succ[i] = slices.Clone(n.inPlace)
+		for _, g := range n.oneOf {
+			succ[i] = append(succ[i], g...)
+		}
+	}
+	cyc := make([]bool, len(nodes))
+	index := make([]int, len(nodes))
+	low := make([]int, len(nodes))
+	for i := range index {
+		index[i] = -1
+	}
+	onStack := make([]bool, len(nodes))
+	var stack []int
+	next := 0
+	type frame struct{ n, e int }
+	for s := range nodes {
+		if index[s] >= 0 {
+			continue
+		}
+		call := []frame{{s, 0}}
+		index[s], low[s] = next, next
+		next++
+		stack = append(stack, s)
+		onStack[s] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.e < len(succ[f.n]) {
+				t := succ[f.n][f.e]
+				f.e++
+				if t == f.n {
+					cyc[t] = true
+				}
+				if index[t] < 0 {
+					index[t], low[t] = next, next
+					next++
+					stack = append(stack, t)
+					onStack[t] = true
+					call = append(call, frame{t, 0})
+				} else if onStack[t] {
+					low[f.n] = min(low[f.n], index[t])
+				}
+				continue
+			}
+			n := f.n
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].n
+				low[p] = min(low[p], low[n])
+			}
+			if low[n] == index[n] {
+				size := 0
+				for {
+					t := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[t] = false
+					size++
+					if size > 1 || t != n {
+						cyc[t] = true
+					}
+					if t == n {
+						break
+					}
+				}
+				if size > 1 {
+					cyc[n] = true
+				}
+			}
+		}
+	}
+	return cyc
+}
+
+// extend computes the bounds one instance level deeper. b.mu is held (or
+// b is not yet shared). Sums are float64: they only need to be compared
+// with the limit, and a member named in one node but not another needs a
+// difference, which saturating integers would get wrong.
+func (b *visitBound) extend() error {
+	v := func(n int) float64 { return float64(b.last[b.pos[n]]) }
+	sum := func(ns []int) float64 {
+		s := 0.0
+		for _, n := range ns {
+			s += v(n)
+		}
+		return s
+	}
+	next := make([]int, len(b.roots))
+	keyed := map[string]float64{}
+	var idx []float64
+	for r, c := range b.cl {
+		if err := b.spend(len(c)); err != nil {
+			return err
+		}
+		var objOther, arrOther, names, content float64
+		clear(keyed)
+		idx = idx[:0]
+		for _, m := range c {
+			nd := &b.nodes[m.node]
+			mult := float64(m.mult)
+			other := sum(nd.objOther)
+			objOther += mult * (sum(nd.objAll) + other)
+			for k, p := range nd.props {
+				// A named member gets this node's property schema, not
+				// its additionalProperties: objOther counted the latter.
+				keyed[k] += mult * (v(p) - other)
+			}
+			rest := sum(nd.arrRest)
+			arrOther += mult * (sum(nd.arrAll) + rest)
+			for i, p := range nd.prefix {
+				for len(idx) <= i {
+					idx = append(idx, 0)
+				}
+				idx[i] += mult * (v(p) - rest)
+			}
+			names += mult * sum(nd.names)
+			content += mult * sum(nd.content)
+			if err := b.spend(len(nd.props) + len(nd.prefix)); err != nil {
+				return err
+			}
+		}
+		best := max(objOther, arrOther, names, content)
+		for _, d := range keyed {
+			best = max(best, objOther+d)
+		}
+		for _, d := range idx {
+			best = max(best, arrOther+d)
+		}
+		// Round up: float error must not let a bound slip under the limit.
+		next[r] = int(min(math.Ceil(best), float64(b.limit+1)))
+	}
+	b.done = slices.Equal(next, b.last)
+	b.last = next
+	b.at = append(b.at, next[0])
+	return nil
+}
+
+// check refuses an instance whose worst-case validation work passes
+// maxSchemaWork, or when ctx ends while the table is extended: the work is
+// the sum over the instance's levels of its positions there times the
+// bound there.
+func (b *visitBound) check(ctx context.Context, v any) error {
+	var buf [16]int
+	perLevel := shape(v, 0, buf[:0])
+	t := b.table.Load()
+	if len(perLevel) > len(t.at) && !t.done {
+		b.mu.Lock()
+		for len(perLevel) > len(b.at) && !b.done {
+			if err := ctx.Err(); err != nil {
+				b.mu.Unlock()
+				return err
+			}
+			if err := b.extend(); err != nil {
+				b.mu.Unlock()
+				return err
+			}
+		}
+		b.publish()
+		t = b.table.Load()
+		b.mu.Unlock()
+	}
+	work := 0
+	for d, positions := range perLevel {
+		per := t.at[min(d, len(t.at)-1)]
+		if per > b.limit {
+			return fmt.Errorf("%w: more than %d at one position %d levels down in this instance (MaxVisits, max_visits)", ErrSchemaTooComplex, b.limit, d)
+		}
+		work = satAdd(work, satMul(positions, per, maxSchemaWork), maxSchemaWork)
+	}
+	if work > maxSchemaWork {
+		return fmt.Errorf("%w: this instance's %d levels could take over %d visits in all, the budget per output", ErrSchemaTooComplex, len(perLevel), maxSchemaWork)
+	}
+	return nil
+}
+
+// boundTable is a published, immutable copy of the root's bounds per
+// level, read without the lock.
+type boundTable struct {
+	at   []int
+	done bool
+}
+
+// publish copies the bounds for lock-free readers; b.mu is held (or b is
+// not yet shared).
+func (b *visitBound) publish() {
+	b.table.Store(&boundTable{at: slices.Clone(b.at), done: b.done})
+}
+
+// shape appends to counts the number of positions at each level of a
+// decoded instance (counts[0] is 1, the root).
+func shape(v any, depth int, counts []int) []int {
+	if depth == len(counts) {
+		counts = append(counts, 0)
+	}
+	counts[depth]++
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			counts = shape(e, depth+1, counts)
+		}
+	case []any:
+		for _, e := range x {
+			counts = shape(e, depth+1, counts)
+		}
+	}
+	return counts
 }

@@ -1,71 +1,115 @@
 // Package fence finds the JSON (or code) a model wrapped in Markdown fences
 // and prose.
 //
-// Every function returns a substring of its input (or the empty string),
-// never a modified copy, so callers can map positions back and nothing is
+// Every function returns substrings of its input (or the empty string),
+// never modified copies, so callers can map positions back and nothing is
 // allocated.
 package fence
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/proctorhq/proctor/internal/jsonparse"
 )
 
-// maxCandidates bounds how many '{' or '[' positions [JSON] tries in prose
-// before giving up, so that a long text full of brackets costs linear time.
+// maxCandidates bounds how many '{' or '[' positions in prose that do not
+// start a valid value [Candidates] tries, and how many fences it reads, so
+// that a long text full of brackets or fences costs linear time (each
+// candidate costs at most one pass over the text).
 const maxCandidates = 16
 
-// JSON returns the JSON text in s:
+// Candidates yields the texts in s that may be the JSON a model meant, in
+// the order a reader should try them:
 //
-//   - when s, trimmed, starts with '{' and ends with '}' (or '[' and ']'),
-//     s trimmed, left to the parser to accept or reject whole;
-//   - when s, trimmed, starts with '{' or '[' but ends otherwise, the value
-//     that starts there (text after its closing bracket is dropped);
-//   - otherwise the body of the first ```json (or bare ```) fence, trimmed;
-//   - otherwise the first bracketed span in the prose that is valid JSON,
-//     or failing that the first bracketed span, so that the parser reports
-//     what is wrong with it;
-//   - otherwise s trimmed.
+//  1. s trimmed, whole (an output that parses whole is the value, even a
+//     JSON string whose text holds a brace);
+//  2. when s, trimmed, starts with '{' or '[' and that value closes before
+//     the end, the bracketed value alone (prose after it dropped);
+//  3. the body of each ```json (or bare ```) fence, trimmed, in order;
+//  4. each bracketed span in the prose, in order: where a valid JSON value
+//     starts at a '{' or '[', that value (and the scan resumes after it);
+//     where none does, the span up to the matching bracket.
 //
-// An unclosed bracket runs to the end of s. The result is always a
-// substring of s.
-func JSON(s string) string {
+// Callers parse each candidate in turn and take the first that parses, so
+// that a broken block followed by a corrected one reads as the corrected
+// one. Empty candidates are not yielded.
+func Candidates(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		t := strings.TrimSpace(s)
+		if t == "" || !yield(t) {
+			return
+		}
+		if t[0] == '{' || t[0] == '[' {
+			if n := Span(t); n < len(t) && !yield(t[:n]) {
+				return
+			}
+		}
+		for body := range bodies(t, "json") {
+			if b := strings.TrimSpace(body); b != "" && !yield(b) {
+				return
+			}
+		}
+		misses := 0
+		for rest := t; misses < maxCandidates; {
+			i := strings.IndexAny(rest, "{[")
+			if i < 0 {
+				return
+			}
+			rest = rest[i:]
+			if n := jsonparse.ValidPrefix(rest); n > 0 {
+				if !yield(rest[:n]) {
+					return
+				}
+				rest = rest[n:]
+				continue
+			}
+			misses++
+			if !yield(rest[:Span(rest)]) {
+				return
+			}
+			rest = rest[1:]
+		}
+	}
+}
+
+// Fallback returns the candidate to report a syntax error in when no
+// candidate of s parses: s trimmed when it starts with '{' and ends with '}'
+// (or '[' and ']'); the bracketed value that starts s when it starts with
+// one but ends otherwise; otherwise the first fence body; otherwise the
+// first bracketed span in the prose; otherwise s trimmed.
+func Fallback(s string) string {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return t
 	}
 	if t[0] == '{' || t[0] == '[' {
-		if last := t[len(t)-1]; last == t[0]+2 {
-			// The common case: the whole output is one value ('{'+2 is
-			// '}', '['+2 is ']'). The parser decides whether it is valid.
+		if t[len(t)-1] == t[0]+2 { // '{'+2 is '}', '['+2 is ']'
 			return t
 		}
 		return t[:Span(t)]
 	}
-	if body, ok := Body(s, "json"); ok {
+	if body, ok := Body(t, "json"); ok {
 		return strings.TrimSpace(body)
 	}
-	first := ""
-	rest := t
-	for range maxCandidates {
-		i := strings.IndexAny(rest, "{[")
-		if i < 0 {
-			break
-		}
-		rest = rest[i:]
-		if n := jsonparse.ValidPrefix(rest); n > 0 {
-			return rest[:n]
-		}
-		if first == "" {
-			first = rest[:Span(rest)]
-		}
-		rest = rest[1:]
-	}
-	if first != "" {
-		return first
+	if i := strings.IndexAny(t, "{["); i >= 0 {
+		return t[i : i+Span(t[i:])]
 	}
 	return t
+}
+
+// JSON returns the JSON text in s: the first of [Candidates] that is one
+// valid JSON value (RFC 8259), or, when none is, [Fallback], so that a
+// parser reports what is wrong with it. The result is always a substring
+// of s.
+func JSON(s string) string {
+	var p jsonparse.Parser
+	for c := range Candidates(s) {
+		if p.Check(c) == nil {
+			return c
+		}
+	}
+	return Fallback(s)
 }
 
 // Span returns the length of the bracketed value at the start of s: the
@@ -108,30 +152,42 @@ func Span(s string) int {
 // fence is a line that starts with ```; an unclosed fence runs to the end
 // of s.
 func Body(s, lang string) (string, bool) {
-	rest := s
-	for {
-		i := strings.Index(rest, "```")
-		if i < 0 {
-			return "", false
-		}
-		after := strings.TrimLeft(rest[i+3:], "`")
-		nl := strings.IndexByte(after, '\n')
-		if nl < 0 {
-			return "", false
-		}
-		info := strings.TrimSpace(after[:nl])
-		body := after[nl+1:]
-		end, next := closing(body)
-		if info == "" || strings.EqualFold(info, lang) {
-			if end < 0 {
-				return body, true
+	for b := range bodies(s, lang) {
+		return b, true
+	}
+	return "", false
+}
+
+// bodies yields the body of each fenced block in s whose info string is
+// lang (case-insensitive) or empty, in order, up to maxCandidates fences of
+// any language.
+func bodies(s, lang string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		rest := s
+		for range maxCandidates {
+			i := strings.Index(rest, "```")
+			if i < 0 {
+				return
 			}
-			return body[:end], true
+			after := strings.TrimLeft(rest[i+3:], "`")
+			nl := strings.IndexByte(after, '\n')
+			if nl < 0 {
+				return
+			}
+			info := strings.TrimSpace(after[:nl])
+			body := after[nl+1:]
+			end, next := closing(body)
+			if end < 0 {
+				if info == "" || strings.EqualFold(info, lang) {
+					yield(body)
+				}
+				return
+			}
+			if (info == "" || strings.EqualFold(info, lang)) && !yield(body[:end]) {
+				return
+			}
+			rest = body[next:]
 		}
-		if end < 0 {
-			return "", false
-		}
-		rest = body[next:]
 	}
 }
 

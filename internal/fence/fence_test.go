@@ -1,6 +1,8 @@
 package fence
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,6 +30,15 @@ func TestJSON(t *testing.T) {
 		{"empty", "   ", "", "empty stays empty"},
 		{"unclosed object", `{"a":`, `{"a":`, "starts with { but never closes: left for the parser"},
 		{"unclosed in prose", `x {"a": [1`, `{"a": [1`, "runs to the end"},
+		{"string holding a brace", `"{\"foo\": \"bar\"}"`, `"{\"foo\": \"bar\"}"`, "an output that parses whole is the value"},
+		{"string holding a brace, spaced", " \"a {b} c\"\n", `"a {b} c"`, "a JSON string is a value, not prose"},
+		{"scalar whole", `42`, `42`, "a number parses whole"},
+		{"broken fence then corrected", "```json\n{\"a\": }\n```\nSorry, fixed:\n```json\n{\"a\": 1}\n```", `{"a": 1}`, "the first block that parses wins"},
+		{"broken object then corrected in prose", `{"a": tru} oops, I meant {"a": true}`, `{"a": true}`, "a later valid span after a broken leading one"},
+		{"broken prose spans only", `use {a} or {b}`, `{a}`, "none parses: the first span, for the parser to report"},
+		{"broken whole object", `{"a": } {"b": }`, `{"a": } {"b": }`, "starts and ends with braces, nothing parses: the whole"},
+		{"fence preferred to later prose", "Note [x].\n```json\n{\"a\":1}\n```\nor [2]", `{"a":1}`, "fences come before prose spans"},
+		{"fence with scalar", "```json\n\"hi\"\n```", `"hi"`, "a fence may hold any value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,6 +46,54 @@ func TestJSON(t *testing.T) {
 				t.Errorf("JSON(%q) = %q, want %q: %s", tt.in, got, tt.want, tt.why)
 			}
 		})
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	in := "Draft: {\"a\": } then\n```json\n[1,\n```\n```python\nx = {}\n```\n```\n{\"a\": 1}\n```\nand [2] [x"
+	want := []string{
+		strings.TrimSpace(in),
+		"[1,",
+		`{"a": 1}`,
+		`{"a": }`,
+		"[1,\n```\n```python\nx = {}\n```\n```\n{\"a\": 1}\n```\nand [2] [x",
+		"{}",
+		`{"a": 1}`,
+		"[2]",
+		"[x",
+	}
+	got := slices.Collect(Candidates(in))
+	if !slices.Equal(got, want) {
+		t.Errorf("Candidates:\n got %q\nwant %q", got, want)
+	}
+	if got := slices.Collect(Candidates("  ")); len(got) != 0 {
+		t.Errorf("blank input yielded %q", got)
+	}
+	// Prose full of brackets that start nothing valid stops after
+	// maxCandidates misses.
+	many := strings.Repeat("[x ", 100)
+	if n := len(slices.Collect(Candidates(many))); n != 1+maxCandidates {
+		t.Errorf("got %d candidates, want the whole and %d misses", n, maxCandidates)
+	}
+	// Valid spans do not count as misses: all 40 objects are found.
+	objs := strings.Repeat(`x {"k":1} `, 40)
+	if n := len(slices.Collect(Candidates(objs))); n != 41 {
+		t.Errorf("got %d candidates, want the whole and 40 objects", n)
+	}
+}
+
+func TestFallback(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": }`:             `{"a": }`,
+		`{"a": } x`:           `{"a": }`,
+		"x\n```json\n{]\n```": `{]`,
+		`see {a} and {b}`:     `{a}`,
+		`words`:               `words`,
+		` `:                   ``,
+	} {
+		if got := Fallback(in); got != want {
+			t.Errorf("Fallback(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -82,6 +141,20 @@ func FuzzJSON(f *testing.F) {
 		got := JSON(s)
 		if !strings.Contains(s, got) {
 			t.Fatalf("JSON(%q) = %q, not a substring of the input", s, got)
+		}
+		// JSON is the first candidate that is valid, else the fallback.
+		want := Fallback(s)
+		for c := range Candidates(s) {
+			if c == "" || !strings.Contains(s, c) {
+				t.Fatalf("Candidates(%q) yielded %q, empty or not a substring", s, c)
+			}
+			if json.Valid([]byte(c)) {
+				want = c
+				break
+			}
+		}
+		if got != want {
+			t.Fatalf("JSON(%q) = %q, want %q", s, got, want)
 		}
 		if body, ok := Body(s, "json"); ok && !strings.Contains(s, body) {
 			t.Fatalf("Body(%q) = %q, not a substring of the input", s, body)
