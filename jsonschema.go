@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/proctorhq/proctor/internal/fastschema"
 	"github.com/proctorhq/proctor/internal/fence"
 	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
@@ -264,6 +265,7 @@ type JSONSchema struct {
 	anyBlock bool
 	bound    *visitBound
 	ps       *parsers
+	fast     *fastschema.Schema // nil: the schema uses keywords outside the fast path
 }
 
 var _ Grader = (*JSONSchema)(nil)
@@ -403,7 +405,8 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
-	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false)}, nil
+	fast, _ := fastschema.Compile(sch)
+	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false), fast: fast}, nil
 }
 
 // assertedFormats are the validator's own format checks, each followed by
@@ -536,6 +539,11 @@ func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
 	}
 	if err := g.bound.check(ctx, v); err != nil {
 		return ErrorGrade("json_schema: not validated", err)
+	}
+	// The fast path answers only "valid"; anything else (and the reason)
+	// comes from the validator.
+	if g.fast != nil && g.fast.Valid(v) {
+		return Pass("")
 	}
 	if err := g.schema.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
