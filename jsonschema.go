@@ -64,6 +64,19 @@ func (ps *parsers) parse(output string) (any, string, error) {
 	return nil, "", notParsed(p, output)
 }
 
+// first returns the candidate [parsers.parse] would decode, without
+// decoding it.
+func (ps *parsers) first(output string) (string, bool) {
+	p := ps.pool.Get().(*jsonparse.Parser)
+	defer ps.pool.Put(p)
+	for c := range fence.Candidates(output) {
+		if p.Check(c) == nil {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 // each decodes every candidate in output that parses, in order, and calls
 // yield with it until yield returns false. It returns the error for an
 // output in which nothing parses.
@@ -266,6 +279,7 @@ type JSONSchema struct {
 	bound    *visitBound
 	ps       *parsers
 	fast     *fastschema.Schema // nil: the schema uses keywords outside the fast path
+	fastText int                // longest text the fast path reads undecoded (0: none)
 }
 
 var _ Grader = (*JSONSchema)(nil)
@@ -406,7 +420,7 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
 	fast, _ := fastschema.Compile(sch)
-	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false), fast: fast}, nil
+	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false), fast: fast, fastText: bound.safeLength()}, nil
 }
 
 // assertedFormats are the validator's own format checks, each followed by
@@ -499,6 +513,13 @@ func (g *JSONSchema) Name() string { return g.name }
 // AnyBlock it passes on the first value that validates and otherwise
 // reports the first value's violation.
 func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
+	// The fast path reads the first candidate that is JSON without
+	// decoding it and answers only "valid"; the rest takes the full path.
+	if !g.anyBlock && g.fast != nil && ctx.Err() == nil {
+		if c, ok := g.ps.first(s.Output); ok && len(c) <= g.fastText && g.fast.ValidText(c) {
+			return Pass("")
+		}
+	}
 	if !g.anyBlock {
 		v, _, err := g.ps.parse(s.Output)
 		if err != nil {
@@ -1271,6 +1292,25 @@ func (b *visitBound) check(ctx context.Context, v any) error {
 		return fmt.Errorf("%w: this instance's %d levels could take over %d visits in all, the budget per output", ErrSchemaTooComplex, len(perLevel), maxSchemaWork)
 	}
 	return nil
+}
+
+// safeLength returns the longest instance text whose work
+// [visitBound.check] cannot refuse: every value takes at least one byte,
+// so a text of n bytes has at most n positions. It is 0 when the bound
+// may still grow with depth.
+func (b *visitBound) safeLength() int {
+	t := b.table.Load()
+	if !t.done {
+		return 0
+	}
+	most := 1
+	for _, per := range t.at {
+		if per > b.limit {
+			return 0
+		}
+		most = max(most, per)
+	}
+	return maxSchemaWork / most
 }
 
 // boundTable is a published, immutable copy of the root's bounds per

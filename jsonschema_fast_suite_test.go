@@ -22,8 +22,9 @@ import (
 // the validator's and, for required cases, the suite's.
 
 // fastSuiteStats counts, per draft, the suite's schemas and those on the
-// fast path, and the cases the fast path decided.
-type fastSuiteStats struct{ schemas, fast, cases, decided int }
+// fast path, the cases the fast path decided and those it passed reading
+// the text undecoded.
+type fastSuiteStats struct{ schemas, fast, cases, decided, text int }
 
 // fastSuiteFile runs one suite file through both paths.
 func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, required bool, st *fastSuiteStats) {
@@ -57,6 +58,12 @@ func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, req
 			}
 			ok, decided := g.fast.Decide(v)
 			v6 := g.schema.Validate(v) == nil
+			if g.fast.ValidText(string(c.Data)) {
+				st.text++
+				if !v6 || required && !c.Valid {
+					t.Errorf("%s/%d/%d: %s: %s: ValidText true, jsonschema/v6 %v, suite %v", name, gi, ci, grp.Description, c.Description, v6, c.Valid)
+				}
+			}
 			if !decided {
 				if g.fast.Valid(v) {
 					t.Errorf("%s/%d/%d: Valid true on an undecided case", name, gi, ci)
@@ -92,7 +99,10 @@ func TestJSONSchemaFastSuite(t *testing.T) {
 			if st.fast*3 < st.schemas || st.decided*10 < st.cases*9 {
 				t.Errorf("fast path took %d of %d schemas and decided %d of %d cases", st.fast, st.schemas, st.decided, st.cases)
 			}
-			t.Logf("%s: %d of %d schemas on the fast path; it decided %d of their %d cases", d.dir, st.fast, st.schemas, st.decided, st.cases)
+			if st.text == 0 {
+				t.Error("ValidText passed no case")
+			}
+			t.Logf("%s: %d of %d schemas on the fast path; it decided %d of their %d cases, %d passed undecoded", d.dir, st.fast, st.schemas, st.decided, st.cases, st.text)
 			all.schemas += st.schemas
 			all.fast += st.fast
 		})

@@ -1,0 +1,299 @@
+package fastschema
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// ValidText reports whether text, which the caller has checked is one
+// valid JSON value (surrounding white space allowed), is valid against
+// the schema, reading the text directly: nothing is decoded or allocated.
+// It answers true only when that is certain; false means "ask the tree
+// path" ([Schema.Valid] on the decoded value, then the validator). It
+// leaves to the tree path what it cannot read without decoding: strings
+// with escapes or invalid UTF-8 where their value matters, "not",
+// "oneOf", "if", "format", const and enum members other than strings,
+// numbers, booleans and null, and minProperties (a repeated member name
+// would count twice).
+func (s *Schema) ValidText(text string) bool {
+	i := skipWS(text, 0)
+	ok, _ := s.root.text(text, i)
+	return ok
+}
+
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// strEnd returns the index after the closing quote of the string whose
+// opening quote is at i, and whether its content has an escape.
+func strEnd(s string, i int) (end int, escaped bool) {
+	i++
+	for i < len(s) {
+		switch s[i] {
+		case '"':
+			return i + 1, escaped
+		case '\\':
+			escaped = true
+			i += 2
+			continue
+		}
+		i++
+	}
+	return i, escaped
+}
+
+// skipValue returns the index after the value at i.
+func skipValue(s string, i int) int {
+	switch s[i] {
+	case '"':
+		e, _ := strEnd(s, i)
+		return e
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i, _ = strEnd(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	j := i
+	for j < len(s) && !strings.ContainsRune(" \t\r\n,]}", rune(s[j])) {
+		j++
+	}
+	return j
+}
+
+// plainString is a string's content when it reads as itself: no escapes
+// and valid UTF-8.
+func plainString(raw string, escaped bool) (string, bool) {
+	if escaped {
+		return "", false
+	}
+	for k := 0; k < len(raw); k++ {
+		if raw[k] >= utf8.RuneSelf {
+			return raw, utf8.ValidString(raw)
+		}
+	}
+	return raw, true
+}
+
+// text validates the value at i; it returns whether it is certainly valid
+// and the index after the value.
+func (n *node) text(s string, i int) (bool, int) {
+	end := skipValue(s, i)
+	if n.boolean != 0 {
+		return n.boolean > 0, end
+	}
+	if n.not != nil || len(n.oneOf) > 0 || n.ifN != nil || n.format != nil || n.minProps > 0 {
+		return false, end
+	}
+	c := s[i]
+	// type, const, enum on the scalar's text.
+	var str string
+	var strOK bool
+	if c == '"' {
+		_, esc := strEnd(s, i)
+		str, strOK = plainString(s[i+1:end-1], esc)
+	}
+	if n.types != 0 {
+		var t uint8
+		switch c {
+		case '"':
+			t = tString
+		case '{':
+			t = tObject
+		case '[':
+			t = tArray
+		case 't', 'f':
+			t = tBoolean
+		case 'n':
+			t = tNull
+		default:
+			if n.types&tNumber == 0 && (n.types&tInteger == 0 || !isInteger(json.Number(s[i:end]))) {
+				return false, end
+			}
+			t = tNumber | tInteger
+		}
+		if n.types&t == 0 {
+			return false, end
+		}
+	}
+	if n.constV != nil && !scalarEquals(s[i:end], str, strOK, *n.constV) {
+		return false, end
+	}
+	if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			if scalarEquals(s[i:end], str, strOK, e) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, end
+		}
+	}
+	if n.ref != nil {
+		if ok, _ := n.ref.text(s, i); !ok {
+			return false, end
+		}
+		if n.refOnly {
+			return true, end
+		}
+	}
+	switch {
+	case c == '{' && n.hasObject:
+		if !n.objectText(s, i) {
+			return false, end
+		}
+	case c == '[' && n.hasArray:
+		if !n.arrayText(s, i) {
+			return false, end
+		}
+	case c == '"' && n.hasString:
+		if !strOK || n.str(str) != valid {
+			return false, end
+		}
+	case (c == '-' || c >= '0' && c <= '9') && n.hasNumber:
+		if n.number(json.Number(s[i:end])) != valid {
+			return false, end
+		}
+	}
+	for _, a := range n.allOf {
+		if ok, _ := a.text(s, i); !ok {
+			return false, end
+		}
+	}
+	if len(n.anyOf) > 0 {
+		found := false
+		for _, a := range n.anyOf {
+			if ok, _ := a.text(s, i); ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, end
+		}
+	}
+	return true, end
+}
+
+// scalarEquals reports whether the value text (a string's content in str
+// when strOK) certainly equals want.
+func scalarEquals(text, str string, strOK bool, want any) bool {
+	switch w := want.(type) {
+	case string:
+		return text[0] == '"' && strOK && str == w
+	case json.Number:
+		c := text[0]
+		return (c == '-' || c >= '0' && c <= '9') && numEqual(json.Number(text), w) == valid
+	case bool:
+		return w && text == "true" || !w && text == "false"
+	case nil:
+		return text == "null"
+	}
+	return false
+}
+
+func (n *node) objectText(s string, i int) bool {
+	var seen uint64
+	if len(n.required) > 64 || n.depReq != nil {
+		return false
+	}
+	count := 0
+	i = skipWS(s, i+1)
+	for s[i] != '}' {
+		kEnd, esc := strEnd(s, i)
+		key, ok := plainString(s[i+1:kEnd-1], esc)
+		if !ok {
+			return false
+		}
+		count++
+		for r, k := range n.required {
+			if k == key {
+				seen |= 1 << r
+			}
+		}
+		i = skipWS(s, kEnd)
+		i = skipWS(s, i+1) // ':'
+		evaluated := false
+		end := 0
+		if p, ok := n.props[key]; ok {
+			evaluated = true
+			if ok, end = p.text(s, i); !ok {
+				return false
+			}
+		}
+		for _, p := range n.patterns {
+			if p.re.MatchString(key) {
+				evaluated = true
+				if ok, end = p.n.text(s, i); !ok {
+					return false
+				}
+			}
+		}
+		if !evaluated && n.addl != nil {
+			if ok, end = n.addl.text(s, i); !ok {
+				return false
+			}
+		}
+		if end == 0 {
+			end = skipValue(s, i)
+		}
+		if i = skipWS(s, end); s[i] == ',' {
+			i = skipWS(s, i+1)
+		}
+	}
+	if n.maxProps >= 0 && count > n.maxProps {
+		return false
+	}
+	return seen == 1<<len(n.required)-1
+}
+
+func (n *node) arrayText(s string, i int) bool {
+	count := 0
+	i = skipWS(s, i+1)
+	if s[i] != ']' {
+		for {
+			var p *node
+			if count < len(n.prefix) {
+				p = n.prefix[count]
+			} else {
+				p = n.rest
+			}
+			count++
+			end := 0
+			if p != nil {
+				var ok bool
+				if ok, end = p.text(s, i); !ok {
+					return false
+				}
+			} else {
+				end = skipValue(s, i)
+			}
+			i = skipWS(s, end)
+			if s[i] == ']' {
+				break
+			}
+			i = skipWS(s, i+1)
+		}
+	}
+	return (n.minItems < 0 || count >= n.minItems) && (n.maxItems < 0 || count <= n.maxItems)
+}
