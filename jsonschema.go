@@ -65,16 +65,23 @@ func (ps *parsers) parse(output string) (any, string, error) {
 }
 
 // first returns the candidate [parsers.parse] would decode, without
-// decoding it.
-func (ps *parsers) first(output string) (string, bool) {
+// decoding it, or parse's error when none parses.
+func (ps *parsers) first(output string) (string, error) {
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	for c := range fence.Candidates(output) {
 		if p.Check(c) == nil {
-			return c, true
+			return c, nil
 		}
 	}
-	return "", false
+	return "", notParsed(p, output)
+}
+
+// decode decodes one JSON text.
+func (ps *parsers) decode(text string) (any, error) {
+	p := ps.pool.Get().(*jsonparse.Parser)
+	defer ps.pool.Put(p)
+	return p.Parse(text)
 }
 
 // each decodes every candidate in output that parses, in order, and calls
@@ -515,10 +522,19 @@ func (g *JSONSchema) Name() string { return g.name }
 func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 	// The fast path reads the first candidate that is JSON without
 	// decoding it and answers only "valid"; the rest takes the full path.
-	if !g.anyBlock && g.fast != nil && ctx.Err() == nil {
-		if c, ok := g.ps.first(s.Output); ok && len(c) <= g.fastText && g.fast.ValidText(c) {
+	if !g.anyBlock && g.fast != nil {
+		c, err := g.ps.first(s.Output)
+		if err != nil {
+			return notJSON(err)
+		}
+		if len(c) <= g.fastText && ctx.Err() == nil && g.fast.ValidText(c) {
 			return Pass("")
 		}
+		v, err := g.ps.decode(c)
+		if err != nil {
+			return notJSON(err)
+		}
+		return g.validate(ctx, v)
 	}
 	if !g.anyBlock {
 		v, _, err := g.ps.parse(s.Output)

@@ -96,21 +96,27 @@ func plainString(raw string, escaped bool) (string, bool) {
 // text validates the value at i; it returns whether it is certainly valid
 // and the index after the value.
 func (n *node) text(s string, i int) (bool, int) {
-	end := skipValue(s, i)
+	c := s[i]
+	// end is where the value ends: found at once for scalars, by the
+	// container walks below, or by skipValue when no walk happens.
+	end := -1
+	var str string
+	var strOK bool
+	switch {
+	case c == '"':
+		var esc bool
+		end, esc = strEnd(s, i)
+		str, strOK = plainString(s[i+1:end-1], esc)
+	case c != '{' && c != '[':
+		end = skipValue(s, i)
+	}
 	if n.boolean != 0 {
-		return n.boolean > 0, end
+		return n.boolean > 0, n.skip(s, i, end)
 	}
 	if n.not != nil || len(n.oneOf) > 0 || n.ifN != nil || n.format != nil || n.minProps > 0 {
 		return false, end
 	}
-	c := s[i]
 	// type, const, enum on the scalar's text.
-	var str string
-	var strOK bool
-	if c == '"' {
-		_, esc := strEnd(s, i)
-		str, strOK = plainString(s[i+1:end-1], esc)
-	}
 	if n.types != 0 {
 		var t uint8
 		switch c {
@@ -134,38 +140,47 @@ func (n *node) text(s string, i int) (bool, int) {
 			return false, end
 		}
 	}
-	if n.constV != nil && !scalarEquals(s[i:end], str, strOK, *n.constV) {
-		return false, end
-	}
-	if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			if scalarEquals(s[i:end], str, strOK, e) {
-				found = true
-				break
-			}
-		}
-		if !found {
+	if n.constV != nil || n.enum != nil {
+		end = n.skip(s, i, end)
+		if n.constV != nil && !scalarEquals(s[i:end], str, strOK, *n.constV) {
 			return false, end
+		}
+		if n.enum != nil {
+			found := false
+			for _, e := range n.enum {
+				if scalarEquals(s[i:end], str, strOK, e) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false, end
+			}
 		}
 	}
 	if n.ref != nil {
-		if ok, _ := n.ref.text(s, i); !ok {
+		ok, e := n.ref.text(s, i)
+		if !ok {
 			return false, end
 		}
+		end = e
 		if n.refOnly {
 			return true, end
 		}
 	}
 	switch {
 	case c == '{' && n.hasObject:
-		if !n.objectText(s, i) {
+		ok, e := n.objectText(s, i)
+		if !ok {
 			return false, end
 		}
+		end = e
 	case c == '[' && n.hasArray:
-		if !n.arrayText(s, i) {
+		ok, e := n.arrayText(s, i)
+		if !ok {
 			return false, end
 		}
+		end = e
 	case c == '"' && n.hasString:
 		if !strOK || n.str(str) != valid {
 			return false, end
@@ -176,15 +191,17 @@ func (n *node) text(s string, i int) (bool, int) {
 		}
 	}
 	for _, a := range n.allOf {
-		if ok, _ := a.text(s, i); !ok {
+		ok, e := a.text(s, i)
+		if !ok {
 			return false, end
 		}
+		end = e
 	}
 	if len(n.anyOf) > 0 {
 		found := false
 		for _, a := range n.anyOf {
-			if ok, _ := a.text(s, i); ok {
-				found = true
+			if ok, e := a.text(s, i); ok {
+				found, end = true, e
 				break
 			}
 		}
@@ -192,7 +209,15 @@ func (n *node) text(s string, i int) (bool, int) {
 			return false, end
 		}
 	}
-	return true, end
+	return true, n.skip(s, i, end)
+}
+
+// skip returns end when known (not -1), else the end of the value at i.
+func (n *node) skip(s string, i, end int) int {
+	if end >= 0 {
+		return end
+	}
+	return skipValue(s, i)
 }
 
 // scalarEquals reports whether the value text (a string's content in str
@@ -212,10 +237,12 @@ func scalarEquals(text, str string, strOK bool, want any) bool {
 	return false
 }
 
-func (n *node) objectText(s string, i int) bool {
+// objectText validates the object at i; it returns whether it is
+// certainly valid and the index after it.
+func (n *node) objectText(s string, i int) (bool, int) {
 	var seen uint64
 	if len(n.required) > 64 || n.depReq != nil {
-		return false
+		return false, 0
 	}
 	count := 0
 	i = skipWS(s, i+1)
@@ -223,7 +250,7 @@ func (n *node) objectText(s string, i int) bool {
 		kEnd, esc := strEnd(s, i)
 		key, ok := plainString(s[i+1:kEnd-1], esc)
 		if !ok {
-			return false
+			return false, 0
 		}
 		count++
 		for r, k := range n.required {
@@ -238,20 +265,20 @@ func (n *node) objectText(s string, i int) bool {
 		if p, ok := n.props[key]; ok {
 			evaluated = true
 			if ok, end = p.text(s, i); !ok {
-				return false
+				return false, 0
 			}
 		}
 		for _, p := range n.patterns {
 			if p.re.MatchString(key) {
 				evaluated = true
 				if ok, end = p.n.text(s, i); !ok {
-					return false
+					return false, 0
 				}
 			}
 		}
 		if !evaluated && n.addl != nil {
 			if ok, end = n.addl.text(s, i); !ok {
-				return false
+				return false, 0
 			}
 		}
 		if end == 0 {
@@ -262,12 +289,14 @@ func (n *node) objectText(s string, i int) bool {
 		}
 	}
 	if n.maxProps >= 0 && count > n.maxProps {
-		return false
+		return false, 0
 	}
-	return seen == 1<<len(n.required)-1
+	return seen == 1<<len(n.required)-1, i + 1
 }
 
-func (n *node) arrayText(s string, i int) bool {
+// arrayText validates the array at i; it returns whether it is certainly
+// valid and the index after it.
+func (n *node) arrayText(s string, i int) (bool, int) {
 	count := 0
 	i = skipWS(s, i+1)
 	if s[i] != ']' {
@@ -283,7 +312,7 @@ func (n *node) arrayText(s string, i int) bool {
 			if p != nil {
 				var ok bool
 				if ok, end = p.text(s, i); !ok {
-					return false
+					return false, 0
 				}
 			} else {
 				end = skipValue(s, i)
@@ -295,5 +324,5 @@ func (n *node) arrayText(s string, i int) bool {
 			i = skipWS(s, i+1)
 		}
 	}
-	return (n.minItems < 0 || count >= n.minItems) && (n.maxItems < 0 || count <= n.maxItems)
+	return (n.minItems < 0 || count >= n.minItems) && (n.maxItems < 0 || count <= n.maxItems), i + 1
 }
