@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/proctorhq/proctor/internal/workload"
 )
 
 // suiteCase is one suite case of a fast-path schema, ready to grade.
@@ -88,6 +90,53 @@ func BenchmarkJSONSchemaFastSuite(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set)), "ns/grade")
+			})
+		}
+	}
+}
+
+// BenchmarkJSONSchemaFastWorkload grades the workload's json_schema
+// sample set with the grader as it is and with the fast path switched off,
+// in one run, split by verdict (the failing outputs also pay for the
+// validator's reason).
+//
+//	go test -run '^$' -bench 'JSONSchemaFastWorkload' -benchmem -benchtime=20000x .
+func BenchmarkJSONSchemaFastWorkload(b *testing.B) {
+	c := workload.Load(b, "json_schema")
+	g := MustJSONSchema(c.Schema, JSONSchemaOptions{})
+	slow := *g
+	slow.fast = nil
+	ctx := context.Background()
+	sets := map[bool][]Sample{}
+	for _, s := range c.SampleSet {
+		sm := Sample{Output: s.Output}
+		pass := g.Grade(ctx, &sm).Status == StatusPassed
+		sets[pass] = append(sets[pass], sm)
+	}
+	for _, verdict := range []struct {
+		name string
+		pass bool
+	}{{"all", false}, {"passing", true}, {"failing", false}} {
+		set := sets[verdict.pass]
+		if verdict.name == "all" {
+			set = nil
+			for _, s := range c.SampleSet {
+				set = append(set, Sample{Output: s.Output})
+			}
+		}
+		for _, path := range []struct {
+			name string
+			g    *JSONSchema
+		}{{"fast", g}, {"v6", &slow}} {
+			b.Run(verdict.name+"/"+path.name, func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					path.g.Grade(ctx, &set[i])
+					if i++; i == len(set) {
+						i = 0
+					}
+				}
 			})
 		}
 	}

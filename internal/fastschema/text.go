@@ -33,19 +33,22 @@ func skipWS(s string, i int) int {
 // opening quote is at i, and whether its content has an escape.
 func strEnd(s string, i int) (end int, escaped bool) {
 	i++
-	for i < len(s) {
-		switch s[i] {
-		case '"':
-			return i + 1, escaped
-		case '\\':
-			escaped = true
-			i += 2
-			continue
+	for {
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			return len(s), escaped
 		}
-		i++
+		b := strings.IndexByte(s[i:i+q], '\\')
+		if b < 0 {
+			return i + q + 1, escaped
+		}
+		escaped = true
+		i += b + 2
 	}
-	return i, escaped
 }
+
+// delim holds the bytes that end a number or literal.
+var delim = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, ',': true, ']': true, '}': true}
 
 // skipValue returns the index after the value at i.
 func skipValue(s string, i int) int {
@@ -73,7 +76,7 @@ func skipValue(s string, i int) int {
 		return i
 	}
 	j := i
-	for j < len(s) && !strings.ContainsRune(" \t\r\n,]}", rune(s[j])) {
+	for j < len(s) && !delim[s[j]] {
 		j++
 	}
 	return j
