@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/proctorhq/proctor/internal/fastschema"
 	"github.com/proctorhq/proctor/internal/fence"
 	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
@@ -61,6 +62,26 @@ func (ps *parsers) parse(output string) (any, string, error) {
 		}
 	}
 	return nil, "", notParsed(p, output)
+}
+
+// first returns the candidate [parsers.parse] would decode, without
+// decoding it, or parse's error when none parses.
+func (ps *parsers) first(output string) (string, error) {
+	p := ps.pool.Get().(*jsonparse.Parser)
+	defer ps.pool.Put(p)
+	for c := range fence.Candidates(output) {
+		if p.Check(c) == nil {
+			return c, nil
+		}
+	}
+	return "", notParsed(p, output)
+}
+
+// decode decodes one JSON text.
+func (ps *parsers) decode(text string) (any, error) {
+	p := ps.pool.Get().(*jsonparse.Parser)
+	defer ps.pool.Put(p)
+	return p.Parse(text)
 }
 
 // each decodes every candidate in output that parses, in order, and calls
@@ -264,6 +285,8 @@ type JSONSchema struct {
 	anyBlock bool
 	bound    *visitBound
 	ps       *parsers
+	fast     *fastschema.Schema // nil: the schema uses keywords outside the fast path
+	fastText int                // longest text the fast path reads undecoded (0: none)
 }
 
 var _ Grader = (*JSONSchema)(nil)
@@ -403,7 +426,8 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
-	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false)}, nil
+	fast, _ := fastschema.Compile(sch)
+	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false), fast: fast, fastText: bound.safeLength()}, nil
 }
 
 // assertedFormats are the validator's own format checks, each followed by
@@ -496,6 +520,22 @@ func (g *JSONSchema) Name() string { return g.name }
 // AnyBlock it passes on the first value that validates and otherwise
 // reports the first value's violation.
 func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
+	// The fast path reads the first candidate that is JSON without
+	// decoding it and answers only "valid"; the rest takes the full path.
+	if !g.anyBlock && g.fast != nil {
+		c, err := g.ps.first(s.Output)
+		if err != nil {
+			return notJSON(err)
+		}
+		if len(c) <= g.fastText && ctx.Err() == nil && g.fast.ValidText(c) {
+			return Pass("")
+		}
+		v, err := g.ps.decode(c)
+		if err != nil {
+			return notJSON(err)
+		}
+		return g.validate(ctx, v)
+	}
 	if !g.anyBlock {
 		v, _, err := g.ps.parse(s.Output)
 		if err != nil {
@@ -536,6 +576,11 @@ func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
 	}
 	if err := g.bound.check(ctx, v); err != nil {
 		return ErrorGrade("json_schema: not validated", err)
+	}
+	// The fast path answers only "valid"; anything else (and the reason)
+	// comes from the validator.
+	if g.fast != nil && g.fast.Valid(v) {
+		return Pass("")
 	}
 	if err := g.schema.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
@@ -1263,6 +1308,25 @@ func (b *visitBound) check(ctx context.Context, v any) error {
 		return fmt.Errorf("%w: this instance's %d levels could take over %d visits in all, the budget per output", ErrSchemaTooComplex, len(perLevel), maxSchemaWork)
 	}
 	return nil
+}
+
+// safeLength returns the longest instance text whose work
+// [visitBound.check] cannot refuse: every value takes at least one byte,
+// so a text of n bytes has at most n positions. It is 0 when the bound
+// may still grow with depth.
+func (b *visitBound) safeLength() int {
+	t := b.table.Load()
+	if !t.done {
+		return 0
+	}
+	most := 1
+	for _, per := range t.at {
+		if per > b.limit {
+			return 0
+		}
+		most = max(most, per)
+	}
+	return maxSchemaWork / most
 }
 
 // boundTable is a published, immutable copy of the root's bounds per
