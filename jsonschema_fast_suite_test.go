@@ -2,10 +2,7 @@ package proctor
 
 import (
 	"context"
-	"encoding/json"
-	"io/fs"
 	"os"
-	"path"
 	"strings"
 	"testing"
 
@@ -29,17 +26,8 @@ type fastSuiteStats struct{ schemas, fast, cases, decided, text int }
 // fastSuiteFile runs one suite file through both paths.
 func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, required bool, st *fastSuiteStats) {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(b, &groups); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	opts.Draft = draft
-	opts.remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
-	name := strings.TrimSuffix(path.Base(file), ".json")
+	groups, name := readSuiteFile(t, file)
+	opts = suiteOptions(opts, draft)
 	for gi, grp := range groups {
 		g, err := NewJSONSchema(grp.Schema, opts)
 		if err != nil {

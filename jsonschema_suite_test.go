@@ -47,17 +47,8 @@ type suiteMiss struct{ key, msg string }
 // run and the keys ("file/group/case", 0-based) of those that disagreed.
 func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n int, missed []suiteMiss) {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(b, &groups); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	opts.Draft = draft
-	opts.remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
-	name := strings.TrimSuffix(path.Base(file), ".json")
+	groups, name := readSuiteFile(t, file)
+	opts = suiteOptions(opts, draft)
 	ctx := context.Background()
 	for gi, grp := range groups {
 		g, err := NewJSONSchema(grp.Schema, opts)
@@ -168,4 +159,27 @@ func TestJSONSchemaTestSuiteFormats(t *testing.T) {
 			t.Logf("%s: %d of %d optional format cases agree under format_assertion; %d disagree as formatKnown lists", d.dir, agree, n, known)
 		})
 	}
+}
+
+// readSuiteFile reads one file of the JSON Schema Test Suite and returns
+// its groups and its name without the extension.
+func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []suiteGroup
+	if err := json.Unmarshal(b, &groups); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return groups, strings.TrimSuffix(path.Base(file), ".json")
+}
+
+// suiteOptions sets the draft and serves the suite's remote schemas from
+// the vendored remotes folder (never the network).
+func suiteOptions(opts JSONSchemaOptions, draft string) JSONSchemaOptions {
+	opts.Draft = draft
+	opts.remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
+	return opts
 }
