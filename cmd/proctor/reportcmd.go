@@ -57,27 +57,10 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "proctor report merge: want one or more JSON reports")
 		return exitUsage
 	}
-	reps := make([]*proctor.Report, 0, len(files))
-	in := map[string]string{} // case id -> the file that holds it
-	for _, f := range files {
-		r, err := readReport(f)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
-			return exitUsage
-		}
-		// Refused here as MergeReports would, naming the files.
-		if len(reps) > 0 && r.Suite != reps[0].Suite {
-			fmt.Fprintf(stderr, "proctor report merge: %s is a report of suite %q, %s of suite %q: not shards of one run\n", f, r.Suite, files[0], reps[0].Suite)
-			return exitUsage
-		}
-		for _, c := range r.Cases {
-			if other, dup := in[c.ID]; dup {
-				fmt.Fprintf(stderr, "proctor report merge: case %q is in %s and in %s: not shards of one run\n", c.ID, other, f)
-				return exitUsage
-			}
-			in[c.ID] = f
-		}
-		reps = append(reps, r)
+	reps, err := readShards(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
+		return exitUsage
 	}
 	merged, err := proctor.MergeReports(reps...)
 	if err != nil {
@@ -125,6 +108,32 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// readShards reads the JSON reports in files, the shards of one run. It
+// refuses, naming the files, reports of different suites or that share a
+// case id, which [proctor.MergeReports] would refuse naming only their
+// positions.
+func readShards(files []string) ([]*proctor.Report, error) {
+	reps := make([]*proctor.Report, 0, len(files))
+	in := map[string]string{} // case id -> the file that holds it
+	for _, f := range files {
+		r, err := readReport(f)
+		if err != nil {
+			return nil, err
+		}
+		if len(reps) > 0 && r.Suite != reps[0].Suite {
+			return nil, fmt.Errorf("%s is a report of suite %q, %s of suite %q: not shards of one run", f, r.Suite, files[0], reps[0].Suite)
+		}
+		for _, c := range r.Cases {
+			if other, dup := in[c.ID]; dup {
+				return nil, fmt.Errorf("case %q is in %s and in %s: not shards of one run", c.ID, other, f)
+			}
+			in[c.ID] = f
+		}
+		reps = append(reps, r)
+	}
+	return reps, nil
 }
 
 // readReport reads a JSON report as proctor run --out writes it. Anything

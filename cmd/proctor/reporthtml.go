@@ -37,22 +37,19 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 		printUsage(stderr, fs, reportHTMLUsage)
 		return exitUsage
 	}
-	reps := make([]*proctor.Report, 0, len(files))
+	reps, err := readShards(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor report html: %v\n", err)
+		return exitUsage
+	}
 	var written time.Time
 	for _, f := range files {
-		r, err := readReport(f)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
-			return exitUsage
-		}
 		if st, err := os.Stat(f); err == nil && st.ModTime().After(written) {
 			written = st.ModTime()
 		}
-		reps = append(reps, r)
 	}
 	r := reps[0]
 	if len(reps) > 1 {
-		var err error
 		if r, err = proctor.MergeReports(reps...); err != nil {
 			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
 			return exitUsage
