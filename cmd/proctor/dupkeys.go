@@ -22,9 +22,8 @@ func checkDuplicateKeys(b []byte) error {
 	// One frame per open object or array: the keys seen (nil for an
 	// array), and whether the next string token is a key.
 	type frame struct {
-		keys  map[string]struct{}
-		isObj bool
-		key   bool
+		keys map[string]struct{}
+		key  bool
 	}
 	var stack []frame
 	for {
@@ -35,22 +34,21 @@ func checkDuplicateKeys(b []byte) error {
 		top := len(stack) - 1
 		if d, ok := tok.(json.Delim); ok {
 			switch d {
-			case '{':
-				if top >= 0 && stack[top].isObj {
-					stack[top].key = true
+			case '{', '[':
+				if top >= 0 {
+					stack[top].key = true // in an object, a key comes after this value
 				}
-				stack = append(stack, frame{keys: map[string]struct{}{}, isObj: true, key: true})
-			case '[':
-				if top >= 0 && stack[top].isObj {
-					stack[top].key = true
+				var f frame
+				if d == '{' {
+					f = frame{keys: map[string]struct{}{}, key: true}
 				}
-				stack = append(stack, frame{})
+				stack = append(stack, f)
 			default:
 				stack = stack[:top]
 			}
 			continue
 		}
-		if top < 0 || !stack[top].isObj {
+		if top < 0 || stack[top].keys == nil {
 			continue
 		}
 		if stack[top].key {
