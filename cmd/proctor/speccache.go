@@ -205,16 +205,9 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 	if keep {
 		c.mu.Lock()
 		if el, ok := c.m[key]; ok {
-			c.ll.MoveToFront(el)
-			e := el.Value.(*cacheEntry)
-			if e.wel != nil {
-				c.workers.MoveToFront(e.wel)
-			}
-			if e.cc != nil {
-				e.cc.acquire()
-			}
+			cc, err := c.hitLocked(el)
 			c.mu.Unlock()
-			return e.cc, e.err
+			return cc, err
 		}
 		c.mu.Unlock()
 	}
@@ -245,12 +238,7 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 		if cc != nil {
 			cc.release()
 		}
-		e = el.Value.(*cacheEntry)
-		c.ll.MoveToFront(el)
-		if e.cc != nil {
-			e.cc.acquire()
-		}
-		return e.cc, e.err
+		return c.hitLocked(el)
 	}
 	var closing []*cachedCheck
 	defer func() {
@@ -283,6 +271,20 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 				closing = append(closing, cc)
 			}
 		}
+	}
+	return e.cc, e.err
+}
+
+// hitLocked returns the cached entry at el, acquired for the caller, and
+// marks it the most recently used.
+func (c *specCache) hitLocked(el *list.Element) (*cachedCheck, error) {
+	c.ll.MoveToFront(el)
+	e := el.Value.(*cacheEntry)
+	if e.wel != nil {
+		c.workers.MoveToFront(e.wel)
+	}
+	if e.cc != nil {
+		e.cc.acquire()
 	}
 	return e.cc, e.err
 }
