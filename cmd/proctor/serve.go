@@ -680,17 +680,17 @@ func stringList(v any) []string {
 	return nil
 }
 
-// decode reads a JSON body into v, answering 413 or 400 on failure.
+// decode reads a JSON body into v, answering 400 on failure (guard has
+// answered 413 for a body over the limit).
 func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	// guard has read every POST body whole, within --max-body.
 	var body []byte
 	if bb, ok := r.Body.(*bodyBytes); ok {
-		body = bb.b // read whole by guard
+		body = bb.b
 	} else {
 		var err error
-		body, err = io.ReadAll(r.Body)
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit))
+		if body, err = io.ReadAll(r.Body); err != nil {
+			writeError(w, http.StatusBadRequest, "cannot read the request body: "+err.Error())
 			return false
 		}
 	}
@@ -700,11 +700,6 @@ func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the %d-byte limit", mbe.Limit))
-			return false
-		}
 		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
 		return false
 	}
