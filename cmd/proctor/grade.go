@@ -214,9 +214,10 @@ type lineRef struct {
 // input order, as they are ready. Lines are read by one goroutine, graded
 // in batches by cfg.workers goroutines, and written by the caller's
 // goroutine; at most 2*workers batches are in memory at once, so memory
-// stays flat however long the input is. It counts the results' verdicts. When ctx is cancelled it stops reading, writes the results of
-// the lines already read and returns ctx.Err(). Every goroutine it starts
-// has ended when it returns.
+// stays flat however long the input is. It counts the results' verdicts.
+// When ctx is cancelled it stops reading, writes the results of the lines
+// already read and returns ctx.Err(). Every goroutine it starts has ended
+// when it returns.
 func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writer) (t tally, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
