@@ -21,16 +21,18 @@ const (
 )
 
 // labels maps every label read (lower case, single spaces) to its kind.
+// Every lookup reads underscores as spaces, so "final_verdict" is
+// "final verdict".
 var labels = map[string]int{
 	"verdict": kindVerdict, "final verdict": kindVerdict, "overall verdict": kindVerdict,
 	"decision": kindVerdict, "final decision": kindVerdict, "judgement": kindVerdict,
 	"judgment": kindVerdict, "final judgement": kindVerdict, "final judgment": kindVerdict,
-	"conclusion": kindVerdict, "final_verdict": kindVerdict, "my verdict": kindVerdict,
+	"conclusion": kindVerdict, "my verdict": kindVerdict,
 	"my final verdict": kindVerdict,
 
 	"final answer": kindAnswer, "answer": kindAnswer, "result": kindAnswer, "final result": kindAnswer,
 	"grade": kindAnswer, "final grade": kindAnswer, "choice": kindAnswer, "final choice": kindAnswer,
-	"selection": kindAnswer, "final_answer": kindAnswer,
+	"selection": kindAnswer,
 
 	"score": kindScore, "rating": kindScore, "total score": kindScore,
 	"final score": kindFinalScore, "overall score": kindFinalScore, "final rating": kindFinalScore,
@@ -367,9 +369,6 @@ func labelName(s string) (string, bool) {
 		return "", false
 	}
 	_, ok := labels[strings.ReplaceAll(s, "_", " ")]
-	if !ok {
-		_, ok = labels[s]
-	}
 	return s, ok
 }
 
@@ -525,8 +524,7 @@ func (c *claims) readLines(prose string) {
 		c.bareVerdict(kept[last], false)
 	}
 	l := kept[last]
-	if k, v, ok := splitLabel(l); ok {
-		_ = k
+	if _, v, ok := splitLabel(l); ok {
 		l = v
 	}
 	c.last = choiceOf(l)
@@ -685,14 +683,6 @@ func SameLabel(a, b string) bool { return NormLabel(a) == NormLabel(b) }
 func Negated(text string, at int) bool {
 	ws := words(text[:at])
 	return len(ws) > 0 && negators[ws[len(ws)-1]]
-}
-
-// ParseScore reads text as a score the way a labelled score is read
-// ("4", "**8/10**", "85%", "0.7 out of 1"): the number, the scale's top
-// written with it (0 when none) and whether it was a percentage.
-func ParseScore(text string) (v, of float64, percent, ok bool) {
-	s, ok := parseScore(text)
-	return s.v, s.of, s.pct, ok
 }
 
 // PlainScore reads text as a number standing alone, decoration and a
