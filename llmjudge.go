@@ -253,7 +253,7 @@ func pickLabel(r judgereply.Reply, labels []string) (label string, edge bool, er
 	if r.Category != "" {
 		var ok bool
 		if c, ok = matchLabel(r.Category, labels, false); !ok {
-			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(r.Category, 60), len(labels))
+			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, clipRunes(r.Category, 60), len(labels))
 		}
 	}
 	if r.Choice != "" {
