@@ -90,7 +90,9 @@ type Reply struct {
 	Text string
 }
 
-// Errors Parse returns. Each means the reply is unreadable.
+// Errors that mean a reply is unreadable. Parse returns ErrEmpty and
+// ErrContradictory; ErrNoVerdict is for graders that find no verdict,
+// score or label of theirs in a reply Parse read.
 var (
 	ErrEmpty         = errors.New("empty reply")
 	ErrNoVerdict     = errors.New("reply has no verdict")
