@@ -193,7 +193,7 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 		// "Not correct", "not pass": a negated pass word is a fail.
 		w2, rest2, _ := head(rest)
 		if vw, ok := verdictWords[strings.ToLower(w2)]; ok && vw.strong && vw.v == Pass && strings.TrimSpace(rest[:len(rest)-len(rest2)-len(w2)]) == "" {
-			if r := strings.TrimSpace(rest2); strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || c.opposite(Fail, rest2, false) {
+			if alternative(rest2) || c.opposite(Fail, rest2, false) {
 				return "", false, false
 			}
 			return Fail, false, true
@@ -203,14 +203,20 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 	if !known || strings.ContainsAny(deco, "/|") {
 		return "", false, false
 	}
-	r := strings.TrimSpace(rest)
-	if strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || conditional(rest) {
+	if alternative(rest) || conditional(rest) {
 		return "", false, false
 	}
 	if c.opposite(vw.v, deco+" "+rest, !vw.strong) {
 		return "", false, false
 	}
 	return vw.v, vw.canonical && strings.Trim(val, " *_`'\".!") == w, true
+}
+
+// alternative reports whether rest, the text after a verdict word, opens
+// with "/", "|" or "?": "pass/fail", "pass | fail", "pass?" are no verdict.
+func alternative(rest string) bool {
+	r := strings.TrimSpace(rest)
+	return r != "" && strings.IndexByte("/|?", r[0]) >= 0
 }
 
 // opposite reports, and records as a contradiction, text after or around a
