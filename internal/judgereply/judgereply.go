@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxReply is how much of a reply is read; the rest is ignored.
@@ -227,9 +228,15 @@ func agree(what string, xs []string, eq func(a, b string) bool) (string, error) 
 	return xs[0], nil
 }
 
+// clip shortens s to at most 60 bytes for an error message, cutting at
+// the start of a rune so that no character is split.
 func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
+	if len(s) <= 60 {
+		return s
 	}
-	return s
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
