@@ -29,8 +29,6 @@ type agreement struct {
 	o                [2][2]float64
 }
 
-func (a agreement) clone() agreement { return a }
-
 // since returns the panel stats gathered since last, nil when no panel was
 // convened.
 func (a *agreement) since(last *agreement) *PanelStats {

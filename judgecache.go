@@ -110,7 +110,7 @@ func (p *JudgePool) finish(r *Report) {
 	if ps := p.agree.since(&p.reportedAgree); ps != nil {
 		r.addPanels(ps)
 	}
-	p.reportedAgree = p.agree.clone()
+	p.reportedAgree = p.agree
 	if p.cacheErr != nil {
 		r.AddCaveat("judge cache not written: " + p.cacheErr.Error())
 	}

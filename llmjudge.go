@@ -205,14 +205,15 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 // percentage only on a [0, 1] scale (85% is 0.85) or a scale topped by 100.
 func scoreOnScale(r judgereply.Reply, lo, hi float64) (float64, error) {
 	v, of, pct, has := r.Score, r.ScoreOf, r.Percent, r.HasScore
-	if !has {
-		v, of, pct, has = judgereply.ScoreAlone(r.Last)
+	lv, lof, lpct, lok := judgereply.ScoreAlone(r.Last)
+	switch {
+	case !has:
+		v, of, pct, has = lv, lof, lpct, lok
+	case lok && lv != v:
+		return 0, fmt.Errorf("%w: score %g, then %g on the last line", judgereply.ErrContradictory, v, lv)
 	}
 	if !has {
 		return 0, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
-	}
-	if lv, _, _, ok := judgereply.ScoreAlone(r.Last); ok && r.HasScore && lv != v {
-		return 0, fmt.Errorf("%w: score %g, then %g on the last line", judgereply.ErrContradictory, v, lv)
 	}
 	if of != 0 && of != hi {
 		return 0, fmt.Errorf("%w: score %g/%g is not on the scale %g to %g", judgereply.ErrNoVerdict, v, of, lo, hi)
@@ -253,7 +254,7 @@ func pickLabel(r judgereply.Reply, labels []string) (label string, edge bool, er
 	if r.Category != "" {
 		var ok bool
 		if c, ok = matchLabel(r.Category, labels, false); !ok {
-			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, judgeClip(r.Category, 60), len(labels))
+			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, clipRunes(r.Category, 60), len(labels))
 		}
 	}
 	if r.Choice != "" {

@@ -386,17 +386,9 @@ func verdictGrade(v Verdict, reason string) Grade {
 
 func because(v JudgeVote) string {
 	if v.Verdict == VerdictFail && v.violations != "" {
-		return ": " + judgeClip(v.violations, 200)
+		return ": " + clipRunes(v.violations, 200)
 	}
 	return ""
-}
-
-func judgeClip(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 func sameFamily(p *JudgePool, order []int, m Model) bool {

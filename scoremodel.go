@@ -624,7 +624,7 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 	case 0:
 		return "", false, "", fmt.Errorf("no label: the reply names none of the %d labels", len(labels))
 	case 1:
-		return hit[0], false, judgeClip(r.Text, 300), nil
+		return hit[0], false, clipRunes(r.Text, 300), nil
 	}
 	return "", false, "", fmt.Errorf("ambiguous: the reply names %d labels (%s)", len(hit), strings.Join(hit, ", "))
 }

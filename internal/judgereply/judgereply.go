@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxReply is how much of a reply is read; the rest is ignored.
@@ -90,7 +91,9 @@ type Reply struct {
 	Text string
 }
 
-// Errors Parse returns. Each means the reply is unreadable.
+// Errors that mean a reply is unreadable. Parse returns ErrEmpty and
+// ErrContradictory; ErrNoVerdict is for graders that find no verdict,
+// score or label of theirs in a reply Parse read.
 var (
 	ErrEmpty         = errors.New("empty reply")
 	ErrNoVerdict     = errors.New("reply has no verdict")
@@ -225,9 +228,15 @@ func agree(what string, xs []string, eq func(a, b string) bool) (string, error) 
 	return xs[0], nil
 }
 
+// clip shortens s to at most 60 bytes for an error message, cutting at
+// the start of a rune so that no character is split.
 func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
+	if len(s) <= 60 {
+		return s
 	}
-	return s
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

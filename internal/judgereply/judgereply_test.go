@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParse(t *testing.T) {
@@ -121,5 +122,18 @@ func TestParseManyBraces(t *testing.T) {
 	r, err := Parse(strings.Repeat("{", MaxReply), "")
 	if err != nil || r.Decided() {
 		t.Errorf("got %+v, %v; want nothing decided", r, err)
+	}
+}
+
+func TestClipKeepsRunesWhole(t *testing.T) {
+	s := strings.Repeat("é", 40) // 80 bytes; byte 60 starts a rune, 59 does not
+	for _, in := range []string{s, "x" + s} {
+		got := clip(in)
+		if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || len(got) > 60+len("…") {
+			t.Errorf("clip(%q) = %q: want valid UTF-8 of at most 60 bytes and an ellipsis", in, got)
+		}
+	}
+	if got := clip("short"); got != "short" {
+		t.Errorf("clip(short) = %q", got)
 	}
 }

@@ -21,16 +21,18 @@ const (
 )
 
 // labels maps every label read (lower case, single spaces) to its kind.
+// Every lookup reads underscores as spaces, so "final_verdict" is
+// "final verdict".
 var labels = map[string]int{
 	"verdict": kindVerdict, "final verdict": kindVerdict, "overall verdict": kindVerdict,
 	"decision": kindVerdict, "final decision": kindVerdict, "judgement": kindVerdict,
 	"judgment": kindVerdict, "final judgement": kindVerdict, "final judgment": kindVerdict,
-	"conclusion": kindVerdict, "final_verdict": kindVerdict, "my verdict": kindVerdict,
+	"conclusion": kindVerdict, "my verdict": kindVerdict,
 	"my final verdict": kindVerdict,
 
 	"final answer": kindAnswer, "answer": kindAnswer, "result": kindAnswer, "final result": kindAnswer,
 	"grade": kindAnswer, "final grade": kindAnswer, "choice": kindAnswer, "final choice": kindAnswer,
-	"selection": kindAnswer, "final_answer": kindAnswer,
+	"selection": kindAnswer,
 
 	"score": kindScore, "rating": kindScore, "total score": kindScore,
 	"final score": kindFinalScore, "overall score": kindFinalScore, "final rating": kindFinalScore,
@@ -191,7 +193,7 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 		// "Not correct", "not pass": a negated pass word is a fail.
 		w2, rest2, _ := head(rest)
 		if vw, ok := verdictWords[strings.ToLower(w2)]; ok && vw.strong && vw.v == Pass && strings.TrimSpace(rest[:len(rest)-len(rest2)-len(w2)]) == "" {
-			if r := strings.TrimSpace(rest2); strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || c.opposite(Fail, rest2, false) {
+			if alternative(rest2) || c.opposite(Fail, rest2, false) {
 				return "", false, false
 			}
 			return Fail, false, true
@@ -201,14 +203,20 @@ func (c *claims) verdictValue(val string) (v string, canonical, ok bool) {
 	if !known || strings.ContainsAny(deco, "/|") {
 		return "", false, false
 	}
-	r := strings.TrimSpace(rest)
-	if strings.HasPrefix(r, "/") || strings.HasPrefix(r, "|") || strings.HasPrefix(r, "?") || conditional(rest) {
+	if alternative(rest) || conditional(rest) {
 		return "", false, false
 	}
 	if c.opposite(vw.v, deco+" "+rest, !vw.strong) {
 		return "", false, false
 	}
 	return vw.v, vw.canonical && strings.Trim(val, " *_`'\".!") == w, true
+}
+
+// alternative reports whether rest, the text after a verdict word, opens
+// with "/", "|" or "?": "pass/fail", "pass | fail", "pass?" are no verdict.
+func alternative(rest string) bool {
+	r := strings.TrimSpace(rest)
+	return r != "" && strings.IndexByte("/|?", r[0]) >= 0
 }
 
 // opposite reports, and records as a contradiction, text after or around a
@@ -367,9 +375,6 @@ func labelName(s string) (string, bool) {
 		return "", false
 	}
 	_, ok := labels[strings.ReplaceAll(s, "_", " ")]
-	if !ok {
-		_, ok = labels[s]
-	}
 	return s, ok
 }
 
@@ -525,8 +530,7 @@ func (c *claims) readLines(prose string) {
 		c.bareVerdict(kept[last], false)
 	}
 	l := kept[last]
-	if k, v, ok := splitLabel(l); ok {
-		_ = k
+	if _, v, ok := splitLabel(l); ok {
 		l = v
 	}
 	c.last = choiceOf(l)
@@ -685,14 +689,6 @@ func SameLabel(a, b string) bool { return NormLabel(a) == NormLabel(b) }
 func Negated(text string, at int) bool {
 	ws := words(text[:at])
 	return len(ws) > 0 && negators[ws[len(ws)-1]]
-}
-
-// ParseScore reads text as a score the way a labelled score is read
-// ("4", "**8/10**", "85%", "0.7 out of 1"): the number, the scale's top
-// written with it (0 when none) and whether it was a percentage.
-func ParseScore(text string) (v, of float64, percent, ok bool) {
-	s, ok := parseScore(text)
-	return s.v, s.of, s.pct, ok
 }
 
 // PlainScore reads text as a number standing alone, decoration and a
