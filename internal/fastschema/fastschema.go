@@ -24,7 +24,9 @@ package fastschema
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -250,7 +252,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 		c.refused = true
 	}
 	if s.DraftVersion != 4 && s.DraftVersion != 6 { // as the validator skips them
-		for _, k := range sortedKeys(s.DependentRequired) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			n.depReq = append(n.depReq, depRequired{k, s.DependentRequired[k]})
 		}
 	}
@@ -821,17 +823,4 @@ func numEqual(a, b json.Number) result {
 		return unknown
 	}
 	return verdict(ra.Cmp(rb) == 0)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
 }
