@@ -35,7 +35,8 @@ import (
 )
 
 // result is a three-state answer: a subschema's verdict, or unknown when
-// the fast path cannot decide it exactly.
+// the fast path cannot decide it exactly. The order matters: max of two
+// non-valid answers is unknown when either is.
 type result int8
 
 const (
