@@ -241,17 +241,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	for re, p := range s.PatternProperties {
 		n.patterns = append(n.patterns, patternNode{re, c.node(p)})
 	}
-	switch a := s.AdditionalProperties.(type) {
-	case nil:
-	case bool:
-		if !a {
-			n.addl = falseNode
-		}
-	case *jsonschema.Schema:
-		n.addl = c.node(a)
-	default:
-		c.refused = true
-	}
+	n.addl = c.additional(s.AdditionalProperties)
 	if s.DraftVersion != 4 && s.DraftVersion != 6 { // as the validator skips them
 		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			n.depReq = append(n.depReq, depRequired{k, s.DependentRequired[k]})
@@ -266,7 +256,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	if s.DraftVersion < 2020 {
 		switch items := s.Items.(type) {
 		case nil:
-			n.rest = c.additionalItems(s.AdditionalItems)
+			n.rest = c.additional(s.AdditionalItems)
 		case *jsonschema.Schema:
 			n.rest = c.node(items)
 		case []*jsonschema.Schema:
@@ -274,7 +264,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 			if n.prefix == nil {
 				n.prefix = []*node{}
 			}
-			n.rest = c.additionalItems(s.AdditionalItems)
+			n.rest = c.additional(s.AdditionalItems)
 		default:
 			c.refused = true
 		}
@@ -306,7 +296,9 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	return n
 }
 
-func (c *compiler) additionalItems(a any) *node {
+// additional compiles additionalProperties or additionalItems: absent or
+// true is no check (nil), false a false node, else the schema.
+func (c *compiler) additional(a any) *node {
 	switch a := a.(type) {
 	case nil:
 		return nil
