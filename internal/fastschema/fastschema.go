@@ -56,6 +56,12 @@ const (
 	tObject
 )
 
+// typeBits maps the names "type" takes to their bits.
+var typeBits = map[string]uint8{
+	"null": tNull, "boolean": tBoolean, "number": tNumber, "integer": tInteger,
+	"string": tString, "array": tArray, "object": tObject,
+}
+
 // bound is a numeric bound: its exact value and its nearest float64.
 type bound struct {
 	r *big.Rat
@@ -190,24 +196,11 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	}
 	if s.Types != nil {
 		for _, t := range s.Types.ToStrings() {
-			switch t {
-			case "null":
-				n.types |= tNull
-			case "boolean":
-				n.types |= tBoolean
-			case "number":
-				n.types |= tNumber
-			case "integer":
-				n.types |= tInteger
-			case "string":
-				n.types |= tString
-			case "array":
-				n.types |= tArray
-			case "object":
-				n.types |= tObject
-			default:
+			bit, ok := typeBits[t]
+			if !ok {
 				c.refused = true
 			}
+			n.types |= bit
 		}
 	}
 	n.constV = s.Const
