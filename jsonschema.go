@@ -521,32 +521,38 @@ func (g *JSONSchema) Name() string { return g.name }
 // reports the first value's violation.
 func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 	// The fast path reads the first candidate that is JSON without
-	// decoding it and answers only "valid"; the rest takes the full path.
+	// decoding it and answers only "valid"; the rest takes the full path,
+	// skipping the fast tree check when the text was read to "invalid".
 	if !g.anyBlock && g.fast != nil {
 		c, err := g.ps.first(s.Output)
 		if err != nil {
 			return notJSON(err)
 		}
-		if len(c) <= g.fastText && ctx.Err() == nil && g.fast.ValidText(c) {
-			return Pass("")
+		tree := true
+		if len(c) <= g.fastText && ctx.Err() == nil {
+			ok, decided := g.fast.DecideText(c)
+			if ok {
+				return Pass("")
+			}
+			tree = !decided
 		}
 		v, err := g.ps.decode(c)
 		if err != nil {
 			return notJSON(err)
 		}
-		return g.validate(ctx, v)
+		return g.validate(ctx, v, tree)
 	}
 	if !g.anyBlock {
 		v, _, err := g.ps.parse(s.Output)
 		if err != nil {
 			return notJSON(err)
 		}
-		return g.validate(ctx, v)
+		return g.validate(ctx, v, true)
 	}
 	var first *Grade
 	var result Grade
 	err := g.ps.each(s.Output, func(v any, _ string) bool {
-		result = g.validate(ctx, v)
+		result = g.validate(ctx, v, true)
 		if result.Status == StatusPassed || result.Status == StatusNotGraded {
 			return false
 		}
@@ -569,8 +575,9 @@ func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 }
 
 // validate is the validate step for one decoded value: it checks the
-// context and the work bound, then runs the validator.
-func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
+// context and the work bound, then runs the fast tree check (when tree is
+// set) and the validator.
+func (g *JSONSchema) validate(ctx context.Context, v any, tree bool) Grade {
 	if err := ctx.Err(); err != nil {
 		return ErrorGrade("json_schema: not validated", err)
 	}
@@ -579,7 +586,7 @@ func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
 	}
 	// The fast path answers only "valid"; anything else (and the reason)
 	// comes from the validator.
-	if g.fast != nil && g.fast.Valid(v) {
+	if tree && g.fast != nil && g.fast.Valid(v) {
 		return Pass("")
 	}
 	if err := g.schema.Validate(v); err != nil {

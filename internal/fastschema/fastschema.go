@@ -24,7 +24,9 @@ package fastschema
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,7 +35,8 @@ import (
 )
 
 // result is a three-state answer: a subschema's verdict, or unknown when
-// the fast path cannot decide it exactly.
+// the fast path cannot decide it exactly. The order matters: max of two
+// non-valid answers is unknown when either is.
 type result int8
 
 const (
@@ -52,6 +55,12 @@ const (
 	tArray
 	tObject
 )
+
+// typeBits maps the names "type" takes to their bits.
+var typeBits = map[string]uint8{
+	"null": tNull, "boolean": tBoolean, "number": tNumber, "integer": tInteger,
+	"string": tString, "array": tArray, "object": tObject,
+}
 
 // bound is a numeric bound: its exact value and its nearest float64.
 type bound struct {
@@ -187,24 +196,11 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	}
 	if s.Types != nil {
 		for _, t := range s.Types.ToStrings() {
-			switch t {
-			case "null":
-				n.types |= tNull
-			case "boolean":
-				n.types |= tBoolean
-			case "number":
-				n.types |= tNumber
-			case "integer":
-				n.types |= tInteger
-			case "string":
-				n.types |= tString
-			case "array":
-				n.types |= tArray
-			case "object":
-				n.types |= tObject
-			default:
+			bit, ok := typeBits[t]
+			if !ok {
 				c.refused = true
 			}
+			n.types |= bit
 		}
 	}
 	n.constV = s.Const
@@ -238,19 +234,9 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	for re, p := range s.PatternProperties {
 		n.patterns = append(n.patterns, patternNode{re, c.node(p)})
 	}
-	switch a := s.AdditionalProperties.(type) {
-	case nil:
-	case bool:
-		if !a {
-			n.addl = falseNode
-		}
-	case *jsonschema.Schema:
-		n.addl = c.node(a)
-	default:
-		c.refused = true
-	}
+	n.addl = c.additional(s.AdditionalProperties)
 	if s.DraftVersion != 4 && s.DraftVersion != 6 { // as the validator skips them
-		for _, k := range sortedKeys(s.DependentRequired) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			n.depReq = append(n.depReq, depRequired{k, s.DependentRequired[k]})
 		}
 	}
@@ -263,7 +249,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	if s.DraftVersion < 2020 {
 		switch items := s.Items.(type) {
 		case nil:
-			n.rest = c.additionalItems(s.AdditionalItems)
+			n.rest = c.additional(s.AdditionalItems)
 		case *jsonschema.Schema:
 			n.rest = c.node(items)
 		case []*jsonschema.Schema:
@@ -271,7 +257,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 			if n.prefix == nil {
 				n.prefix = []*node{}
 			}
-			n.rest = c.additionalItems(s.AdditionalItems)
+			n.rest = c.additional(s.AdditionalItems)
 		default:
 			c.refused = true
 		}
@@ -303,7 +289,9 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	return n
 }
 
-func (c *compiler) additionalItems(a any) *node {
+// additional compiles additionalProperties or additionalItems: absent or
+// true is no check (nil), false a false node, else the schema.
+func (c *compiler) additional(a any) *node {
 	switch a := a.(type) {
 	case nil:
 		return nil
@@ -821,17 +809,4 @@ func numEqual(a, b json.Number) result {
 		return unknown
 	}
 	return verdict(ra.Cmp(rb) == 0)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
 }

@@ -61,6 +61,9 @@ func TestNumbers(t *testing.T) {
 			if fast.ValidText(d) && !want {
 				t.Errorf("%s on %s: ValidText true, validator false", c.schema, d)
 			}
+			if ok, decided := fast.DecideText(d); decided && ok != want {
+				t.Errorf("%s on %s: DecideText %v, validator %v", c.schema, d, ok, want)
+			}
 		}
 	}
 }
@@ -107,6 +110,34 @@ func TestValidTextAllocs(t *testing.T) {
 	for _, bad := range []string{`{"id":"abc"}`, `{"id":"b","n":3}`, `{"id":"a","n":0}`, `{"id":"a","n":1,"x":1}`, `{"id":"a","n":1,"tags":["z"]}`} {
 		if fast.ValidText(bad) {
 			t.Errorf("%s passed", bad)
+		}
+		if ok, decided := fast.DecideText(bad); ok || !decided {
+			t.Errorf("%s: DecideText %v (decided %v), want decided invalid", bad, ok, decided)
+		}
+	}
+}
+
+// TestDecideTextUndecided checks that what the text alone cannot read is
+// left undecided, so that the tree path still gets to answer valid.
+func TestDecideTextUndecided(t *testing.T) {
+	cases := []struct{ schema, doc string }{
+		{`{"properties":{"a":{"const":"é"}}}`, `{"a":"\u00e9"}`},
+		{`{"enum":["x",{"a":1}]}`, `{"a":1}`},
+		{`{"anyOf":[{"type":"string"},{"not":{"type":"null"}}]}`, `1`},
+		{`{"items":{"maxLength":1}}`, `["\u00e9"]`},
+		{`{"required":["é"]}`, `{"\u00e9":1}`},
+	}
+	for _, c := range cases {
+		sch, fast := compile(t, c.schema)
+		v, err := jsonparse.Parse(c.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Validate(v) != nil || !fast.Valid(v) {
+			t.Fatalf("%s on %s: want valid on the tree path", c.schema, c.doc)
+		}
+		if ok, decided := fast.DecideText(c.doc); decided {
+			t.Errorf("%s on %s: DecideText decided %v, want undecided", c.schema, c.doc, ok)
 		}
 	}
 }

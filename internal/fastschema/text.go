@@ -17,9 +17,18 @@ import (
 // numbers, booleans and null, and minProperties (a repeated member name
 // would count twice).
 func (s *Schema) ValidText(text string) bool {
-	i := skipWS(text, 0)
-	ok, _ := s.root.text(text, i)
+	ok, _ := s.DecideText(text)
 	return ok
+}
+
+// DecideText is ValidText with the third state exposed: decided is true
+// when the text was read to a verdict, and then ok false means the text
+// breaks the schema as written, so that [Schema.Valid] on its decoded
+// value cannot answer true (barring a repeated member name, whose last
+// value the decoded object keeps). decided false means ask the tree path.
+func (s *Schema) DecideText(text string) (ok, decided bool) {
+	r, _ := s.root.text(text, skipWS(text, 0))
+	return r == valid, r != unknown
 }
 
 func skipWS(s string, i int) int {
@@ -96,9 +105,9 @@ func plainString(raw string, escaped bool) (string, bool) {
 	return raw, true
 }
 
-// text validates the value at i; it returns whether it is certainly valid
-// and the index after the value.
-func (n *node) text(s string, i int) (bool, int) {
+// text validates the value at i; it returns its verdict (unknown where
+// the text alone cannot tell) and, when valid, the index after the value.
+func (n *node) text(s string, i int) (result, int) {
 	c := s[i]
 	// end is where the value ends: found at once for scalars, by the
 	// container walks below, or by skipValue when no walk happens.
@@ -114,10 +123,10 @@ func (n *node) text(s string, i int) (bool, int) {
 		end = skipValue(s, i)
 	}
 	if n.boolean != 0 {
-		return n.boolean > 0, n.skip(s, i, end)
+		return verdict(n.boolean > 0), n.skip(s, i, end)
 	}
 	if n.not != nil || len(n.oneOf) > 0 || n.ifN != nil || n.format != nil || n.minProps > 0 {
-		return false, end
+		return unknown, end
 	}
 	// type, const, enum on the scalar's text.
 	if n.types != 0 {
@@ -135,84 +144,93 @@ func (n *node) text(s string, i int) (bool, int) {
 			t = tNull
 		default:
 			if n.types&tNumber == 0 && (n.types&tInteger == 0 || !isInteger(json.Number(s[i:end]))) {
-				return false, end
+				return invalid, end
 			}
 			t = tNumber | tInteger
 		}
 		if n.types&t == 0 {
-			return false, end
+			return invalid, end
 		}
 	}
 	if n.constV != nil || n.enum != nil {
 		end = n.skip(s, i, end)
-		if n.constV != nil && !scalarEquals(s[i:end], str, strOK, *n.constV) {
-			return false, end
+		if n.constV != nil {
+			if r := scalarEquals(s[i:end], str, strOK, *n.constV); r != valid {
+				return r, end
+			}
 		}
 		if n.enum != nil {
-			found := false
+			some := invalid // or unknown once a member cannot be compared
 			for _, e := range n.enum {
-				if scalarEquals(s[i:end], str, strOK, e) {
-					found = true
+				r := scalarEquals(s[i:end], str, strOK, e)
+				if r == valid {
+					some = valid
 					break
 				}
+				some = max(some, r)
 			}
-			if !found {
-				return false, end
+			if some != valid {
+				return some, end
 			}
 		}
 	}
 	if n.ref != nil {
-		ok, e := n.ref.text(s, i)
-		if !ok {
-			return false, end
+		r, e := n.ref.text(s, i)
+		if r != valid {
+			return r, end
 		}
 		end = e
 		if n.refOnly {
-			return true, end
+			return valid, end
 		}
 	}
 	switch {
 	case c == '{' && n.hasObject:
-		ok, e := n.objectText(s, i)
-		if !ok {
-			return false, end
+		r, e := n.objectText(s, i)
+		if r != valid {
+			return r, end
 		}
 		end = e
 	case c == '[' && n.hasArray:
-		ok, e := n.arrayText(s, i)
-		if !ok {
-			return false, end
+		r, e := n.arrayText(s, i)
+		if r != valid {
+			return r, end
 		}
 		end = e
 	case c == '"' && n.hasString:
-		if !strOK || n.str(str) != valid {
-			return false, end
+		if !strOK {
+			return unknown, end
+		}
+		if r := n.str(str); r != valid {
+			return r, end
 		}
 	case (c == '-' || c >= '0' && c <= '9') && n.hasNumber:
-		if n.number(json.Number(s[i:end])) != valid {
-			return false, end
+		if r := n.number(json.Number(s[i:end])); r != valid {
+			return r, end
 		}
 	}
 	for _, a := range n.allOf {
-		ok, e := a.text(s, i)
-		if !ok {
-			return false, end
+		r, e := a.text(s, i)
+		if r != valid {
+			return r, end
 		}
 		end = e
 	}
 	if len(n.anyOf) > 0 {
-		found := false
+		some := invalid // or unknown once a branch cannot tell
 		for _, a := range n.anyOf {
-			if ok, e := a.text(s, i); ok {
-				found, end = true, e
+			r, e := a.text(s, i)
+			if r == valid {
+				some, end = valid, e
 				break
 			}
+			some = max(some, r)
 		}
-		if !found {
-			return false, end
+		if some != valid {
+			return some, end
 		}
 	}
-	return true, n.skip(s, i, end)
+	return valid, n.skip(s, i, end)
 }
 
 // skip returns end when known (not -1), else the end of the value at i.
@@ -223,29 +241,38 @@ func (n *node) skip(s string, i, end int) int {
 	return skipValue(s, i)
 }
 
-// scalarEquals reports whether the value text (a string's content in str
-// when strOK) certainly equals want.
-func scalarEquals(text, str string, strOK bool, want any) bool {
+// scalarEquals compares the value text (a string's content in str when
+// strOK) with want: valid when equal, invalid when not, unknown when the
+// text alone cannot tell.
+func scalarEquals(text, str string, strOK bool, want any) result {
 	switch w := want.(type) {
 	case string:
-		return text[0] == '"' && strOK && str == w
+		switch {
+		case text[0] != '"':
+			return invalid
+		case !strOK:
+			return unknown
+		}
+		return verdict(str == w)
 	case json.Number:
-		c := text[0]
-		return (c == '-' || c >= '0' && c <= '9') && numEqual(json.Number(text), w) == valid
+		if c := text[0]; c != '-' && (c < '0' || c > '9') {
+			return invalid
+		}
+		return numEqual(json.Number(text), w)
 	case bool:
-		return w && text == "true" || !w && text == "false"
+		return verdict(w && text == "true" || !w && text == "false")
 	case nil:
-		return text == "null"
+		return verdict(text == "null")
 	}
-	return false
+	return unknown
 }
 
-// objectText validates the object at i; it returns whether it is
-// certainly valid and the index after it.
-func (n *node) objectText(s string, i int) (bool, int) {
+// objectText validates the object at i; it returns its verdict and, when
+// valid, the index after it.
+func (n *node) objectText(s string, i int) (result, int) {
 	var seen uint64
 	if len(n.required) > 64 || n.depReq != nil {
-		return false, 0
+		return unknown, 0
 	}
 	count := 0
 	i = skipWS(s, i+1)
@@ -253,7 +280,7 @@ func (n *node) objectText(s string, i int) (bool, int) {
 		kEnd, esc := strEnd(s, i)
 		key, ok := plainString(s[i+1:kEnd-1], esc)
 		if !ok {
-			return false, 0
+			return unknown, 0
 		}
 		count++
 		for r, k := range n.required {
@@ -265,23 +292,24 @@ func (n *node) objectText(s string, i int) (bool, int) {
 		i = skipWS(s, i+1) // ':'
 		evaluated := false
 		end := 0
+		var r result
 		if p, ok := n.props[key]; ok {
 			evaluated = true
-			if ok, end = p.text(s, i); !ok {
-				return false, 0
+			if r, end = p.text(s, i); r != valid {
+				return r, 0
 			}
 		}
 		for _, p := range n.patterns {
 			if p.re.MatchString(key) {
 				evaluated = true
-				if ok, end = p.n.text(s, i); !ok {
-					return false, 0
+				if r, end = p.n.text(s, i); r != valid {
+					return r, 0
 				}
 			}
 		}
 		if !evaluated && n.addl != nil {
-			if ok, end = n.addl.text(s, i); !ok {
-				return false, 0
+			if r, end = n.addl.text(s, i); r != valid {
+				return r, 0
 			}
 		}
 		if end == 0 {
@@ -292,14 +320,14 @@ func (n *node) objectText(s string, i int) (bool, int) {
 		}
 	}
 	if n.maxProps >= 0 && count > n.maxProps {
-		return false, 0
+		return invalid, 0
 	}
-	return seen == 1<<len(n.required)-1, i + 1
+	return verdict(seen == 1<<len(n.required)-1), i + 1
 }
 
-// arrayText validates the array at i; it returns whether it is certainly
-// valid and the index after it.
-func (n *node) arrayText(s string, i int) (bool, int) {
+// arrayText validates the array at i; it returns its verdict and, when
+// valid, the index after it.
+func (n *node) arrayText(s string, i int) (result, int) {
 	count := 0
 	i = skipWS(s, i+1)
 	if s[i] != ']' {
@@ -313,9 +341,9 @@ func (n *node) arrayText(s string, i int) (bool, int) {
 			count++
 			end := 0
 			if p != nil {
-				var ok bool
-				if ok, end = p.text(s, i); !ok {
-					return false, 0
+				var r result
+				if r, end = p.text(s, i); r != valid {
+					return r, 0
 				}
 			} else {
 				end = skipValue(s, i)
@@ -327,5 +355,5 @@ func (n *node) arrayText(s string, i int) (bool, int) {
 			i = skipWS(s, i+1)
 		}
 	}
-	return (n.minItems < 0 || count >= n.minItems) && (n.maxItems < 0 || count <= n.maxItems), i + 1
+	return verdict((n.minItems < 0 || count >= n.minItems) && (n.maxItems < 0 || count <= n.maxItems)), i + 1
 }
