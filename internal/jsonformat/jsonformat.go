@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -43,8 +44,11 @@ var Replacements = map[string]func(string) error{
 // allowed in literals, as the errata and the test suite have it): literals and
 // expressions with an optional operator and a list of variables, each
 // with an optional prefix length (1 to 9999) or explode modifier.
-var uriTemplateRE = regexp.MustCompile("^(?:[^\\x00-\\x20\\x7f\"%<>\\\\^`{|}]|%[0-9A-Fa-f]{2}|" +
-	`\{[+#./;?&=,!@|]?` + varspec + `(?:,` + varspec + `)*\})*$`)
+// It compiles on first use, not at import.
+var uriTemplateRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^(?:[^\\x00-\\x20\\x7f\"%<>\\\\^`{|}]|%[0-9A-Fa-f]{2}|" +
+		`\{[+#./;?&=,!@|]?` + varspec + `(?:,` + varspec + `)*\})*$`)
+})
 
 const (
 	varchar = `(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})`
@@ -53,7 +57,7 @@ const (
 
 // URITemplate checks RFC 6570's grammar.
 func URITemplate(s string) error {
-	if !uriTemplateRE.MatchString(s) {
+	if !uriTemplateRE().MatchString(s) {
 		return errors.New("not an RFC 6570 URI template")
 	}
 	return nil
@@ -353,11 +357,14 @@ func isHex(c byte) bool {
 
 // durationRE is RFC 3339 appendix A's duration grammar: each unit may be
 // followed only by the next smaller one, so P1Y2D and PT1H2S are refused.
-var durationRE = regexp.MustCompile(`^P(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$`)
+// It compiles on first use, not at import.
+var durationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^P(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$`)
+})
 
 // Duration checks RFC 3339 appendix A's grammar.
 func Duration(s string) error {
-	if !durationRE.MatchString(s) {
+	if !durationRE().MatchString(s) {
 		return errors.New("not an RFC 3339 duration")
 	}
 	return nil
