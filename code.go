@@ -212,20 +212,7 @@ func (g *GoCompiles) Grade(_ context.Context, s *Sample) Grade {
 	if err == nil {
 		return Pass("")
 	}
-	return Failf("the output does not parse as Go: %s", clipMessage(err.Error(), 300))
-}
-
-// clipMessage cuts msg to at most n runes, marking the cut with "...": a
-// parse error quotes the token it stopped at, which can be megabytes.
-func clipMessage(msg string, n int) string {
-	runes := 0
-	for i := range msg {
-		if runes == n {
-			return msg[:i] + "..."
-		}
-		runes++
-	}
-	return msg
+	return Failf("the output does not parse as Go: %s", clipRunes(err.Error(), 300))
 }
 
 // parseGo tries the three readings and returns nil when one parses, or

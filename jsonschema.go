@@ -651,11 +651,14 @@ func jsonPointer(loc []string) string {
 
 // clipRunes shortens s to n runes with an ellipsis.
 func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	count := 0
+	for i := range s { // stop at the cut: a huge s is not converted whole
+		if count == n {
+			return string([]rune(s[:i])) + "…"
+		}
+		count++
 	}
-	return string(r[:n]) + "…"
+	return s
 }
 
 // DecodesOptions configure [DecodesInto].
