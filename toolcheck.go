@@ -363,13 +363,9 @@ func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
 		if !ok {
 			return Failf("call %d names %q, which is not a declared tool (declared: %s)", i+1, c.Name, strings.Join(sortedKeys(tools), ", "))
 		}
-		var args any = map[string]any{}
-		if len(bytes.TrimSpace(c.Arguments)) > 0 {
-			a, err := decodeArguments(c.Arguments)
-			if err != nil {
-				return Failf("call %d to %q: arguments are not JSON: %v", i+1, c.Name, err)
-			}
-			args = a
+		args, err := argumentsOrEmpty(c.Arguments)
+		if err != nil {
+			return Failf("call %d to %q: arguments are not JSON: %v", i+1, c.Name, err)
 		}
 		if d.params == nil {
 			continue
@@ -460,15 +456,19 @@ func (g *ToolCallF1) Name() string { return g.name }
 // callKey is a call's name and canonical arguments: name(JSON with sorted
 // keys), absent arguments taken as {}.
 func callKey(c ToolCall) (string, error) {
-	var args any = map[string]any{}
-	if len(bytes.TrimSpace(c.Arguments)) > 0 {
-		a, err := decodeArguments(c.Arguments)
-		if err != nil {
-			return "", err
-		}
-		args = a
+	args, err := argumentsOrEmpty(c.Arguments)
+	if err != nil {
+		return "", err
 	}
 	return c.Name + jsStringify(args), nil
+}
+
+// argumentsOrEmpty is [decodeArguments] with absent arguments taken as {}.
+func argumentsOrEmpty(raw json.RawMessage) (any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return map[string]any{}, nil
+	}
+	return decodeArguments(raw)
 }
 
 // ToolNameF1 returns precision, recall and F1 of the distinct names in
@@ -503,10 +503,7 @@ func ToolNameF1(called, expected []string) (precision, recall, f1 float64) {
 // Grade scores the called names.
 func (g *ToolCallF1) Grade(_ context.Context, s *Sample) Grade {
 	calls := sampleToolCalls(s)
-	names := make([]string, len(calls))
-	for i, c := range calls {
-		names[i] = c.Name
-	}
+	names := callNames(calls)
 	called := names
 	if g.withArgs {
 		called = make([]string, len(calls))

@@ -17,9 +17,12 @@ import (
 
 // toolCallNames is the evidence tool graders attach: the names of the
 // calls the sample made, in order.
-func toolCallNames(s *Sample) []string {
-	names := make([]string, len(s.ToolCalls))
-	for i, c := range s.ToolCalls {
+func toolCallNames(s *Sample) []string { return callNames(s.ToolCalls) }
+
+// callNames returns the calls' names, in order.
+func callNames(calls []ToolCall) []string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
 		names[i] = c.Name
 	}
 	return names
@@ -31,16 +34,7 @@ func observed(s *Sample) string {
 	if len(s.ToolCalls) == 0 {
 		return "no tool calls"
 	}
-	var b strings.Builder
-	b.WriteString("calls: [")
-	for i, c := range s.ToolCalls {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(c.Name)
-	}
-	b.WriteByte(']')
-	return b.String()
+	return "calls: [" + strings.Join(toolCallNames(s), ", ") + "]"
 }
 
 // toolFail is a failed grade whose reason ends with the observed calls and
