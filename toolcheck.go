@@ -90,7 +90,7 @@ const maxToolShapeDepth = 8
 func ExtractToolCalls(output string) (calls []ToolCall, found bool) {
 	t := strings.TrimSpace(output)
 	var v any
-	if json.Valid([]byte(t)) && json.Unmarshal([]byte(t), &v) == nil {
+	if json.Unmarshal([]byte(t), &v) == nil { // Unmarshal checks validity before it decodes
 		return collectToolCalls(nil, v, 0)
 	}
 	for _, line := range strings.Split(output, "\n") {
