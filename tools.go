@@ -663,8 +663,5 @@ func clipJSON(v any) string {
 	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	if r := []rune(string(b)); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return string(b)
+	return clipRunes(string(b), 80)
 }

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -39,7 +37,7 @@ func weightedSpecs(m map[string]Builder) {
 			case "an object":
 				var byName map[string]float64
 				if o.Decode("weights", &byName) {
-					for _, k := range slices.Sorted(maps.Keys(byName)) { // errors in a fixed order
+					for _, k := range sortedKeys(byName) { // errors in a fixed order
 						w := byName[k]
 						i := -1
 						for j, key := range keys {
