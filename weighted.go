@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -38,18 +39,17 @@ func weightedSpecs(m map[string]Builder) {
 				var byName map[string]float64
 				if o.Decode("weights", &byName) {
 					for _, k := range sortedKeys(byName) { // errors in a fixed order
-						w := byName[k]
-						i := -1
-						for j, key := range keys {
-							if key == k {
-								i = j
-							}
-						}
-						if i < 0 {
+						i := slices.Index(keys, k)
+						switch {
+						case i < 0:
 							o.Errorf("weights", "no grader named %q (graders: %s)", k, strings.Join(keys, ", "))
-							continue
+						case slices.Index(keys[i+1:], k) >= 0:
+							// An array of graders can repeat a name: a weight
+							// by name would be ambiguous.
+							o.Errorf("weights", "%q names more than one grader: give the weights as an array", k)
+						default:
+							weights[i] = byName[k]
 						}
-						weights[i] = w
 					}
 				}
 			default:
