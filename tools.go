@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -193,7 +192,7 @@ type ToolSequence struct {
 	name      string
 	names     []string
 	mode      SequenceMode
-	max       map[string]int
+	caps      []toolCap // sorted by pattern, so the first broken cap reported is fixed
 	calls     []ToolCall
 	threshold float64
 }
@@ -236,7 +235,10 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 		}
 	}
 	g := &ToolSequence{name: nameOr(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
-		max: maps.Clone(opts.Max), threshold: thresholdOr(opts.Threshold, 1)}
+		threshold: thresholdOr(opts.Threshold, 1)}
+	for _, k := range sortedKeys(opts.Max) {
+		g.caps = append(g.caps, toolCap{k, opts.Max[k]})
+	}
 	if opts.Calls != nil {
 		if len(names) > 0 {
 			return nil, errors.New("proctor: tool_sequence: give names or calls, not both")
@@ -259,15 +261,15 @@ func (g *ToolSequence) Name() string { return g.name }
 
 // Grade compares the order of s.ToolCalls with the names.
 func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
-	for _, k := range sortedKeys(g.max) {
+	for _, c := range g.caps {
 		n := 0
-		for _, c := range s.ToolCalls {
-			if globMatch(k, c.Name) {
+		for _, call := range s.ToolCalls {
+			if globMatch(c.pattern, call.Name) {
 				n++
 			}
 		}
-		if n > g.max[k] {
-			return toolFail(s, "%d calls match %q, more than max %d", n, k, g.max[k])
+		if n > c.max {
+			return toolFail(s, "%d calls match %q, more than max %d", n, c.pattern, c.max)
 		}
 	}
 	if g.calls != nil {
@@ -315,6 +317,12 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 		return Pass("")
 	}
 	return toolFail(s, "tool calls do not include [%s] in order (matched up to %q)", strings.Join(g.names, ", "), g.names[next])
+}
+
+// toolCap is one entry of [ToolSequenceOptions.Max].
+type toolCap struct {
+	pattern string
+	max     int
 }
 
 // matchAll reports whether every pattern can be given a different call it
