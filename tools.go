@@ -391,7 +391,7 @@ func ToolCallAccuracy(pred, ref []ToolCall, strict bool) float64 {
 type argCall struct {
 	name string
 	args map[string]any
-	key  string
+	key  string // args as JSON with sorted keys; set by sortArgCalls
 }
 
 func argCalls(cs []ToolCall) []argCall {
@@ -403,13 +403,16 @@ func argCalls(cs []ToolCall) []argCall {
 				out[i].args, _ = v.(map[string]any)
 			}
 		}
-		b, _ := json.Marshal(out[i].args) // keys sorted
-		out[i].key = string(b)
 	}
 	return out
 }
 
+// sortArgCalls sorts calls by name, then by arguments.
 func sortArgCalls(cs []argCall) {
+	for i := range cs {
+		b, _ := json.Marshal(cs[i].args) // keys sorted
+		cs[i].key = string(b)
+	}
 	slices.SortStableFunc(cs, func(a, b argCall) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
