@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // toolCheckSpecs registers the spec types tool_call_valid, tool_call_f1 and
@@ -313,6 +314,43 @@ type ToolCallValidOptions struct {
 type ToolCallValid struct {
 	name  string
 	tools map[string]declaredTool // nil: from the item
+	items *itemToolsCache         // the items' declarations, compiled once each
+}
+
+// maxItemTools bounds the item declarations a ToolCallValid keeps
+// compiled; past it the cache starts over.
+const maxItemTools = 64
+
+// itemToolsCache holds the tools compiled from items' declarations, keyed
+// by their JSON text, so that cases sharing one declaration (the usual
+// suite) compile its schemas once, not per sample.
+type itemToolsCache struct {
+	mu sync.Mutex
+	m  map[string]itemTools
+}
+
+type itemTools struct {
+	tools map[string]declaredTool
+	err   error
+}
+
+// get returns the tools declared by raw, compiling them on first sight.
+func (c *itemToolsCache) get(raw []byte) (map[string]declaredTool, error) {
+	key := string(raw)
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return e.tools, e.err
+	}
+	e.tools, e.err = parseTools(raw)
+	c.mu.Lock()
+	if len(c.m) >= maxItemTools {
+		clear(c.m)
+	}
+	c.m[key] = e
+	c.mu.Unlock()
+	return e.tools, e.err
 }
 
 var _ Grader = (*ToolCallValid)(nil)
@@ -322,7 +360,9 @@ var _ Grader = (*ToolCallValid)(nil)
 // parameters schema does not compile.
 func NewToolCallValid(opts ToolCallValidOptions) (*ToolCallValid, error) {
 	g := &ToolCallValid{name: nameOr(opts.Name, "tool_call_valid")}
-	if opts.Tools != nil {
+	if opts.Tools == nil {
+		g.items = &itemToolsCache{m: map[string]itemTools{}}
+	} else {
 		tools, err := parseTools(opts.Tools)
 		if err != nil {
 			return nil, fmt.Errorf("proctor: tool_call_valid: %w", err)
@@ -348,7 +388,7 @@ func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
 		}
 		b, err := json.Marshal(raw)
 		if err == nil {
-			tools, err = parseTools(b)
+			tools, err = g.items.get(b)
 		}
 		if err != nil {
 			return NotGradedf("the item's tools: %v", err)
