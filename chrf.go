@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/proctorhq/proctor/internal/chrf"
 )
@@ -153,6 +154,7 @@ type ChrFOptions struct {
 type ChrF struct {
 	name      string
 	cfg       chrf.Config
+	label     string // "chrF2", "chrF2++": the metric's name in reasons
 	refs      []string
 	threshold float64
 }
@@ -166,7 +168,8 @@ func NewChrF(opts ChrFOptions) (*ChrF, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ChrF{name: nameOr(opts.Name, "chrf"), cfg: c, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}, nil
+	return &ChrF{name: nameOr(opts.Name, "chrf"), cfg: c, label: fmt.Sprintf("chrF%d", c.Beta) + strings.Repeat("+", c.WordOrder),
+		refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}, nil
 }
 
 // Name returns the grader's name.
@@ -179,9 +182,5 @@ func (g *ChrF) Grade(_ context.Context, s *Sample) Grade {
 		return NotGraded(noReference)
 	}
 	score := g.cfg.Score(g.cfg.Segment(s.Output, refs)) / 100
-	metric := fmt.Sprintf("chrF%d", g.cfg.Beta)
-	for range g.cfg.WordOrder {
-		metric += "+"
-	}
-	return scoreGrade(metric, score, g.threshold, 0, nil)
+	return scoreGrade(g.label, score, g.threshold, 0, nil)
 }

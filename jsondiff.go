@@ -124,9 +124,9 @@ func NumericDiffScore(output, expected float64) float64 {
 
 // jsonDiffer holds json_diff's scorers.
 type jsonDiffer struct {
-	str           func(a, b string) (float64, error)
-	exactNumbers  bool
-	preserveStrng bool
+	str             func(a, b string) (float64, error)
+	exactNumbers    bool
+	preserveStrings bool
 }
 
 // isContainerJSON parses s when it is JSON text of an object or array, as
@@ -146,7 +146,7 @@ func isContainerJSON(s string) (any, bool) {
 // diff is autoevals' jsonDiff on decoded JSON values (absent keys are nil,
 // like null).
 func (d *jsonDiffer) diff(a, b any) (float64, error) {
-	if !d.preserveStrng {
+	if !d.preserveStrings {
 		if s, ok := a.(string); ok {
 			if v, ok := isContainerJSON(s); ok {
 				a = v
@@ -287,7 +287,7 @@ func NewJSONDiff(opts JSONDiffOptions) (*JSONDiff, error) {
 		return nil, fmt.Errorf("proctor: json_diff: %w", err)
 	}
 	g := &JSONDiff{name: nameOr(opts.Name, "json_diff"), threshold: thresholdOr(opts.Threshold, 0.5),
-		d: jsonDiffer{str: str, exactNumbers: opts.ExactNumbers, preserveStrng: opts.PreserveStrings}}
+		d: jsonDiffer{str: str, exactNumbers: opts.ExactNumbers, preserveStrings: opts.PreserveStrings}}
 	if opts.Expected != nil {
 		v, err := normJSON(*opts.Expected)
 		if err != nil {

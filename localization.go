@@ -59,12 +59,13 @@ func (g *LocalizationF1) Grade(_ context.Context, s *Sample) Grade {
 	}
 	got, err := metric.ParseLocations(s.Output)
 	if err != nil {
-		g := Grade{Status: StatusFailed, HasScore: true, Reason: "output cites no readable locations: " + err.Error()}
-		return g
+		return Fail("output cites no readable locations: " + err.Error()).WithScore(0)
 	}
 	sc := metric.Localization(got, want)
 	if sc.Score == 0 {
-		return Grade{Status: StatusFailed, HasScore: true, Reason: "no cited location matches the expected ones", Evidence: sc}
+		gr := Fail("no cited location matches the expected ones").WithScore(0)
+		gr.Evidence = sc
+		return gr
 	}
 	return scoreGrade("localization F1", sc.Score, g.threshold, 0, sc)
 }

@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // toolCheckSpecs registers the spec types tool_call_valid, tool_call_f1 and
@@ -90,7 +91,7 @@ const maxToolShapeDepth = 8
 func ExtractToolCalls(output string) (calls []ToolCall, found bool) {
 	t := strings.TrimSpace(output)
 	var v any
-	if json.Valid([]byte(t)) && json.Unmarshal([]byte(t), &v) == nil {
+	if json.Unmarshal([]byte(t), &v) == nil { // Unmarshal checks validity before it decodes
 		return collectToolCalls(nil, v, 0)
 	}
 	for _, line := range strings.Split(output, "\n") {
@@ -313,6 +314,43 @@ type ToolCallValidOptions struct {
 type ToolCallValid struct {
 	name  string
 	tools map[string]declaredTool // nil: from the item
+	items *itemToolsCache         // the items' declarations, compiled once each
+}
+
+// maxItemTools bounds the item declarations a ToolCallValid keeps
+// compiled; past it the cache starts over.
+const maxItemTools = 64
+
+// itemToolsCache holds the tools compiled from items' declarations, keyed
+// by their JSON text, so that cases sharing one declaration (the usual
+// suite) compile its schemas once, not per sample.
+type itemToolsCache struct {
+	mu sync.Mutex
+	m  map[string]itemTools
+}
+
+type itemTools struct {
+	tools map[string]declaredTool
+	err   error
+}
+
+// get returns the tools declared by raw, compiling them on first sight.
+func (c *itemToolsCache) get(raw []byte) (map[string]declaredTool, error) {
+	key := string(raw)
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return e.tools, e.err
+	}
+	e.tools, e.err = parseTools(raw)
+	c.mu.Lock()
+	if len(c.m) >= maxItemTools {
+		clear(c.m)
+	}
+	c.m[key] = e
+	c.mu.Unlock()
+	return e.tools, e.err
 }
 
 var _ Grader = (*ToolCallValid)(nil)
@@ -322,7 +360,9 @@ var _ Grader = (*ToolCallValid)(nil)
 // parameters schema does not compile.
 func NewToolCallValid(opts ToolCallValidOptions) (*ToolCallValid, error) {
 	g := &ToolCallValid{name: nameOr(opts.Name, "tool_call_valid")}
-	if opts.Tools != nil {
+	if opts.Tools == nil {
+		g.items = &itemToolsCache{m: map[string]itemTools{}}
+	} else {
 		tools, err := parseTools(opts.Tools)
 		if err != nil {
 			return nil, fmt.Errorf("proctor: tool_call_valid: %w", err)
@@ -348,7 +388,7 @@ func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
 		}
 		b, err := json.Marshal(raw)
 		if err == nil {
-			tools, err = parseTools(b)
+			tools, err = g.items.get(b)
 		}
 		if err != nil {
 			return NotGradedf("the item's tools: %v", err)
@@ -363,13 +403,9 @@ func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
 		if !ok {
 			return Failf("call %d names %q, which is not a declared tool (declared: %s)", i+1, c.Name, strings.Join(sortedKeys(tools), ", "))
 		}
-		var args any = map[string]any{}
-		if len(bytes.TrimSpace(c.Arguments)) > 0 {
-			a, err := decodeArguments(c.Arguments)
-			if err != nil {
-				return Failf("call %d to %q: arguments are not JSON: %v", i+1, c.Name, err)
-			}
-			args = a
+		args, err := argumentsOrEmpty(c.Arguments)
+		if err != nil {
+			return Failf("call %d to %q: arguments are not JSON: %v", i+1, c.Name, err)
 		}
 		if d.params == nil {
 			continue
@@ -460,15 +496,19 @@ func (g *ToolCallF1) Name() string { return g.name }
 // callKey is a call's name and canonical arguments: name(JSON with sorted
 // keys), absent arguments taken as {}.
 func callKey(c ToolCall) (string, error) {
-	var args any = map[string]any{}
-	if len(bytes.TrimSpace(c.Arguments)) > 0 {
-		a, err := decodeArguments(c.Arguments)
-		if err != nil {
-			return "", err
-		}
-		args = a
+	args, err := argumentsOrEmpty(c.Arguments)
+	if err != nil {
+		return "", err
 	}
 	return c.Name + jsStringify(args), nil
+}
+
+// argumentsOrEmpty is [decodeArguments] with absent arguments taken as {}.
+func argumentsOrEmpty(raw json.RawMessage) (any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return map[string]any{}, nil
+	}
+	return decodeArguments(raw)
 }
 
 // ToolNameF1 returns precision, recall and F1 of the distinct names in
@@ -503,10 +543,7 @@ func ToolNameF1(called, expected []string) (precision, recall, f1 float64) {
 // Grade scores the called names.
 func (g *ToolCallF1) Grade(_ context.Context, s *Sample) Grade {
 	calls := sampleToolCalls(s)
-	names := make([]string, len(calls))
-	for i, c := range calls {
-		names[i] = c.Name
-	}
+	names := callNames(calls)
 	called := names
 	if g.withArgs {
 		called = make([]string, len(calls))

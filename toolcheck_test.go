@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/proctorhq/proctor"
@@ -192,6 +193,8 @@ func TestToolCallValid(t *testing.T) {
 		{"transcript", g, proctor.Sample{Output: `{"messages":[{"role":"user","content":"weather?"},{"role":"assistant","tool_calls":[{"function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]}]}`}, proctor.StatusPassed},
 		{"recorded calls", g, proctor.Sample{ToolCalls: []proctor.ToolCall{argCall("get_weather", `{"city":"Rome"}`)}}, proctor.StatusPassed},
 		{"tools from item", fromItem, proctor.Sample{Item: map[string]any{"tools": itemTools}, ToolCalls: []proctor.ToolCall{argCall("get_weather", `{}`)}}, proctor.StatusFailed},
+		{"tools from item, compiled before", fromItem, proctor.Sample{Item: map[string]any{"tools": itemTools}, ToolCalls: []proctor.ToolCall{argCall("get_weather", `{"city":"Rome"}`)}}, proctor.StatusPassed},
+		{"other tools from item", fromItem, proctor.Sample{Item: map[string]any{"tools": []any{map[string]any{"name": "now"}}}, ToolCalls: []proctor.ToolCall{argCall("get_weather", `{"city":"Rome"}`)}}, proctor.StatusFailed},
 		{"no tools declared", fromItem, proctor.Sample{ToolCalls: calls("x")}, proctor.StatusNotGraded},
 		{"item tools broken", fromItem, proctor.Sample{Item: map[string]any{"tools": "nope"}, ToolCalls: calls("x")}, proctor.StatusNotGraded},
 	}
@@ -202,6 +205,25 @@ func TestToolCallValid(t *testing.T) {
 			}
 		})
 	}
+	// Item declarations are compiled once and shared: grade from several
+	// goroutines (run with -race).
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := `{"city":"Rome"}`
+			want := proctor.StatusPassed
+			if i%2 == 1 {
+				args, want = `{}`, proctor.StatusFailed
+			}
+			s := &proctor.Sample{Item: map[string]any{"tools": itemTools}, ToolCalls: []proctor.ToolCall{argCall("get_weather", args)}}
+			if got := fromItem.Grade(context.Background(), s); got.Status != want {
+				t.Errorf("concurrent grade %d: got %v, want %v", i, got, want)
+			}
+		}()
+	}
+	wg.Wait()
 	for _, bad := range []string{`{}`, `[]`, `[{"function":{}}]`, `[{"name":"a"},{"name":"a"}]`, `[{"name":"a","parameters":{"type":7}}]`} {
 		if _, err := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(bad)}); err == nil {
 			t.Errorf("tools %s: want an error", bad)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -17,9 +16,12 @@ import (
 
 // toolCallNames is the evidence tool graders attach: the names of the
 // calls the sample made, in order.
-func toolCallNames(s *Sample) []string {
-	names := make([]string, len(s.ToolCalls))
-	for i, c := range s.ToolCalls {
+func toolCallNames(s *Sample) []string { return callNames(s.ToolCalls) }
+
+// callNames returns the calls' names, in order.
+func callNames(calls []ToolCall) []string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
 		names[i] = c.Name
 	}
 	return names
@@ -31,16 +33,7 @@ func observed(s *Sample) string {
 	if len(s.ToolCalls) == 0 {
 		return "no tool calls"
 	}
-	var b strings.Builder
-	b.WriteString("calls: [")
-	for i, c := range s.ToolCalls {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(c.Name)
-	}
-	b.WriteByte(']')
-	return b.String()
+	return "calls: [" + strings.Join(toolCallNames(s), ", ") + "]"
 }
 
 // toolFail is a failed grade whose reason ends with the observed calls and
@@ -199,7 +192,7 @@ type ToolSequence struct {
 	name      string
 	names     []string
 	mode      SequenceMode
-	max       map[string]int
+	caps      []toolCap // sorted by pattern, so the first broken cap reported is fixed
 	calls     []ToolCall
 	threshold float64
 }
@@ -242,7 +235,10 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 		}
 	}
 	g := &ToolSequence{name: nameOr(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
-		max: maps.Clone(opts.Max), threshold: thresholdOr(opts.Threshold, 1)}
+		threshold: thresholdOr(opts.Threshold, 1)}
+	for _, k := range sortedKeys(opts.Max) {
+		g.caps = append(g.caps, toolCap{k, opts.Max[k]})
+	}
 	if opts.Calls != nil {
 		if len(names) > 0 {
 			return nil, errors.New("proctor: tool_sequence: give names or calls, not both")
@@ -265,15 +261,15 @@ func (g *ToolSequence) Name() string { return g.name }
 
 // Grade compares the order of s.ToolCalls with the names.
 func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
-	for _, k := range sortedKeys(g.max) {
+	for _, c := range g.caps {
 		n := 0
-		for _, c := range s.ToolCalls {
-			if globMatch(k, c.Name) {
+		for _, call := range s.ToolCalls {
+			if globMatch(c.pattern, call.Name) {
 				n++
 			}
 		}
-		if n > g.max[k] {
-			return toolFail(s, "%d calls match %q, more than max %d", n, k, g.max[k])
+		if n > c.max {
+			return toolFail(s, "%d calls match %q, more than max %d", n, c.pattern, c.max)
 		}
 	}
 	if g.calls != nil {
@@ -321,6 +317,12 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 		return Pass("")
 	}
 	return toolFail(s, "tool calls do not include [%s] in order (matched up to %q)", strings.Join(g.names, ", "), g.names[next])
+}
+
+// toolCap is one entry of [ToolSequenceOptions.Max].
+type toolCap struct {
+	pattern string
+	max     int
 }
 
 // matchAll reports whether every pattern can be given a different call it
@@ -389,7 +391,7 @@ func ToolCallAccuracy(pred, ref []ToolCall, strict bool) float64 {
 type argCall struct {
 	name string
 	args map[string]any
-	key  string
+	key  string // args as JSON with sorted keys; set by sortArgCalls
 }
 
 func argCalls(cs []ToolCall) []argCall {
@@ -401,13 +403,16 @@ func argCalls(cs []ToolCall) []argCall {
 				out[i].args, _ = v.(map[string]any)
 			}
 		}
-		b, _ := json.Marshal(out[i].args) // keys sorted
-		out[i].key = string(b)
 	}
 	return out
 }
 
+// sortArgCalls sorts calls by name, then by arguments.
 func sortArgCalls(cs []argCall) {
+	for i := range cs {
+		b, _ := json.Marshal(cs[i].args) // keys sorted
+		cs[i].key = string(b)
+	}
 	slices.SortStableFunc(cs, func(a, b argCall) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
@@ -669,8 +674,5 @@ func clipJSON(v any) string {
 	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	if r := []rune(string(b)); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return string(b)
+	return clipRunes(string(b), 80)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -39,19 +38,18 @@ func weightedSpecs(m map[string]Builder) {
 			case "an object":
 				var byName map[string]float64
 				if o.Decode("weights", &byName) {
-					for _, k := range slices.Sorted(maps.Keys(byName)) { // errors in a fixed order
-						w := byName[k]
-						i := -1
-						for j, key := range keys {
-							if key == k {
-								i = j
-							}
-						}
-						if i < 0 {
+					for _, k := range sortedKeys(byName) { // errors in a fixed order
+						i := slices.Index(keys, k)
+						switch {
+						case i < 0:
 							o.Errorf("weights", "no grader named %q (graders: %s)", k, strings.Join(keys, ", "))
-							continue
+						case slices.Index(keys[i+1:], k) >= 0:
+							// An array of graders can repeat a name: a weight
+							// by name would be ambiguous.
+							o.Errorf("weights", "%q names more than one grader: give the weights as an array", k)
+						default:
+							weights[i] = byName[k]
 						}
-						weights[i] = w
 					}
 				}
 			default:
@@ -79,7 +77,10 @@ func weightedSpecs(m map[string]Builder) {
 
 // WeightedCheck is one child of a [Weighted] set and its weight.
 type WeightedCheck struct {
-	Check  Check
+	// Check is the child grader.
+	Check Check
+	// Weight is its share of the weighted mean: finite and >= 0; a child
+	// of weight 0 runs but does not count.
 	Weight float64
 }
 
@@ -104,7 +105,8 @@ type WeightedOptions struct {
 // children's. Safe for concurrent use if its children are.
 type Weighted struct {
 	name      string
-	children  []WeightedCheck
+	checks    []Check
+	weights   []float64 // weights[i] is checks[i]'s
 	threshold *float64
 }
 
@@ -129,7 +131,10 @@ func NewWeighted(children []WeightedCheck, opts WeightedOptions) (*Weighted, err
 	if total == 0 {
 		return nil, errors.New("proctor: weighted: all weights are 0")
 	}
-	g := &Weighted{name: nameOr(opts.Name, "weighted"), children: append([]WeightedCheck(nil), children...)}
+	g := &Weighted{name: nameOr(opts.Name, "weighted"), checks: make([]Check, len(children)), weights: make([]float64, len(children))}
+	for i, c := range children {
+		g.checks[i], g.weights[i] = c.Check, c.Weight
+	}
 	if opts.Threshold != nil {
 		t := *opts.Threshold
 		g.threshold = &t
@@ -141,27 +146,20 @@ func NewWeighted(children []WeightedCheck, opts WeightedOptions) (*Weighted, err
 func (g *Weighted) Name() string { return g.name }
 
 // GraderKind returns the most demanding kind among its children.
-func (g *Weighted) GraderKind() Kind { return maxKind(g.checks()) }
-
-func (g *Weighted) checks() []Check {
-	cs := make([]Check, len(g.children))
-	for i, c := range g.children {
-		cs[i] = c.Check
-	}
-	return cs
-}
+func (g *Weighted) GraderKind() Kind { return maxKind(g.checks) }
 
 // Close closes the children that hold resources (see [CloseChecks]).
-func (g *Weighted) Close() error { return CloseChecks(g.checks()) }
+func (g *Weighted) Close() error { return CloseChecks(g.checks) }
 
 // Grade grades every child and combines their scores.
 func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
 	var sum, total float64
 	allPassed := true
 	var failed, left []string
-	ev := make(map[string]any, len(g.children))
-	for _, c := range g.children {
-		r := c.Check.Grade(ctx, s)
+	ev := make(map[string]any, len(g.checks))
+	for i, c := range g.checks {
+		w := g.weights[i]
+		r := c.Grade(ctx, s)
 		var score float64
 		switch {
 		case r.Status == StatusPassed || r.Status == StatusFailed:
@@ -177,11 +175,11 @@ func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
 			continue
 		}
 		ev[r.Grader] = score
-		if c.Weight == 0 {
+		if w == 0 {
 			continue
 		}
-		sum += c.Weight * score
-		total += c.Weight
+		sum += w * score
+		total += w
 		if r.Status == StatusFailed {
 			allPassed = false
 			failed = append(failed, r.Grader)

@@ -67,6 +67,7 @@ func TestWeightedSpec(t *testing.T) {
 		{`{"type":"weighted","graders":{"a":{"type":"contains","value":"Paris"}},"weights":{"b":1}}`, 0, true},
 		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":[-1]}`, 0, true},
 		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":"even"}`, 0, true},
+		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":{"contains":2}}`, 0, true},
 	})
 }
 

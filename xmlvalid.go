@@ -71,7 +71,7 @@ var errXMLTooDeep = errors.New("elements nest too deep")
 func checkXML(doc string) (string, error) {
 	d := xml.NewDecoder(strings.NewReader(doc))
 	d.Strict = true
-	root, roots := "", 0
+	root := ""        // set at the first root element; a name is never empty
 	var open []string // names of the open elements
 	for {
 		tok, err := d.RawToken()
@@ -84,8 +84,7 @@ func checkXML(doc string) (string, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if len(open) == 0 {
-				roots++
-				if roots > 1 {
+				if root != "" {
 					line, _ := d.InputPos()
 					return "", fmt.Errorf("line %d: a second root element <%s>", line, qname(t.Name))
 				}
@@ -119,7 +118,7 @@ func checkXML(doc string) (string, error) {
 			}
 		}
 	}
-	if roots == 0 {
+	if root == "" {
 		return "", errors.New("no root element")
 	}
 	if len(open) > 0 {
