@@ -5,6 +5,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"html"
 	"io"
 	"math"
 	"slices"
@@ -93,7 +94,7 @@ func NewHTML(w io.Writer, suite string, opts HTMLOptions) *HTML {
 // start writes the page up to the opening of the data element.
 func (h *HTML) start(kind, title string) {
 	head, _, _ := strings.Cut(htmlPage, "{{DATA}}")
-	head = strings.ReplaceAll(head, "{{TITLE}}", htmlText("proctor "+kind+": "+title))
+	head = strings.ReplaceAll(head, "{{TITLE}}", html.EscapeString("proctor "+kind+": "+title))
 	head = strings.ReplaceAll(head, "{{CSS}}", htmlCSS)
 	h.write(head)
 }
@@ -434,8 +435,3 @@ func scriptJSON(v any) ([]byte, error) {
 	// too, and U+2028 and U+2029.
 	return json.Marshal(v)
 }
-
-// htmlText escapes s for HTML text.
-var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
-
-func htmlText(s string) string { return htmlReplacer.Replace(s) }
