@@ -135,12 +135,7 @@ func (c *Compiler) Options(typ string) ([]string, bool) {
 			}
 		}
 	}()
-	out := make([]string, 0, len(o.asked))
-	for k := range o.asked {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out, true
+	return sortedKeys(o.asked), true
 }
 
 func (c *Compiler) builder(typ string) (Builder, bool) {
@@ -400,18 +395,24 @@ func (o *SpecOptions) Err() error {
 	return o.errs[0]
 }
 
-// unused reports options no getter read: unknown to this type.
-func (o *SpecOptions) unused() error {
+// unread returns the options the spec gives that no getter read, sorted.
+func (o *SpecOptions) unread() []string {
 	var keys []string
 	for k := range o.raw {
 		if !o.used[k] {
 			keys = append(keys, k)
 		}
 	}
+	sort.Strings(keys)
+	return keys
+}
+
+// unused reports options no getter read: unknown to this type.
+func (o *SpecOptions) unused() error {
+	keys := o.unread()
 	if len(keys) == 0 {
 		return nil
 	}
-	sort.Strings(keys)
 	var known []string
 	for k := range o.asked {
 		if !slices.Contains(commonOptions, k) {
@@ -435,14 +436,7 @@ func (o *SpecOptions) unused() error {
 // or nil. A builder that fails for a missing required option ("value")
 // then reports the typo the user made ("vaule") instead.
 func (o *SpecOptions) misspelled() *SpecError {
-	var keys []string
-	for k := range o.raw {
-		if !o.used[k] {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range o.unread() {
 		if want, ok := o.suggest(k, true); ok {
 			return &SpecError{Spec: o.label(), Option: k, Msg: fmt.Sprintf("unknown option; did you mean %q?", want)}
 		}

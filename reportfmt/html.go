@@ -5,6 +5,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"html"
 	"io"
 	"math"
 	"slices"
@@ -69,12 +70,10 @@ type HTML struct {
 	err     error
 }
 
-// graderTally counts one grader's statuses and keeps its scores.
+// graderTally counts one grader's statuses and keeps its scores for the
+// histogram Finish adds.
 type graderTally struct {
-	Name      string    `json:"name"`
-	Passed    int       `json:"passed"`
-	Failed    int       `json:"failed"`
-	NotGraded int       `json:"not_graded"`
+	htmlGrader
 	passScore []float64 // scores of passed grades
 	failScore []float64 // scores of failed grades
 }
@@ -93,7 +92,7 @@ func NewHTML(w io.Writer, suite string, opts HTMLOptions) *HTML {
 // start writes the page up to the opening of the data element.
 func (h *HTML) start(kind, title string) {
 	head, _, _ := strings.Cut(htmlPage, "{{DATA}}")
-	head = strings.ReplaceAll(head, "{{TITLE}}", htmlText("proctor "+kind+": "+title))
+	head = strings.ReplaceAll(head, "{{TITLE}}", html.EscapeString("proctor "+kind+": "+title))
 	head = strings.ReplaceAll(head, "{{CSS}}", htmlCSS)
 	h.write(head)
 }
@@ -148,7 +147,7 @@ func (h *HTML) Add(c proctor.CaseResult) error {
 		for _, g := range a.Grades {
 			t := h.graders[g.Grader]
 			if t == nil {
-				t = &graderTally{Name: g.Grader}
+				t = &graderTally{htmlGrader: htmlGrader{Name: g.Grader}}
 				h.graders[g.Grader] = t
 				h.order = append(h.order, g.Grader)
 			}
@@ -313,8 +312,9 @@ func (h *HTML) Finish(s *Summary) error {
 	}
 	for _, name := range h.order {
 		t := h.graders[name]
-		sum.Graders = append(sum.Graders, htmlGrader{Name: name, Passed: t.Passed, Failed: t.Failed,
-			NotGraded: t.NotGraded, Scores: histogram(t.passScore, t.failScore)})
+		g := t.htmlGrader
+		g.Scores = histogram(t.passScore, t.failScore)
+		sum.Graders = append(sum.Graders, g)
 	}
 	for _, r := range s.NotGradedReasons() {
 		sum.Reasons = append(sum.Reasons, htmlReason{r.Reason, r.Cases})
@@ -376,15 +376,13 @@ func runOf(r *proctor.Report) htmlRun {
 // or prompt versions changed, and every case's verdict before and after,
 // each case's checks in both runs a click away.
 func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Comparison, opts HTMLOptions) error {
-	h := &HTML{bw: bufio.NewWriterSize(w, 64<<10), opts: opts}
+	h := &HTML{bw: bufio.NewWriterSize(w, 64<<10), opts: opts, first: true}
 	h.start("compare", base.Suite)
 	h.write(`{"cases":[`)
 	headBy := make(map[string]int, len(head.Cases))
 	for i, hc := range head.Cases {
 		headBy[hc.ID] = i
 	}
-	add := h.addJSON
-	h.first = true
 	seen := make(map[string]bool, len(base.Cases))
 	for i := range base.Cases {
 		p := &htmlPair{ID: base.Cases[i].ID, Base: &base.Cases[i]}
@@ -392,13 +390,13 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 		if j, ok := headBy[p.ID]; ok {
 			p.Head = &head.Cases[j]
 		}
-		if err := add(p); err != nil {
+		if err := h.addJSON(p); err != nil {
 			return err
 		}
 	}
 	for i := range head.Cases {
 		if !seen[head.Cases[i].ID] {
-			if err := add(&htmlPair{ID: head.Cases[i].ID, Head: &head.Cases[i]}); err != nil {
+			if err := h.addJSON(&htmlPair{ID: head.Cases[i].ID, Head: &head.Cases[i]}); err != nil {
 				return err
 			}
 		}
@@ -434,8 +432,3 @@ func scriptJSON(v any) ([]byte, error) {
 	// too, and U+2028 and U+2029.
 	return json.Marshal(v)
 }
-
-// htmlText escapes s for HTML text.
-var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
-
-func htmlText(s string) string { return htmlReplacer.Replace(s) }

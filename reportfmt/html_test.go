@@ -2,7 +2,6 @@ package reportfmt_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
-	"github.com/proctorhq/proctor/suite"
+	"github.com/proctorhq/proctor/reportfmt/internal/quickstart"
 )
 
 // htmlFixture is fixture() with a scored grader, judge evidence with a
@@ -231,33 +230,10 @@ func TestHTMLNoExternalURL(t *testing.T) {
 	}
 }
 
-// runQuickstart runs the quickstart suite in process, its outputs redacted
-// as its redact_splits says, as proctor run does.
-func runQuickstart(t testing.TB) *proctor.Report {
-	t.Helper()
-	s, err := suite.Load(filepath.Join("..", "examples", "quickstart", "suite.yaml"), suite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var cases []proctor.Case
-	for c, err := range s.Cases() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	rep, err := proctor.NewRunner(s.RunnerOptions()...).Run(context.Background(), cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
 // TestHTMLRedactsHoldout writes the quickstart's report as HTML and looks
 // for the outputs of its holdout cases and the judge's reading of one.
 func TestHTMLRedactsHoldout(t *testing.T) {
-	rep := runQuickstart(t)
+	rep := quickstart.Run(t, filepath.Join("..", "examples", "quickstart", "suite.yaml"))
 	var b bytes.Buffer
 	if err := reportfmt.WriteHTML(&b, rep, reportfmt.HTMLOptions{}); err != nil {
 		t.Fatal(err)

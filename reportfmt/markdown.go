@@ -119,4 +119,6 @@ var mdReplacer = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;
 func mdText(s string) string { return mdReplacer.Replace(s) }
 
 // mdCode makes s safe inside a code span.
-func mdCode(s string) string { return strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s) }
+var mdCodeReplacer = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ")
+
+func mdCode(s string) string { return mdCodeReplacer.Replace(s) }

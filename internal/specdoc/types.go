@@ -39,8 +39,13 @@ var referenceOptions = []Option{
 	{"references", "string array", "the sample's references", "More references; the best score counts. Given with expected, expected comes first."},
 }
 
-func similarity(threshold string) []Option {
-	return append(referenceOptions[:2:2], Option{"threshold", "number in [0, 1]", threshold, "The least passing score."})
+// threshold is the threshold option of a scored type, def its default.
+func threshold(def string) Option {
+	return Option{"threshold", "number in [0, 1]", def, "The least passing score."}
+}
+
+func similarity(def string) []Option {
+	return append(referenceOptions[:2:2], threshold(def))
 }
 
 var containsOptions = []Option{
@@ -292,7 +297,7 @@ var Types = []Type{
 		About: "Objects score the mean over the union of their keys (a key missing on one side scores 0 unless the other side is null), arrays the sum over positions divided by the longer length, strings by string_scorer, numbers by numeric_diff's formula, two nulls 1, mismatched kinds by string_scorer on both sides' JSON text. A string that holds a JSON object or array (the output too) is parsed first; an output that is neither is compared as a string. No references: only expected.",
 		Options: []Option{
 			{"expected", "any JSON value", "the sample's expected", "The expected value."},
-			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+			threshold("0.5"),
 			{"string_scorer", "string", "levenshtein", "How strings compare: levenshtein (over code points, as autoevals' Python version), exact, fuzzy_match, jaro, jaro_winkler or hamming."},
 			{"number_scorer", "string", "numeric_diff", "How numbers compare: numeric_diff or exact."},
 			{"preserve_strings", "boolean", "false", "Do not parse strings that hold JSON."},
@@ -302,14 +307,14 @@ var Types = []Type{
 		About: "1 when both are 0, so numbers of opposite sign score 0. The trimmed output must be a number, else the grade fails with score 0.",
 		Options: []Option{
 			{"expected", "number", "the sample's expected", "The expected number."},
-			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+			threshold("0.5"),
 		},
 		Example: `{"type": "numeric_diff", "expected": 42, "threshold": 0.95}`},
 	{Name: "list_contains", Family: "similarity", Summary: "best one-to-one pairing of the output's items with the expected ones (autoevals' ListContains)",
 		About: "Each output item is scored against each expected item, the pairing with the highest total is found (the Hungarian method, as autoevals' linear sum assignment) and the total is divided by the longer list's length (the expected list's with allow_extra). Two empty lists score 1, one empty list 0. The output must be a JSON array (non-string items compare as their JSON text), else the grade fails with score 0. Not graded past 500 items a side.",
 		Options: []Option{
 			{"expected", "array", "the sample's expected (a JSON array)", "The expected items."},
-			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+			threshold("0.5"),
 			{"allow_extra", "boolean", "false", "Extra output items cost nothing."},
 			{"string_scorer", "string", "levenshtein", "How items compare, as for json_diff."},
 		},
@@ -321,7 +326,7 @@ var Types = []Type{
 		About: "Scores files and line overlap. An output that cites nothing or cannot be read fails, even at threshold 0.",
 		Options: []Option{
 			{"expected", "string or object", "the sample's expected", "The right locations: path:start-end citations, or an object mapping a file to ranges."},
-			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+			threshold("0.5"),
 		},
 		Example: `{"type": "localization_f1", "expected": "src/auth.go:10-24"}`},
 	{Name: "context_f1", Family: "similarity", Summary: "precision, recall or F1 of the retrieved context items against the relevant ones",
@@ -329,7 +334,7 @@ var Types = []Type{
 		Options: []Option{
 			{"expected_contexts", "array of strings or {\"id\": ...} objects", "the sample's references", "The relevant items."},
 			{"measure", "string", "f1", "f1, precision or recall."},
-			{"threshold", "number in [0, 1]", "0.5", "The least passing score."},
+			threshold("0.5"),
 		},
 		Example: `{"type": "context_f1", "measure": "recall", "threshold": 0.8}`},
 

@@ -5,8 +5,8 @@
 //
 // The workload file is generated on first use, written to the user's cache
 // directory (or to $PROCTOR_WORKLOAD when set) and checked against
-// [SHA256] on every load: a benchmark never measures other data, and never
-// skips silently. To write the file yourself:
+// [SHA256] when read: a benchmark never measures other data, and never
+// skips silently. [Load] reads and parses it once per process. To write the file yourself:
 //
 //	go run ./internal/workload/gen -out /tmp/proctor-workload.jsonl
 package workload
@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -125,7 +126,7 @@ func write(path string) ([]byte, error) {
 // (and if need be generating) the workload. It fails tb on any error.
 func Load(tb testing.TB, check string) *Check {
 	tb.Helper()
-	samples, err := parse(Data(tb))
+	samples, err := allSamples()
 	if err != nil {
 		tb.Fatalf("benchmark workload: %v", err)
 	}
@@ -144,6 +145,17 @@ func Load(tb testing.TB, check string) *Check {
 	}
 	return c
 }
+
+// allSamples reads, checks and parses the workload once: every check's
+// sample set is a selection from the same 20,000 samples, and a test or
+// benchmark run loads several.
+var allSamples = sync.OnceValues(func() ([]Sample, error) {
+	data, err := ensure(Path())
+	if err != nil {
+		return nil, err
+	}
+	return parse(data)
+})
 
 // lookup returns the named check of checks.json, without samples.
 func lookup(check string) (*Check, error) {

@@ -22,7 +22,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/metric"
 	"github.com/proctorhq/proctor/reportfmt"
-	"github.com/proctorhq/proctor/suite"
+	qs "github.com/proctorhq/proctor/reportfmt/internal/quickstart"
 )
 
 // chromium returns the path of a Chromium to drive. It skips the test when
@@ -228,28 +228,10 @@ func (p *page) screenshot(name string) {
 	p.t.Logf("wrote %s", path)
 }
 
-// quickstart runs the quickstart suite in process, recording inputs and
-// outputs with its holdout ones redacted as its redact_splits asks, as
-// proctor run --html does.
+// quickstart runs the quickstart suite as proctor run --html does.
 func quickstart(t testing.TB) *proctor.Report {
 	t.Helper()
-	s, err := suite.Load(filepath.Join("..", "..", "examples", "quickstart", "suite.yaml"), suite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var cases []proctor.Case
-	for c, err := range s.Cases() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	rep, err := proctor.NewRunner(append([]proctor.Option{proctor.WithRecordOutputs()}, s.RunnerOptions()...)...).Run(context.Background(), cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return qs.Run(t, filepath.Join("..", "..", "examples", "quickstart", "suite.yaml"))
 }
 
 var opts = reportfmt.HTMLOptions{Generated: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), Version: "v0.9.0"}
