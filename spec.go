@@ -420,13 +420,13 @@ func (o *SpecOptions) unused() error {
 		}
 	}
 	sort.Strings(known)
-	msg := fmt.Sprintf("unknown option for type %s (it takes %s", o.typ, strings.Join(known, ", "))
+	takes := "name, required, criterion, severity"
 	if len(known) > 0 {
-		msg += ", "
+		takes = strings.Join(known, ", ") + ", and " + takes
 	}
-	msg += "and name, required, criterion, severity)"
+	msg := fmt.Sprintf("unknown option for type %s (it takes %s)", o.typ, takes)
 	if want, ok := o.suggest(keys[0], false); ok {
-		msg = fmt.Sprintf("unknown option; did you mean %q? (type %s takes %s, and name, required, criterion, severity)", want, o.typ, strings.Join(known, ", "))
+		msg = fmt.Sprintf("unknown option; did you mean %q? (type %s takes %s)", want, o.typ, takes)
 	}
 	return &SpecError{Spec: o.label(), Option: keys[0], Msg: msg}
 }

@@ -17,6 +17,8 @@ func TestSpecDidYouMean(t *testing.T) {
 		{`{"type":"contains","value":"x","case_sensitve":false}`, `option "case_sensitve": unknown option; did you mean "case_sensitive"?`},
 		{`{"type":"contains","value":"x","zzz":1}`, `option "zzz": unknown option for type contains (it takes`},
 		{`{"type":"contains","zzz":"x"}`, `option "value": missing`},
+		// A type with no options of its own lists only the common ones.
+		{`{"type":"refused","zzz":1}`, `(it takes name, required, criterion, severity)`},
 	} {
 		_, err := comp.Compile([]byte(tt.spec))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
