@@ -1,7 +1,6 @@
 package proctor
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -226,13 +225,11 @@ func (d *jsonDiffer) diff(a, b any) (float64, error) {
 // jsStringify writes v as JavaScript's JSON.stringify does with sorted
 // keys: compact, no HTML escaping.
 func jsStringify(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
+	b, err := marshalPlain(v)
+	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return strings.TrimSuffix(buf.String(), "\n")
+	return string(b)
 }
 
 // JSONDiffOptions configure [NewJSONDiff]. The zero value compares with the
