@@ -309,9 +309,7 @@ func (p *Parser) str() (string, error) {
 	i := start
 	ascii := true
 	for i < len(p.s) {
-		for i < len(p.s) && p.s[i] >= 0x20 && p.s[i] < 0x80 && p.s[i] != '"' && p.s[i] != '\\' {
-			i++
-		}
+		i = plainRun(p.s, i)
 		if i >= len(p.s) {
 			break
 		}
@@ -336,6 +334,38 @@ func (p *Parser) str() (string, error) {
 	}
 	p.i = i
 	return "", p.errf("unexpected end of input in a string")
+}
+
+// plainRun returns the index of the first byte at or after i that is not
+// plain string content: a control byte, '"', '\\' or a byte of a
+// multi-byte character (or len(s)). It tests eight bytes at a time; a
+// block the test flags (it may flag one that holds none) is read byte by
+// byte.
+func plainRun(s string, i int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for {
+		for ; i+8 <= len(s); i += 8 {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			q := x ^ ('"' * ones)  // zero bytes where x has '"'
+			b := x ^ ('\\' * ones) // zero bytes where x has '\\'
+			// A borrow or a high bit: a byte below 0x20, a zero byte
+			// of q or b, or a byte of 0x80 or more in x.
+			if ((x-0x20*ones)|(q-ones)|(b-ones)|x)&highs != 0 {
+				break
+			}
+		}
+		end := min(i+8, len(s))
+		for i < end && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\' {
+			i++
+		}
+		if i < end || i == len(s) {
+			return i
+		}
+	}
 }
 
 // toValidUTF8 replaces each invalid byte with U+FFFD, as encoding/json does
@@ -691,4 +721,41 @@ func (p *Parser) selectItem(idx int, rest []any) (v any, found bool, err error) 
 		p.i, p.depth = end, depth
 	}
 	return v, found, err
+}
+
+// StringEnd returns the index just past the JSON string whose opening
+// quote is at s[i], and whether its content holds an escape; end is -1
+// when no valid string starts there. It accepts exactly the strings
+// [Parser] accepts (invalid UTF-8 included) and allocates nothing.
+func StringEnd(s string, i int) (end int, escaped bool) {
+	if i >= len(s) || s[i] != '"' {
+		return -1, false
+	}
+	j := i + 1
+	for {
+		if j = plainRun(s, j); j >= len(s) {
+			return -1, false
+		}
+		switch c := s[j]; {
+		case c == '"':
+			return j + 1, escaped
+		case c == '\\':
+			escaped = true
+			if j+1 < len(s) {
+				if _, ok := Unescape(s[j+1]); ok {
+					j += 2
+					continue
+				}
+				if _, ok := hex4(s, j+2); ok && s[j+1] == 'u' {
+					j += 6
+					continue
+				}
+			}
+			return -1, false
+		case c < 0x20:
+			return -1, false
+		default: // a byte of a multi-byte character
+			j++
+		}
+	}
 }

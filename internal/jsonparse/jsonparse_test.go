@@ -263,3 +263,70 @@ func TestUnescape(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainRun checks the eight-bytes-at-a-time scan against a byte loop
+// with every kind of stopping byte at every offset of a block.
+func TestPlainRun(t *testing.T) {
+	naive := func(s string, i int) int {
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\' {
+			i++
+		}
+		return i
+	}
+	for _, stop := range []byte{'"', '\\', 0x00, 0x1f, 0x80, 0xc3, 0xff} {
+		for _, near := range []byte{' ', '!', '#', '[', ']', '~', 0x7f, '!' + 1} {
+			for n := 0; n < 40; n++ {
+				for at := 0; at <= n; at++ {
+					b := make([]byte, n)
+					for k := range b {
+						b[k] = near
+					}
+					if at < n {
+						b[at] = stop
+					}
+					s := string(b)
+					for from := 0; from <= min(n, 9); from++ {
+						if got, want := plainRun(s, from), naive(s, from); got != want {
+							t.Fatalf("plainRun(%q, %d) = %d, want %d", s, from, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// stringEndCases are strings and near-strings for StringEnd.
+var stringEndCases = []string{
+	`""`, `"a"`, `"a" `, `"abc`, `"\""`, `"\\"`, `"\/\b\f\n\r\t"`, `"\u00e9\uD800"`, `"\u12"`, `"\u12G4"`,
+	`"\q"`, `"\`, `"a\"`, "\"\x01\"", "\"\x7f\"", "\"\xff\xfe\"", `"é😀"`, `x`, ``, `"` + strings.Repeat("a", 40) + `\n"`,
+}
+
+// TestStringEnd checks StringEnd against the parser on every case.
+func TestStringEnd(t *testing.T) {
+	for _, s := range stringEndCases {
+		checkStringEnd(t, s)
+	}
+}
+
+// FuzzStringEnd checks StringEnd against the parser on random texts.
+func FuzzStringEnd(f *testing.F) {
+	for _, s := range stringEndCases {
+		f.Add(s)
+	}
+	f.Fuzz(checkStringEnd)
+}
+
+func checkStringEnd(t *testing.T, s string) {
+	end, esc := StringEnd(s, 0)
+	want := -1
+	if len(s) > 0 && s[0] == '"' {
+		want = ValidPrefix(s)
+	}
+	if end != want {
+		t.Fatalf("StringEnd(%q) = %d, the parser reads %d", s, end, want)
+	}
+	if end > 0 && esc != strings.Contains(s[1:end-1], `\`) {
+		t.Fatalf("StringEnd(%q) escaped %v", s, esc)
+	}
+}
