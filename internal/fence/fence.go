@@ -29,7 +29,8 @@ const maxCandidates = 16
 //  3. the body of each ```json (or bare ```) fence, trimmed, in order;
 //  4. each bracketed span in the prose, in order: where a valid JSON value
 //     starts at a '{' or '[', that value (and the scan resumes after it);
-//     where none does, the span up to the matching bracket.
+//     where none does, the span up to the matching bracket (unless that is
+//     the whole of s trimmed, already yielded).
 //
 // Callers parse each candidate in turn and take the first that parses, so
 // that a broken block followed by a corrected one reads as the corrected
@@ -65,7 +66,9 @@ func Candidates(s string) iter.Seq[string] {
 				continue
 			}
 			misses++
-			if !yield(rest[:Span(rest)]) {
+			// The span is yielded unless it is s trimmed, whole, which was
+			// yielded first and, not being a valid value, cannot parse.
+			if span := rest[:Span(rest)]; len(span) != len(t) && !yield(span) {
 				return
 			}
 			rest = rest[1:]
