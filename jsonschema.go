@@ -23,6 +23,9 @@ import (
 	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // ExtractJSON returns the JSON text in a model's output, for custom graders
@@ -64,24 +67,30 @@ func (ps *parsers) parse(output string) (any, string, error) {
 	return nil, "", notParsed(p, output)
 }
 
-// first returns the candidate [parsers.parse] would decode, without
-// decoding it, or parse's error when none parses.
-func (ps *parsers) first(output string) (string, error) {
+// firstValue decodes the candidate [parsers.parse] would decode, or
+// returns parse's error when none parses. read is tried on each candidate
+// first: when it answers ok the candidate is taken as JSON without being
+// decoded (read must only say so of one) and passed is true; when it
+// answers notJSON the candidate is skipped unparsed (read must only say
+// so of a text the parser refuses). Otherwise the candidate is checked
+// before it is decoded: a text that breaks the syntax after the point
+// where read stopped would waste the values decoded up to there.
+func (ps *parsers) firstValue(output string, read func(string) (ok, notJSON bool)) (v any, passed bool, err error) {
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	for c := range fence.Candidates(output) {
-		if p.Check(c) == nil {
-			return c, nil
+		ok, notJSON := read(c)
+		if ok {
+			return nil, true, nil
+		}
+		if notJSON || p.Check(c) != nil {
+			continue
+		}
+		if v, err := p.Parse(c); err == nil {
+			return v, false, nil
 		}
 	}
-	return "", notParsed(p, output)
-}
-
-// decode decodes one JSON text.
-func (ps *parsers) decode(text string) (any, error) {
-	p := ps.pool.Get().(*jsonparse.Parser)
-	defer ps.pool.Put(p)
-	return p.Parse(text)
+	return nil, false, notParsed(p, output)
 }
 
 // each decodes every candidate in output that parses, in order, and calls
@@ -520,39 +529,36 @@ func (g *JSONSchema) Name() string { return g.name }
 // AnyBlock it passes on the first value that validates and otherwise
 // reports the first value's violation.
 func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
-	// The fast path reads the first candidate that is JSON without
-	// decoding it and answers only "valid"; the rest takes the full path,
-	// skipping the fast tree check when the text was read to "invalid".
+	// The fast path reads each candidate once, checking its syntax and the
+	// schema together, and answers "valid" when it can; otherwise the first
+	// candidate that is JSON is decoded and explained by the fast path, or
+	// by the validator where the fast path cannot tell.
 	if !g.anyBlock && g.fast != nil {
-		c, err := g.ps.first(s.Output)
-		if err != nil {
-			return notJSON(err)
-		}
-		tree := true
-		if len(c) <= g.fastText && ctx.Err() == nil {
-			ok, decided := g.fast.DecideText(c)
-			if ok {
-				return Pass("")
+		v, passed, err := g.ps.firstValue(s.Output, func(c string) (bool, bool) {
+			if len(c) < minTextRead || len(c) > g.fastText || ctx.Err() != nil {
+				return false, false
 			}
-			tree = !decided
-		}
-		v, err := g.ps.decode(c)
+			return g.fast.ReadText(c)
+		})
 		if err != nil {
 			return notJSON(err)
 		}
-		return g.validate(ctx, v, tree)
+		if passed {
+			return Pass("")
+		}
+		return g.validate(ctx, v)
 	}
 	if !g.anyBlock {
 		v, _, err := g.ps.parse(s.Output)
 		if err != nil {
 			return notJSON(err)
 		}
-		return g.validate(ctx, v, true)
+		return g.validate(ctx, v)
 	}
 	var first *Grade
 	var result Grade
 	err := g.ps.each(s.Output, func(v any, _ string) bool {
-		result = g.validate(ctx, v, true)
+		result = g.validate(ctx, v)
 		if result.Status == StatusPassed || result.Status == StatusNotGraded {
 			return false
 		}
@@ -575,34 +581,36 @@ func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 }
 
 // validate is the validate step for one decoded value: it checks the
-// context and the work bound, then runs the fast tree check (when tree is
-// set) and the validator.
-func (g *JSONSchema) validate(ctx context.Context, v any, tree bool) Grade {
+// context and the work bound, then asks the fast path for the verdict and
+// the violations, and the validator where the fast path cannot tell.
+func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
 	if err := ctx.Err(); err != nil {
 		return ErrorGrade("json_schema: not validated", err)
 	}
 	if err := g.bound.check(ctx, v); err != nil {
 		return ErrorGrade("json_schema: not validated", err)
 	}
-	// The fast path answers only "valid"; anything else (and the reason)
-	// comes from the validator.
-	if tree && g.fast != nil && g.fast.Valid(v) {
-		return Pass("")
+	if g.fast != nil {
+		if e, ok := g.fast.Explain(v); ok {
+			if e.Valid {
+				return Pass("")
+			}
+			return Fail(violation(e.First, e.Leaves))
+		}
 	}
 	if err := g.schema.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return Fail(violation(ve))
+			return Fail(violation(firstLeaf(ve)))
 		}
 		return ErrorGrade("json_schema", err)
 	}
 	return Pass("")
 }
 
-// violation describes the first leaf of a validation error tree, e.g.
-// "schema violation at /metadata/version: got string, want integer (and 2
-// more)".
-func violation(ve *jsonschema.ValidationError) string {
+// firstLeaf returns the first leaf of a validation error tree and the
+// number of its leaves.
+func firstLeaf(ve *jsonschema.ValidationError) (*jsonschema.ValidationError, int) {
 	leaves := 0
 	var first *jsonschema.ValidationError
 	var walk func(e *jsonschema.ValidationError)
@@ -622,17 +630,107 @@ func violation(ve *jsonschema.ValidationError) string {
 	if first == nil {
 		first = ve
 	}
-	msg := first.Error()
-	// A leaf reads "at '/a/b': MSG"; keep MSG and write the pointer plainly.
-	if i := strings.Index(msg, "': "); strings.HasPrefix(msg, "at '") && i > 0 {
-		msg = msg[i+3:]
-	}
+	return first, leaves
+}
+
+// violation describes a validation error by its first leaf and the count
+// of leaves, e.g. "schema violation at /metadata/version: got string,
+// want integer (and 2 more)".
+func violation(first *jsonschema.ValidationError, leaves int) string {
+	// The leaf's message without the validator's "at '/a/b': " prefix; the
+	// pointer is written plainly below.
+	msg := leafMessage(first.ErrorKind)
 	r := fmt.Sprintf("schema violation at %s: %s", jsonPointer(first.InstanceLocation), clipRunes(msg, 160))
 	if leaves > 1 {
 		r += fmt.Sprintf(" (and %d more)", leaves-1)
 	}
 	return r
 }
+
+// leafMessage is the validator's message for a leaf error kind. The kinds
+// the fast path reports most are written here, word for word as the
+// validator writes them but without its message catalog, which costs more
+// than the rest of a failing grade; the others (numbers among them, which
+// the catalog writes with digit grouping) go through the catalog.
+func leafMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Required:
+		if len(k.Missing) == 1 {
+			return "missing property " + schemaQuote(k.Missing[0])
+		}
+		return "missing properties " + joinSchemaQuoted(k.Missing)
+	case *kind.Type:
+		return "got " + k.Got + ", want " + strings.Join(k.Want, " or ")
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, v := range k.Want {
+			d, ok := displayPrimitive(v)
+			if !ok {
+				return "'enum' failed"
+			}
+			want[i] = d
+		}
+		if len(want) == 1 {
+			return "value must be " + want[0]
+		}
+		return "value must be one of " + strings.Join(want, ", ")
+	case *kind.Const:
+		d, ok := displayPrimitive(k.Want)
+		if !ok {
+			return "'const' failed"
+		}
+		return "value must be " + d
+	case *kind.Pattern:
+		return schemaQuote(k.Got) + " does not match pattern " + schemaQuote(k.Want)
+	case *kind.AdditionalProperties:
+		return "additional properties " + joinSchemaQuoted(k.Properties) + " not allowed"
+	case *kind.FalseSchema:
+		return "false schema"
+	}
+	return k.LocalizedString(englishPrinter())
+}
+
+// schemaQuote quotes s as the validator's messages do: Go's double-quoted
+// form with single quotes around it.
+func schemaQuote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q, `\"`, `"`)
+	q = strings.ReplaceAll(q, `'`, `\'`)
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+func joinSchemaQuoted(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(schemaQuote(n))
+	}
+	return b.String()
+}
+
+// displayPrimitive writes a JSON scalar as the validator's messages do;
+// false for an array or object.
+func displayPrimitive(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return schemaQuote(v), true
+	case []any, map[string]any:
+		return "", false
+	}
+	return fmt.Sprint(v), true
+}
+
+// minTextRead is the shortest text the json_schema grader reads with the
+// fast path's text check before decoding it. Below it decoding costs
+// about what the reading does, so a failing text, which is read, then
+// decoded and explained, would pay twice: it is decoded at once.
+const minTextRead = 64
+
+// englishPrinter formats the validator's messages, in English as its own
+// Error method does. A Printer is read-only, so one serves every grade.
+var englishPrinter = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // jsonPointer writes an instance location as an RFC 6901 pointer; the root
 // is "/" here, for readability.

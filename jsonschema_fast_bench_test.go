@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/proctorhq/proctor/internal/workload"
 )
@@ -139,5 +140,93 @@ func BenchmarkJSONSchemaFastWorkload(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkJSONSchemaFastSuiteSchemas grades each fast-path suite
+// schema's required cases with the fast path and without it (jsonschema/v6
+// alone, the grader before the fast path), schema by schema, after an
+// untimed run of each, in turns, and reports how many schemas grade slower with the fast path in
+// total over the run: "slower" counts any slowdown, "slower10%" one of
+// more than a tenth; "-invalid" counts the same over each schema's
+// invalid cases only. Timer noise on sets this small shows up as a few
+// schemas either way: "noise10%" counts the schemas whose two timings
+// without the fast path (taken in the same rounds) differ by more than a
+// tenth, the floor under which "slower10%" means nothing.
+//
+//	go test -run '^$' -bench 'JSONSchemaFastSuiteSchemas' -benchtime 200x .
+func BenchmarkJSONSchemaFastSuiteSchemas(b *testing.B) {
+	type group struct {
+		fast, slow *JSONSchema
+		all, bad   []Sample
+		t          [2][3]time.Duration // [all, invalid][fast, v6, v6 again]
+	}
+	var groups []*group
+	byGrader := map[*JSONSchema]*group{}
+	for _, c := range fastSuiteCases(b) {
+		g := byGrader[c.g]
+		if g == nil {
+			slow := *c.g
+			slow.fast = nil
+			g = &group{fast: c.g, slow: &slow}
+			byGrader[c.g] = g
+			groups = append(groups, g)
+		}
+		g.all = append(g.all, c.s)
+		if !c.valid {
+			g.bad = append(g.bad, c.s)
+		}
+	}
+	ctx := context.Background()
+	timeSet := func(gr *JSONSchema, set []Sample) time.Duration {
+		start := time.Now()
+		for i := range set {
+			gr.Grade(ctx, &set[i])
+		}
+		return time.Since(start)
+	}
+	round := 0
+	for b.Loop() {
+		for _, g := range groups {
+			for k, set := range [2][]Sample{g.all, g.bad} {
+				// Each side once untimed (the caches then hold this
+				// schema's data for both), then the three timings, the
+				// first taking turns.
+				timeSet(g.fast, set)
+				timeSet(g.slow, set)
+				for j := range 3 {
+					side := (round + j) % 3
+					gr := g.slow
+					if side == 0 {
+						gr = g.fast
+					}
+					g.t[k][side] += timeSet(gr, set)
+				}
+			}
+		}
+		round++
+	}
+	for k, suffix := range []string{"", "-invalid"} {
+		slower, slower10, noise, n := 0, 0, 0, 0
+		for _, g := range groups {
+			if k == 1 && len(g.bad) == 0 {
+				continue
+			}
+			n++
+			f, s := g.t[k][0], g.t[k][1]
+			if f > s {
+				slower++
+			}
+			if f*10 > s*11 {
+				slower10++
+			}
+			if a, b := g.t[k][1], g.t[k][2]; max(a, b)*10 > min(a, b)*11 {
+				noise++
+			}
+		}
+		b.ReportMetric(float64(n), "schemas"+suffix)
+		b.ReportMetric(float64(slower), "slower"+suffix)
+		b.ReportMetric(float64(slower10), "slower10%"+suffix)
+		b.ReportMetric(float64(noise), "noise10%"+suffix)
 	}
 }

@@ -15,11 +15,20 @@
 // arithmetic (a float64 comparison decides only when it is conclusive).
 //
 // [Compile] refuses (ok false) a schema that uses a keyword outside the
-// subset it implements; the caller then keeps the validator. [Schema.Valid]
-// answers true only when the value is valid; false means "invalid or not
-// decided here": the caller runs the validator, which also builds the
-// reason. The package is self-contained so that it can be dropped without
-// touching anything but its caller.
+// subset it implements; the caller then keeps the validator. For a schema
+// it compiles there are two checks:
+//
+//   - [Schema.ReadText] reads JSON text once, checking its syntax as it
+//     goes, and answers only "valid" (or "not JSON"), decoding and
+//     allocating nothing: the path of a passing output.
+//   - [Schema.Explain] checks a decoded value and, when it is invalid,
+//     describes the violations as the validator would (how many leaf
+//     errors, and the first as the validator's own error kind), so that
+//     a failing output needs no validator run to get its reason.
+//
+// Either says when it cannot decide exactly; the caller then asks the
+// validator. The package is self-contained so that it can be dropped
+// without touching anything but its caller.
 package fastschema
 
 import (
@@ -34,15 +43,18 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// result is a three-state answer: a subschema's verdict, or unknown when
-// the fast path cannot decide it exactly. The order matters: max of two
-// non-valid answers is unknown when either is.
+// result is a subschema's verdict, or unknown when the fast path cannot
+// decide it exactly, or (reading text only) broken when the text is not
+// JSON. The order matters: max of two non-valid answers is the less
+// certain one, and broken wins, since no reading can pass a value whose
+// text is not JSON.
 type result int8
 
 const (
 	valid result = iota
 	invalid
 	unknown
+	broken
 )
 
 // types mirrors the JSON types a "type" keyword names.
@@ -85,9 +97,11 @@ type patternNode struct {
 type node struct {
 	boolean   int8 // 1 true schema, -1 false schema, 0 keyword schema
 	types     uint8
+	typeNames []string // the validator's names of types, for reasons
 	constV    *any
 	enum      []any
 	format    func(any) error
+	fmtName   string
 	ref       *node
 	refOnly   bool // drafts before 2019-09: "$ref" decides, later keywords are skipped
 	not       *node
@@ -202,6 +216,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 			}
 			n.types |= bit
 		}
+		n.typeNames = s.Types.ToStrings()
 	}
 	n.constV = s.Const
 	if s.Enum != nil {
@@ -211,7 +226,7 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 		}
 	}
 	if s.Format != nil {
-		n.format = s.Format.Validate
+		n.format, n.fmtName = s.Format.Validate, s.Format.Name
 	}
 	n.ref = c.node(s.Ref)
 	n.refOnly = s.Ref != nil && s.DraftVersion < 2019
@@ -234,6 +249,8 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	for re, p := range s.PatternProperties {
 		n.patterns = append(n.patterns, patternNode{re, c.node(p)})
 	}
+	// In the pattern's order, so that reasons do not vary between runs.
+	slices.SortFunc(n.patterns, func(a, b patternNode) int { return strings.Compare(a.re.String(), b.re.String()) })
 	n.addl = c.additional(s.AdditionalProperties)
 	if s.DraftVersion != 4 && s.DraftVersion != 6 { // as the validator skips them
 		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
@@ -359,7 +376,8 @@ func (n *node) inPlace() []*node {
 }
 
 // Valid reports whether v is valid against the schema. False means
-// invalid or not decided by the fast path: ask the validator.
+// invalid or not decided by the fast path: ask [Schema.Explain] or the
+// validator.
 func (s *Schema) Valid(v any) bool { return s.root.check(v) == valid }
 
 // Decide is Valid with the third state exposed for tests: decided is false

@@ -8,7 +8,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-func compile(t *testing.T, schema string) (*jsonschema.Schema, *Schema) {
+func compile(t testing.TB, schema string) (*jsonschema.Schema, *Schema) {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
 	if err != nil {
@@ -61,8 +61,8 @@ func TestNumbers(t *testing.T) {
 			if fast.ValidText(d) && !want {
 				t.Errorf("%s on %s: ValidText true, validator false", c.schema, d)
 			}
-			if ok, decided := fast.DecideText(d); decided && ok != want {
-				t.Errorf("%s on %s: DecideText %v, validator %v", c.schema, d, ok, want)
+			if e, decided := fast.Explain(v); !decided || e.Valid != want || (e.Leaves == 0) != want {
+				t.Errorf("%s on %s: Explain %+v (decided %v), validator %v", c.schema, d, e, decided, want)
 			}
 		}
 	}
@@ -111,15 +111,12 @@ func TestValidTextAllocs(t *testing.T) {
 		if fast.ValidText(bad) {
 			t.Errorf("%s passed", bad)
 		}
-		if ok, decided := fast.DecideText(bad); ok || !decided {
-			t.Errorf("%s: DecideText %v (decided %v), want decided invalid", bad, ok, decided)
-		}
 	}
 }
 
-// TestDecideTextUndecided checks that what the text alone cannot read is
-// left undecided, so that the tree path still gets to answer valid.
-func TestDecideTextUndecided(t *testing.T) {
+// TestValidTextUndecided checks that what the text alone cannot read is
+// left to the decoded path, which still answers valid.
+func TestValidTextUndecided(t *testing.T) {
 	cases := []struct{ schema, doc string }{
 		{`{"properties":{"a":{"const":"é"}}}`, `{"a":"\u00e9"}`},
 		{`{"enum":["x",{"a":1}]}`, `{"a":1}`},
@@ -136,8 +133,118 @@ func TestDecideTextUndecided(t *testing.T) {
 		if sch.Validate(v) != nil || !fast.Valid(v) {
 			t.Fatalf("%s on %s: want valid on the tree path", c.schema, c.doc)
 		}
-		if ok, decided := fast.DecideText(c.doc); decided {
-			t.Errorf("%s on %s: DecideText decided %v, want undecided", c.schema, c.doc, ok)
+		if e, ok := fast.Explain(v); !ok || !e.Valid {
+			t.Errorf("%s on %s: Explain %+v (decided %v), want valid", c.schema, c.doc, e, ok)
+		}
+		if fast.ValidText(c.doc) {
+			t.Errorf("%s on %s: ValidText true, want it left to the decoded path", c.schema, c.doc)
+		}
+	}
+}
+
+// textSchemas are schemas whose text walk reads objects, arrays, strings
+// and numbers, and one that only skips.
+var textSchemas = []string{
+	`{}`,
+	`{"type":["object","array","string","number","boolean","null"]}`,
+	`{"properties":{"a":{"type":"integer"},"b":{"items":{"type":["string","number"]}}},"additionalProperties":{"type":["array","object","string","boolean","null","number"]}}`,
+	`{"items":{"anyOf":[{"type":"string","maxLength":5},{"type":"object","properties":{"x":{"enum":[1,"y",null,true]}}},{"type":["number","array","boolean","null"]}]}}`,
+}
+
+// syntaxCases are texts around JSON's syntax, most of them not JSON.
+var syntaxCases = []string{
+	``, ` `, `{`, `[`, `}`, `]`, `{"a":1,}`, `[1,]`, `{"a" 1}`, `{"a":1 "b":2}`, `[1 2]`,
+	`{,}`, `[,]`, `{"a":}`, `{"a"}`, `{1:2}`, `{a:1}`, `{"a":1}}`, `[1]]`, `{}x`, `[] []`,
+	`tru`, `truex`, `nul`, `True`, `01`, `-`, `1.`, `.5`, `1e`, `1e+`, `+1`, `0x1`, `NaN`,
+	`"abc`, "\"a\x01\"", `"\q"`, `"\u12"`, `"\u12G4"`, `{"a":"\q"}`, `["a\`, `{"a":[1,{"b":}]}`,
+	"{\"a\":1}\x00", `[1,2,3`, `{"a":{"b":{"c":[1,2,{"d":tru}]}}}`, `{"b":[1,"x",]}`,
+	`{"a":1}`, `[1,"ab",{"x":1}]`, `"ab"`, `1e5`, `-0.5E-3`, `{"b":[1,"x"],"z":{"q":[]}}`, ` [ 1 , { "x" : null } ] `,
+	`{"a":1,"a":"x"}`, `{"a":"x","a":1}`, `[1x2]`, `{"a":1x"b":2}`, `{"a"x1}`, `[[1]x[2]]`, `{"a":{}x"b":[]}`,
+}
+
+// TestValidTextSyntax checks that ValidText checks syntax as it reads:
+// it may pass a text only when the parser accepts it and the validator
+// passes its value.
+func TestValidTextSyntax(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	for _, schema := range textSchemas {
+		sch, fast := compile(t, schema)
+		passed := 0
+		for _, d := range append(syntaxCases, deep, `{"a":`+deep+`}`) {
+			if !fast.ValidText(d) {
+				continue
+			}
+			passed++
+			v, err := jsonparse.Parse(d)
+			if err != nil {
+				t.Errorf("%s: ValidText passed %.40q, which does not parse: %v", schema, d, err)
+				continue
+			}
+			if err := sch.Validate(v); err != nil {
+				t.Errorf("%s: ValidText passed %.40q, the validator fails it: %v", schema, d, err)
+			}
+		}
+		if passed < 5 {
+			t.Errorf("%s: ValidText passed %d texts, want the valid ones", schema, passed)
+		}
+	}
+}
+
+// FuzzValidText reads random texts against schemas that walk every kind
+// of value: ReadText may pass only what parses and validates, and call
+// not JSON only what the parser refuses.
+func FuzzValidText(f *testing.F) {
+	for i, d := range syntaxCases {
+		f.Add(uint8(i), d)
+	}
+	type compiled struct {
+		sch  *jsonschema.Schema
+		fast *Schema
+	}
+	var schemas []compiled
+	for _, s := range textSchemas {
+		sch, fast := compile(f, s)
+		schemas = append(schemas, compiled{sch, fast})
+	}
+	f.Fuzz(func(t *testing.T, which uint8, doc string) {
+		c := schemas[int(which)%len(schemas)]
+		ok, notJSON := c.fast.ReadText(doc)
+		v, err := jsonparse.Parse(doc)
+		if notJSON && (ok || err == nil) {
+			t.Fatalf("ReadText called %q not JSON (ok %v); parser error %v", doc, ok, err)
+		}
+		if !ok {
+			return
+		}
+		if err != nil {
+			t.Fatalf("ValidText passed %q, which does not parse: %v", doc, err)
+		}
+		if err := c.sch.Validate(v); err != nil {
+			t.Fatalf("ValidText passed %q, the validator fails it: %v", doc, err)
+		}
+	})
+}
+
+// TestReadTextNotJSON checks that ReadText calls a text not JSON only
+// when the parser refuses it, and does so for texts broken where the
+// reading goes.
+func TestReadTextNotJSON(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	for _, schema := range textSchemas {
+		_, fast := compile(t, schema)
+		broken := 0
+		for _, d := range append(syntaxCases, deep, `{"a":`+deep+`}`) {
+			ok, notJSON := fast.ReadText(d)
+			_, err := jsonparse.Parse(d)
+			if notJSON && (ok || err == nil) {
+				t.Errorf("%s: ReadText called %.40q not JSON (ok %v); parser error %v", schema, d, ok, err)
+			}
+			if notJSON {
+				broken++
+			}
+		}
+		if broken < 30 {
+			t.Errorf("%s: ReadText found %d texts not JSON, want most of the broken ones", schema, broken)
 		}
 	}
 }

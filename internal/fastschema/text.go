@@ -2,33 +2,64 @@ package fastschema
 
 import (
 	"encoding/json"
-	"strings"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/jsonparse"
 )
 
-// ValidText reports whether text, which the caller has checked is one
-// valid JSON value (surrounding white space allowed), is valid against
-// the schema, reading the text directly: nothing is decoded or allocated.
-// It answers true only when that is certain; false means "ask the tree
-// path" ([Schema.Valid] on the decoded value, then the validator). It
-// leaves to the tree path what it cannot read without decoding: strings
-// with escapes or invalid UTF-8 where their value matters, "not",
-// "oneOf", "if", "format", const and enum members other than strings,
-// numbers, booleans and null, and minProperties (a repeated member name
-// would count twice).
+// ValidText reports whether text is one JSON value (surrounding white
+// space allowed) that encoding/json accepts and that is valid against the
+// schema, reading the text once: its syntax is checked as it is read and
+// nothing is decoded or allocated. It answers true only when both are
+// certain; false means not JSON, invalid, or not decided here: parse the
+// text and ask [Schema.Explain]. It leaves to the decoded path what it
+// cannot read without decoding: strings with escapes or invalid UTF-8
+// where their value matters, "not", "oneOf", "if", "format", const and
+// enum members other than strings, numbers, booleans and null, and
+// minProperties (a repeated member name would count twice).
 func (s *Schema) ValidText(text string) bool {
-	ok, _ := s.DecideText(text)
+	ok, _ := s.ReadText(text)
 	return ok
 }
 
-// DecideText is ValidText with the third state exposed: decided is true
-// when the text was read to a verdict, and then ok false means the text
-// breaks the schema as written, so that [Schema.Valid] on its decoded
-// value cannot answer true (barring a repeated member name, whose last
-// value the decoded object keeps). decided false means ask the tree path.
-func (s *Schema) DecideText(text string) (ok, decided bool) {
-	r, _ := s.root.text(text, skipWS(text, 0))
-	return r == valid, r != unknown
+// ReadText is ValidText (ok) that also tells why a text did not pass when the
+// reason is its syntax: notJSON is true when the reading met text that is
+// not JSON, so that the text is certainly not one JSON value (a parser
+// would refuse it). Where the reading stopped earlier, at a violation or
+// at what it leaves to the decoded path, both are false.
+func (s *Schema) ReadText(text string) (ok, notJSON bool) {
+	i := skipWS(text, 0)
+	if len(text) >= maxNesting {
+		// The members skipped unread are checked on their own, each
+		// within the nesting limit; a text this long could exceed it in
+		// sum, so it is checked whole first.
+		if n := jsonparse.ValidPrefix(text[i:]); n < 0 || skipWS(text, i+n) != len(text) {
+			return false, true
+		}
+	}
+	r, end := s.root.text(text, i)
+	switch {
+	case r == broken:
+		return false, true
+	case r != valid:
+		return false, false
+	case skipWS(text, end) != len(text):
+		return false, true
+	}
+	return true, false
+}
+
+// maxNesting is encoding/json's nesting limit: a text shorter than it
+// cannot nest deeper.
+const maxNesting = 10000
+
+// at returns s[i], or 0 (which no JSON text holds outside a string) past
+// the end.
+func at(s string, i int) byte {
+	if i < len(s) {
+		return s[i]
+	}
+	return 0
 }
 
 func skipWS(s string, i int) int {
@@ -38,57 +69,24 @@ func skipWS(s string, i int) int {
 	return i
 }
 
-// strEnd returns the index after the closing quote of the string whose
-// opening quote is at i, and whether its content has an escape.
-func strEnd(s string, i int) (end int, escaped bool) {
-	i++
-	for {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return len(s), escaped
-		}
-		b := strings.IndexByte(s[i:i+q], '\\')
-		if b < 0 {
-			return i + q + 1, escaped
-		}
-		escaped = true
-		i += b + 2
+// skipValue returns the index after the JSON value at i, or -1 when no
+// valid value starts there.
+func skipValue(s string, i int) int {
+	if i >= len(s) {
+		return -1
 	}
+	n := jsonparse.ValidPrefix(s[i:])
+	if n < 0 {
+		return -1
+	}
+	return i + n
 }
 
-// delim holds the bytes that end a number or literal.
-var delim = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, ',': true, ']': true, '}': true}
-
-// skipValue returns the index after the value at i.
-func skipValue(s string, i int) int {
-	switch s[i] {
-	case '"':
-		e, _ := strEnd(s, i)
-		return e
-	case '{', '[':
-		depth := 0
-		for i < len(s) {
-			switch s[i] {
-			case '"':
-				i, _ = strEnd(s, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	j := i
-	for j < len(s) && !delim[s[j]] {
-		j++
-	}
-	return j
+// strEnd returns the index after the string at i (which holds '"'), or -1
+// when it is not a valid JSON string, and whether its content has an
+// escape.
+func strEnd(s string, i int) (end int, escaped bool) {
+	return jsonparse.StringEnd(s, i)
 }
 
 // plainString is a string's content when it reads as itself: no escapes
@@ -106,27 +104,33 @@ func plainString(raw string, escaped bool) (string, bool) {
 }
 
 // text validates the value at i; it returns its verdict (unknown where
-// the text alone cannot tell) and, when valid, the index after the value.
+// the text alone cannot tell, or where it is not JSON) and, when valid,
+// the index after the value.
 func (n *node) text(s string, i int) (result, int) {
-	c := s[i]
+	c := at(s, i)
 	// end is where the value ends: found at once for scalars, by the
-	// container walks below, or by skipValue when no walk happens.
+	// container walks below, or by skip when no walk happens.
 	end := -1
 	var str string
 	var strOK bool
-	switch {
-	case c == '"':
+	switch c {
+	case '{', '[':
+	case '"':
 		var esc bool
-		end, esc = strEnd(s, i)
+		if end, esc = strEnd(s, i); end < 0 {
+			return broken, 0
+		}
 		str, strOK = plainString(s[i+1:end-1], esc)
-	case c != '{' && c != '[':
-		end = skipValue(s, i)
+	default:
+		if end = skipValue(s, i); end < 0 {
+			return broken, 0
+		}
 	}
 	if n.boolean != 0 {
-		return verdict(n.boolean > 0), n.skip(s, i, end)
+		return n.skip(verdict(n.boolean > 0), s, i, end)
 	}
 	if n.not != nil || len(n.oneOf) > 0 || n.ifN != nil || n.format != nil || n.minProps > 0 {
-		return unknown, end
+		return unknown, 0
 	}
 	// type, const, enum on the scalar's text.
 	if n.types != 0 {
@@ -144,19 +148,23 @@ func (n *node) text(s string, i int) (result, int) {
 			t = tNull
 		default:
 			if n.types&tNumber == 0 && (n.types&tInteger == 0 || !isInteger(json.Number(s[i:end]))) {
-				return invalid, end
+				return invalid, 0
 			}
 			t = tNumber | tInteger
 		}
 		if n.types&t == 0 {
-			return invalid, end
+			return invalid, 0
 		}
 	}
 	if n.constV != nil || n.enum != nil {
-		end = n.skip(s, i, end)
+		if end < 0 {
+			if end = skipValue(s, i); end < 0 {
+				return broken, 0
+			}
+		}
 		if n.constV != nil {
 			if r := scalarEquals(s[i:end], str, strOK, *n.constV); r != valid {
-				return r, end
+				return r, 0
 			}
 		}
 		if n.enum != nil {
@@ -170,14 +178,14 @@ func (n *node) text(s string, i int) (result, int) {
 				some = max(some, r)
 			}
 			if some != valid {
-				return some, end
+				return some, 0
 			}
 		}
 	}
 	if n.ref != nil {
 		r, e := n.ref.text(s, i)
 		if r != valid {
-			return r, end
+			return r, 0
 		}
 		end = e
 		if n.refOnly {
@@ -188,31 +196,31 @@ func (n *node) text(s string, i int) (result, int) {
 	case c == '{' && n.hasObject:
 		r, e := n.objectText(s, i)
 		if r != valid {
-			return r, end
+			return r, 0
 		}
 		end = e
 	case c == '[' && n.hasArray:
 		r, e := n.arrayText(s, i)
 		if r != valid {
-			return r, end
+			return r, 0
 		}
 		end = e
 	case c == '"' && n.hasString:
 		if !strOK {
-			return unknown, end
+			return unknown, 0
 		}
 		if r := n.str(str); r != valid {
-			return r, end
+			return r, 0
 		}
 	case (c == '-' || c >= '0' && c <= '9') && n.hasNumber:
 		if r := n.number(json.Number(s[i:end])); r != valid {
-			return r, end
+			return r, 0
 		}
 	}
 	for _, a := range n.allOf {
 		r, e := a.text(s, i)
 		if r != valid {
-			return r, end
+			return r, 0
 		}
 		end = e
 	}
@@ -227,18 +235,21 @@ func (n *node) text(s string, i int) (result, int) {
 			some = max(some, r)
 		}
 		if some != valid {
-			return some, end
+			return some, 0
 		}
 	}
-	return valid, n.skip(s, i, end)
+	return n.skip(valid, s, i, end)
 }
 
-// skip returns end when known (not -1), else the end of the value at i.
-func (n *node) skip(s string, i, end int) int {
-	if end >= 0 {
-		return end
+// skip returns r and the end of the value at i: end when known (not -1),
+// else found by reading the value; a value that is not JSON is broken.
+func (n *node) skip(r result, s string, i, end int) (result, int) {
+	if end < 0 {
+		if end = skipValue(s, i); end < 0 {
+			return broken, 0
+		}
 	}
-	return skipValue(s, i)
+	return r, end
 }
 
 // scalarEquals compares the value text (a string's content in str when
@@ -275,9 +286,17 @@ func (n *node) objectText(s string, i int) (result, int) {
 		return unknown, 0
 	}
 	count := 0
-	i = skipWS(s, i+1)
-	for s[i] != '}' {
+	if i = skipWS(s, i+1); at(s, i) == '}' {
+		return verdict(len(n.required) == 0), i + 1
+	}
+	for {
+		if at(s, i) != '"' {
+			return broken, 0
+		}
 		kEnd, esc := strEnd(s, i)
+		if kEnd < 0 {
+			return broken, 0
+		}
 		key, ok := plainString(s[i+1:kEnd-1], esc)
 		if !ok {
 			return unknown, 0
@@ -288,10 +307,12 @@ func (n *node) objectText(s string, i int) (result, int) {
 				seen |= 1 << r
 			}
 		}
-		i = skipWS(s, kEnd)
-		i = skipWS(s, i+1) // ':'
+		if i = skipWS(s, kEnd); at(s, i) != ':' {
+			return broken, 0
+		}
+		i = skipWS(s, i+1)
 		evaluated := false
-		end := 0
+		end := -1
 		var r result
 		if p, ok := n.props[key]; ok {
 			evaluated = true
@@ -312,12 +333,19 @@ func (n *node) objectText(s string, i int) (result, int) {
 				return r, 0
 			}
 		}
-		if end == 0 {
-			end = skipValue(s, i)
+		if end < 0 {
+			if end = skipValue(s, i); end < 0 {
+				return broken, 0
+			}
 		}
-		if i = skipWS(s, end); s[i] == ',' {
-			i = skipWS(s, i+1)
+		i = skipWS(s, end)
+		if at(s, i) == '}' {
+			break
 		}
+		if at(s, i) != ',' {
+			return broken, 0
+		}
+		i = skipWS(s, i+1)
 	}
 	if n.maxProps >= 0 && count > n.maxProps {
 		return invalid, 0
@@ -329,28 +357,28 @@ func (n *node) objectText(s string, i int) (result, int) {
 // valid, the index after it.
 func (n *node) arrayText(s string, i int) (result, int) {
 	count := 0
-	i = skipWS(s, i+1)
-	if s[i] != ']' {
+	if i = skipWS(s, i+1); at(s, i) != ']' {
 		for {
-			var p *node
+			p := n.rest
 			if count < len(n.prefix) {
 				p = n.prefix[count]
-			} else {
-				p = n.rest
 			}
 			count++
-			end := 0
+			end := -1
 			if p != nil {
 				var r result
 				if r, end = p.text(s, i); r != valid {
 					return r, 0
 				}
-			} else {
-				end = skipValue(s, i)
+			} else if end = skipValue(s, i); end < 0 {
+				return broken, 0
 			}
 			i = skipWS(s, end)
-			if s[i] == ']' {
+			if at(s, i) == ']' {
 				break
+			}
+			if at(s, i) != ',' {
+				return broken, 0
 			}
 			i = skipWS(s, i+1)
 		}

@@ -1,0 +1,526 @@
+package fastschema
+
+import (
+	"encoding/json"
+	"math/big"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// Explanation is the fast path's account of a decoded value: whether it
+// is valid and, when it is not, the violations the validator would
+// report.
+type Explanation struct {
+	// Valid is the verdict.
+	Valid bool
+	// Leaves counts the leaf errors of the validator's error tree for the
+	// value (the violations its message lists); 0 when Valid.
+	Leaves int
+	// First is the first of those leaves: its instance location and error
+	// kind, built with the validator's own kind types, so its Error method
+	// prints what the validator would print for it. Where the validator
+	// visits object members in Go map order (so its first leaf varies
+	// between runs), members are taken in name order here; the names an
+	// "additionalProperties": false leaf lists are in name order too. The
+	// leaf's SchemaURL is not set. Nil when Valid.
+	First *jsonschema.ValidationError
+}
+
+// Explain validates v, a decoded JSON value, and describes its violations
+// as the validator would: the same verdict, the same number of leaf
+// errors, and a first leaf that is one of the validator's leaves. decided
+// is false when the fast path cannot tell exactly (a number it cannot
+// compare, a value of a type JSON does not produce): ask the validator.
+// It allocates only on an invalid value.
+func (s *Schema) Explain(v any) (e Explanation, decided bool) {
+	var x explainer
+	n, ok := x.explain(s.root, v, true)
+	if !ok || n > 0 && x.first == nil {
+		return Explanation{}, false
+	}
+	return Explanation{Valid: n == 0, Leaves: n, First: x.first}, true
+}
+
+// explainer walks a value in the validator's keyword order, counting leaf
+// errors and recording the first.
+type explainer struct {
+	loc   []string
+	first *jsonschema.ValidationError
+}
+
+// wants reports whether a leaf met now is the first one.
+func (x *explainer) wants(want bool) bool { return want && x.first == nil }
+
+func (x *explainer) set(k jsonschema.ErrorKind) {
+	x.first = &jsonschema.ValidationError{InstanceLocation: slices.Clone(x.loc), ErrorKind: k}
+}
+
+// explain returns the number of leaf errors of v against n (0: valid) and
+// false when it cannot tell. With want set, the first leaf met is
+// recorded (unless one already was).
+func (x *explainer) explain(n *node, v any, want bool) (int, bool) {
+	if n.boolean != 0 {
+		if n.boolean > 0 {
+			return 0, true
+		}
+		if x.wants(want) {
+			x.set(&kind.FalseSchema{})
+		}
+		return 1, true
+	}
+	// type, const, enum and format end the check at their first failure.
+	if n.types != 0 {
+		switch n.typeCheck(v) {
+		case unknown:
+			return 0, false
+		case invalid:
+			if x.wants(want) {
+				x.set(&kind.Type{Got: typeName(v), Want: n.typeNames})
+			}
+			return 1, true
+		}
+	}
+	if n.constV != nil {
+		switch equals(v, *n.constV) {
+		case unknown:
+			return 0, false
+		case invalid:
+			if x.wants(want) {
+				x.set(&kind.Const{Got: v, Want: *n.constV})
+			}
+			return 1, true
+		}
+	}
+	if n.enum != nil {
+		switch n.enumCheck(v) {
+		case unknown:
+			return 0, false
+		case invalid:
+			if x.wants(want) {
+				x.set(&kind.Enum{Got: v, Want: n.enum})
+			}
+			return 1, true
+		}
+	}
+	if n.format != nil {
+		if err := n.format(v); err != nil {
+			if x.wants(want) {
+				x.set(&kind.Format{Got: v, Want: n.fmtName, Err: err})
+			}
+			return 1, true
+		}
+	}
+	count := 0
+	if n.ref != nil {
+		c, ok := x.explain(n.ref, v, want)
+		if !ok || n.refOnly {
+			return c, ok
+		}
+		count += c
+	}
+	var c int
+	ok := true
+	switch t := v.(type) {
+	case map[string]any:
+		if n.hasObject {
+			c, ok = x.object(n, t, want)
+		}
+	case []any:
+		if n.hasArray {
+			c, ok = x.array(n, t, want)
+		}
+	case string:
+		if n.hasString {
+			c = x.str(n, t, want)
+		}
+	case json.Number:
+		if n.hasNumber {
+			c, ok = x.number(n, t, want)
+		}
+	case nil, bool:
+	default:
+		return 0, false
+	}
+	if !ok {
+		return 0, false
+	}
+	count += c
+	c, ok = x.cond(n, v, want)
+	return count + c, ok
+}
+
+// typeName is the validator's name for the JSON type of v.
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
+}
+
+// missing returns how many of names obj lacks and, with list set, which.
+func missing(obj map[string]any, names []string, list bool) (int, []string) {
+	count := 0
+	var out []string
+	for _, k := range names {
+		if _, ok := obj[k]; !ok {
+			count++
+			if list {
+				out = append(out, k)
+			}
+		}
+	}
+	return count, out
+}
+
+func (x *explainer) object(n *node, obj map[string]any, want bool) (int, bool) {
+	count := 0
+	if n.minProps >= 0 && len(obj) < n.minProps {
+		count++
+		if x.wants(want) {
+			x.set(&kind.MinProperties{Got: len(obj), Want: n.minProps})
+		}
+	}
+	if n.maxProps >= 0 && len(obj) > n.maxProps {
+		count++
+		if x.wants(want) {
+			x.set(&kind.MaxProperties{Got: len(obj), Want: n.maxProps})
+		}
+	}
+	if m, names := missing(obj, n.required, x.wants(want)); m > 0 {
+		count++
+		if x.wants(want) {
+			x.set(&kind.Required{Missing: names})
+		}
+	}
+	if n.props != nil || n.patterns != nil || n.addl != nil {
+		c, ok := x.members(n, obj, want)
+		if !ok {
+			return 0, false
+		}
+		count += c
+	}
+	for _, d := range n.depReq {
+		if _, ok := obj[d.prop]; !ok {
+			continue
+		}
+		if m, names := missing(obj, d.reqd, x.wants(want)); m > 0 {
+			count++
+			if x.wants(want) {
+				x.set(&kind.DependentRequired{Prop: d.prop, Missing: names})
+			}
+		}
+	}
+	return count, true
+}
+
+// members checks each member against properties, patternProperties and
+// additionalProperties. The first leaf, when wanted, is taken from the
+// failing member whose name sorts first: the members are counted in map
+// order and that one member is walked again to record its leaf.
+func (x *explainer) members(n *node, obj map[string]any, want bool) (int, bool) {
+	count, extra := 0, 0
+	var extraNames []string
+	firstKey, failed := "", false
+	for k, val := range obj {
+		c, isExtra, ok := x.member(n, k, val, false)
+		if !ok {
+			return 0, false
+		}
+		if isExtra {
+			extra++
+			if x.wants(want) {
+				extraNames = append(extraNames, k)
+			}
+		}
+		if c > 0 && (!failed || k < firstKey) {
+			firstKey, failed = k, true
+		}
+		count += c
+	}
+	if failed && x.wants(want) {
+		if _, _, ok := x.member(n, firstKey, obj[firstKey], true); !ok || x.first == nil {
+			return 0, false
+		}
+	}
+	if extra > 0 {
+		count++
+		if x.wants(want) {
+			slices.Sort(extraNames)
+			x.set(&kind.AdditionalProperties{Properties: extraNames})
+		}
+	}
+	return count, true
+}
+
+// member returns the leaf errors of one member's value, and whether it is
+// a member "additionalProperties": false refuses (counted by the caller
+// in one leaf).
+func (x *explainer) member(n *node, k string, val any, want bool) (count int, extra, ok bool) {
+	evaluated := false
+	x.loc = append(x.loc, k)
+	defer func() { x.loc = x.loc[:len(x.loc)-1] }()
+	if p, found := n.props[k]; found {
+		evaluated = true
+		c, ok := x.explain(p, val, want)
+		if !ok {
+			return 0, false, false
+		}
+		count += c
+	}
+	for _, p := range n.patterns {
+		if p.re.MatchString(k) {
+			evaluated = true
+			c, ok := x.explain(p.n, val, want)
+			if !ok {
+				return 0, false, false
+			}
+			count += c
+		}
+	}
+	switch {
+	case evaluated || n.addl == nil:
+	case n.addl == falseNode:
+		return count, true, true
+	default:
+		c, ok := x.explain(n.addl, val, want)
+		return c, false, ok
+	}
+	return count, false, true
+}
+
+func (x *explainer) array(n *node, arr []any, want bool) (int, bool) {
+	count := 0
+	if n.minItems >= 0 && len(arr) < n.minItems {
+		count++
+		if x.wants(want) {
+			x.set(&kind.MinItems{Got: len(arr), Want: n.minItems})
+		}
+	}
+	if n.maxItems >= 0 && len(arr) > n.maxItems {
+		count++
+		if x.wants(want) {
+			x.set(&kind.MaxItems{Got: len(arr), Want: n.maxItems})
+		}
+	}
+	for i, item := range arr {
+		p := n.rest
+		if i < len(n.prefix) {
+			p = n.prefix[i]
+		}
+		if p == nil {
+			break
+		}
+		if p == falseNode { // "additionalItems": false counts the items in one leaf
+			count++
+			if x.wants(want) {
+				x.set(&kind.AdditionalItems{Count: len(arr) - i})
+			}
+			break
+		}
+		x.loc = append(x.loc, strconv.Itoa(i))
+		c, ok := x.explain(p, item, want)
+		x.loc = x.loc[:len(x.loc)-1]
+		if !ok {
+			return 0, false
+		}
+		count += c
+	}
+	return count, true
+}
+
+func (x *explainer) str(n *node, s string, want bool) int {
+	count := 0
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := utf8.RuneCountInString(s)
+		if n.minLen >= 0 && l < n.minLen {
+			count++
+			if x.wants(want) {
+				x.set(&kind.MinLength{Got: l, Want: n.minLen})
+			}
+		}
+		if n.maxLen >= 0 && l > n.maxLen {
+			count++
+			if x.wants(want) {
+				x.set(&kind.MaxLength{Got: l, Want: n.maxLen})
+			}
+		}
+	}
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		count++
+		if x.wants(want) {
+			x.set(&kind.Pattern{Got: s, Want: n.pattern.String()})
+		}
+	}
+	return count
+}
+
+// number checks the numeric keywords, each on its own as the validator
+// does. The value's exact form is built only for a leaf's message.
+func (x *explainer) number(n *node, num json.Number, want bool) (int, bool) {
+	count := 0
+	for i, b := range [...]*bound{n.min, n.max, n.exMin, n.exMax} {
+		if b == nil {
+			continue
+		}
+		c, known := compare(num, b)
+		if !known {
+			return 0, false
+		}
+		if fail := [...]bool{c < 0, c > 0, c <= 0, c >= 0}[i]; !fail {
+			continue
+		}
+		count++
+		if x.wants(want) {
+			got, ok := new(big.Rat).SetString(string(num))
+			if !ok {
+				return 0, false
+			}
+			var k jsonschema.ErrorKind
+			switch i {
+			case 0:
+				k = &kind.Minimum{Got: got, Want: b.r}
+			case 1:
+				k = &kind.Maximum{Got: got, Want: b.r}
+			case 2:
+				k = &kind.ExclusiveMinimum{Got: got, Want: b.r}
+			default:
+				k = &kind.ExclusiveMaximum{Got: got, Want: b.r}
+			}
+			x.set(k)
+		}
+	}
+	if n.multiple != nil {
+		switch n.multipleOf(num) {
+		case unknown:
+			return 0, false
+		case invalid:
+			count++
+			if x.wants(want) {
+				got, ok := new(big.Rat).SetString(string(num))
+				if !ok {
+					return 0, false
+				}
+				x.set(&kind.MultipleOf{Got: got, Want: n.multiple})
+			}
+		}
+	}
+	return count, true
+}
+
+// cond checks not, allOf, anyOf, oneOf and if/then/else, in that order.
+// A combinator's leaves are those of its failing subschemas.
+func (x *explainer) cond(n *node, v any, want bool) (int, bool) {
+	count := 0
+	if n.not != nil {
+		switch n.not.check(v) {
+		case unknown:
+			return 0, false
+		case valid:
+			count++
+			if x.wants(want) {
+				x.set(&kind.Not{})
+			}
+		}
+	}
+	for _, a := range n.allOf {
+		c, ok := x.explain(a, v, want)
+		if !ok {
+			return 0, false
+		}
+		count += c
+	}
+	if len(n.anyOf) > 0 {
+		some := invalid // or unknown once a branch cannot tell
+		for _, a := range n.anyOf {
+			r := a.check(v)
+			if r == valid {
+				some = valid
+				break
+			}
+			some = max(some, r)
+		}
+		switch some {
+		case unknown:
+			return 0, false
+		case invalid:
+			c, ok := x.all(n.anyOf, v, want)
+			if !ok {
+				return 0, false
+			}
+			count += c
+		}
+	}
+	if len(n.oneOf) > 0 {
+		var matched []int
+		for i, a := range n.oneOf {
+			r := a.check(v)
+			if r == unknown {
+				return 0, false
+			}
+			if r == valid {
+				if matched = append(matched, i); len(matched) == 2 {
+					break
+				}
+			}
+		}
+		switch len(matched) {
+		case 0:
+			c, ok := x.all(n.oneOf, v, want)
+			if !ok {
+				return 0, false
+			}
+			count += c
+		case 2:
+			count++
+			if x.wants(want) {
+				x.set(&kind.OneOf{Subschemas: matched})
+			}
+		}
+	}
+	if n.ifN != nil {
+		var then *node
+		switch n.ifN.check(v) {
+		case unknown:
+			return 0, false
+		case valid:
+			then = n.thenN
+		default:
+			then = n.elseN
+		}
+		if then != nil {
+			c, ok := x.explain(then, v, want)
+			if !ok {
+				return 0, false
+			}
+			count += c
+		}
+	}
+	return count, true
+}
+
+// all sums the leaves of subschemas that all failed; a subschema that
+// the check found invalid but that has no leaf here is not decided.
+func (x *explainer) all(ns []*node, v any, want bool) (int, bool) {
+	count := 0
+	for _, a := range ns {
+		c, ok := x.explain(a, v, want)
+		if !ok || c == 0 {
+			return 0, false
+		}
+		count += c
+	}
+	return count, true
+}
