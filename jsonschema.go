@@ -75,22 +75,22 @@ func (ps *parsers) parse(output string) (any, string, error) {
 // so of a text the parser refuses). Otherwise the candidate is checked
 // before it is decoded: a text that breaks the syntax after the point
 // where read stopped would waste the values decoded up to there.
-func (ps *parsers) firstValue(output string, read func(string) (ok, notJSON bool)) (v any, passed bool, err error) {
+func (ps *parsers) firstValue(output string, read func(string) (ok, notJSON bool)) (v any, text string, passed bool, err error) {
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	for c := range fence.Candidates(output) {
 		ok, notJSON := read(c)
 		if ok {
-			return nil, true, nil
+			return nil, c, true, nil
 		}
 		if notJSON || p.Check(c) != nil {
 			continue
 		}
 		if v, err := p.Parse(c); err == nil {
-			return v, false, nil
+			return v, c, false, nil
 		}
 	}
-	return nil, false, notParsed(p, output)
+	return nil, "", false, notParsed(p, output)
 }
 
 // each decodes every candidate in output that parses, in order, and calls
@@ -534,7 +534,7 @@ func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 	// candidate that is JSON is decoded and explained by the fast path, or
 	// by the validator where the fast path cannot tell.
 	if !g.anyBlock && g.fast != nil {
-		v, passed, err := g.ps.firstValue(s.Output, func(c string) (bool, bool) {
+		v, c, passed, err := g.ps.firstValue(s.Output, func(c string) (bool, bool) {
 			if len(c) < minTextRead || len(c) > g.fastText || ctx.Err() != nil {
 				return false, false
 			}
@@ -546,19 +546,19 @@ func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 		if passed {
 			return Pass("")
 		}
-		return g.validate(ctx, v)
+		return g.validate(ctx, v, len(c) <= g.fastText)
 	}
 	if !g.anyBlock {
 		v, _, err := g.ps.parse(s.Output)
 		if err != nil {
 			return notJSON(err)
 		}
-		return g.validate(ctx, v)
+		return g.validate(ctx, v, false)
 	}
 	var first *Grade
 	var result Grade
 	err := g.ps.each(s.Output, func(v any, _ string) bool {
-		result = g.validate(ctx, v)
+		result = g.validate(ctx, v, false)
 		if result.Status == StatusPassed || result.Status == StatusNotGraded {
 			return false
 		}
@@ -581,14 +581,18 @@ func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 }
 
 // validate is the validate step for one decoded value: it checks the
-// context and the work bound, then asks the fast path for the verdict and
-// the violations, and the validator where the fast path cannot tell.
-func (g *JSONSchema) validate(ctx context.Context, v any) Grade {
+// context and the work bound (unless withinBound: the value's text is no
+// longer than the bound's safe length), then asks the fast path for the
+// verdict and the violations, and the validator where the fast path
+// cannot tell.
+func (g *JSONSchema) validate(ctx context.Context, v any, withinBound bool) Grade {
 	if err := ctx.Err(); err != nil {
 		return ErrorGrade("json_schema: not validated", err)
 	}
-	if err := g.bound.check(ctx, v); err != nil {
-		return ErrorGrade("json_schema: not validated", err)
+	if !withinBound {
+		if err := g.bound.check(ctx, v); err != nil {
+			return ErrorGrade("json_schema: not validated", err)
+		}
 	}
 	if g.fast != nil {
 		if e, ok := g.fast.Explain(v); ok {
