@@ -338,14 +338,13 @@ func (n *node) objectText(s string, i int) (result, int) {
 				return broken, 0
 			}
 		}
-		i = skipWS(s, end)
-		if at(s, i) == '}' {
-			break
-		}
-		if at(s, i) != ',' {
+		next, done, sepOK := separator(s, end, '}')
+		if !sepOK {
 			return broken, 0
 		}
-		i = skipWS(s, i+1)
+		if i = next; done {
+			break
+		}
 	}
 	if n.maxProps >= 0 && count > n.maxProps {
 		return invalid, 0
@@ -373,15 +372,28 @@ func (n *node) arrayText(s string, i int) (result, int) {
 			} else if end = skipValue(s, i); end < 0 {
 				return broken, 0
 			}
-			i = skipWS(s, end)
-			if at(s, i) == ']' {
-				break
-			}
-			if at(s, i) != ',' {
+			next, done, ok := separator(s, end, ']')
+			if !ok {
 				return broken, 0
 			}
-			i = skipWS(s, i+1)
+			if i = next; done {
+				break
+			}
 		}
 	}
 	return verdict((n.minItems < 0 || count >= n.minItems) && (n.maxItems < 0 || count <= n.maxItems)), i + 1
+}
+
+// separator reads what follows a member or an item ending at end: the
+// closing byte (done, i at it), or a comma and the white space after it
+// (i at the next member or item); ok is false for anything else.
+func separator(s string, end int, closing byte) (i int, done, ok bool) {
+	i = skipWS(s, end)
+	switch at(s, i) {
+	case closing:
+		return i, true, true
+	case ',':
+		return skipWS(s, i+1), false, true
+	}
+	return 0, false, false
 }
