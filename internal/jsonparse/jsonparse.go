@@ -50,7 +50,7 @@ type Parser struct {
 	// when they fit, other numbers float64 when they have at most 15
 	// significant digits and a finite float64 value, and keeps json.Number
 	// for the rest (big integers, long decimals, 1e400), so no digit is
-	// lost: the types JSONPath filters (github.com/ohler55/ojg/jp) compare.
+	// lost: the number types the JSONPath evaluators' filters compare.
 	// The default keeps every number a json.Number.
 	Native bool
 
