@@ -55,6 +55,8 @@ type explainer struct {
 // wants reports whether a leaf met now is the first one.
 func (x *explainer) wants(want bool) bool { return want && x.first == nil }
 
+func (x *explainer) pop() { x.loc = x.loc[:len(x.loc)-1] }
+
 func (x *explainer) set(k jsonschema.ErrorKind) {
 	x.first = &jsonschema.ValidationError{InstanceLocation: slices.Clone(x.loc), ErrorKind: k}
 }
@@ -270,8 +272,10 @@ func (x *explainer) members(n *node, obj map[string]any, want bool) (int, bool) 
 // in one leaf).
 func (x *explainer) member(n *node, k string, val any, want bool) (count int, extra, ok bool) {
 	evaluated := false
-	x.loc = append(x.loc, k)
-	defer func() { x.loc = x.loc[:len(x.loc)-1] }()
+	if x.wants(want) { // the location matters only for a leaf recorded below
+		x.loc = append(x.loc, k)
+		defer x.pop()
+	}
 	if p, found := n.props[k]; found {
 		evaluated = true
 		c, ok := x.explain(p, val, want)
@@ -330,9 +334,14 @@ func (x *explainer) array(n *node, arr []any, want bool) (int, bool) {
 			}
 			break
 		}
-		x.loc = append(x.loc, strconv.Itoa(i))
+		pushed := x.wants(want) // the location matters only for a leaf recorded below
+		if pushed {
+			x.loc = append(x.loc, strconv.Itoa(i))
+		}
 		c, ok := x.explain(p, item, want)
-		x.loc = x.loc[:len(x.loc)-1]
+		if pushed {
+			x.pop()
+		}
 		if !ok {
 			return 0, false
 		}
