@@ -58,9 +58,9 @@ func fastSuiteCases(tb testing.TB) []suiteCase {
 // BenchmarkJSONSchemaFastSuite grades every required suite case of the
 // fast-path schemas with the grader as it is ("fast") and with the fast
 // path switched off ("v6", the grader before it), split by the suite's
-// verdict: a valid case costs the fast check alone, an invalid one the
-// fast check plus the validator run that builds the reason. One op is
-// the whole set.
+// verdict: a valid case costs the fast path's check, an invalid one its
+// explanation (verdict and reason without the validator). One op is the
+// whole set.
 //
 //	go test -run '^$' -bench 'JSONSchemaFastSuite' -benchmem .
 func BenchmarkJSONSchemaFastSuite(b *testing.B) {
@@ -98,8 +98,8 @@ func BenchmarkJSONSchemaFastSuite(b *testing.B) {
 
 // BenchmarkJSONSchemaFastWorkload grades the workload's json_schema
 // sample set with the grader as it is and with the fast path switched off,
-// in one run, split by verdict (the failing outputs also pay for the
-// validator's reason).
+// in one run, split by verdict (a failing output is decoded and
+// explained, a passing one only read).
 //
 //	go test -run '^$' -bench 'JSONSchemaFastWorkload' -benchmem -benchtime=20000x .
 func BenchmarkJSONSchemaFastWorkload(b *testing.B) {

@@ -35,7 +35,7 @@ type Explanation struct {
 // errors, and a first leaf that is one of the validator's leaves. decided
 // is false when the fast path cannot tell exactly (a number it cannot
 // compare, a value of a type JSON does not produce): ask the validator.
-// It allocates only on an invalid value.
+// On a valid value it allocates at most the instance location it walks.
 func (s *Schema) Explain(v any) (e Explanation, decided bool) {
 	var x explainer
 	n, ok := x.explain(s.root, v, true)

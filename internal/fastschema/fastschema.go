@@ -375,13 +375,10 @@ func (n *node) inPlace() []*node {
 	return append(out, n.oneOf...)
 }
 
-// Valid reports whether v is valid against the schema. False means
-// invalid or not decided by the fast path: ask [Schema.Explain] or the
-// validator.
-func (s *Schema) Valid(v any) bool { return s.root.check(v) == valid }
-
-// Decide is Valid with the third state exposed for tests: decided is false
-// when the fast path cannot tell; otherwise ok is the verdict.
+// Decide reports whether v is valid against the schema without counting
+// violations (the check [Schema.Explain] uses for "not", the combinators
+// and "if"): decided is false when the fast path cannot tell; otherwise
+// ok is the verdict.
 func (s *Schema) Decide(v any) (ok, decided bool) {
 	r := s.root.check(v)
 	return r == valid, r != unknown

@@ -8,7 +8,20 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-func compile(t testing.TB, schema string) (*jsonschema.Schema, *Schema) {
+// validText is ReadText's first answer.
+func validText(s *Schema, text string) bool {
+	ok, _ := s.ReadText(text)
+	return ok
+}
+
+// decidedValid reports whether Decide answers "valid".
+func decidedValid(s *Schema, v any) bool {
+	ok, decided := s.Decide(v)
+	return ok && decided
+}
+
+// compileV6 compiles schema with the validator.
+func compileV6(t testing.TB, schema string) *jsonschema.Schema {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
 	if err != nil {
@@ -22,6 +35,14 @@ func compile(t testing.TB, schema string) (*jsonschema.Schema, *Schema) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch
+}
+
+// compile compiles schema with the validator and the fast path, which
+// must take it.
+func compile(t testing.TB, schema string) (*jsonschema.Schema, *Schema) {
+	t.Helper()
+	sch := compileV6(t, schema)
 	fast, ok := Compile(sch)
 	if !ok {
 		t.Fatalf("%s: not on the fast path", schema)
@@ -58,8 +79,8 @@ func TestNumbers(t *testing.T) {
 			if !decided || ok != want {
 				t.Errorf("%s on %s: fast path %v (decided %v), validator %v", c.schema, d, ok, decided, want)
 			}
-			if fast.ValidText(d) && !want {
-				t.Errorf("%s on %s: ValidText true, validator false", c.schema, d)
+			if validText(fast, d) && !want {
+				t.Errorf("%s on %s: ReadText true, validator false", c.schema, d)
 			}
 			if e, decided := fast.Explain(v); !decided || e.Valid != want || (e.Leaves == 0) != want {
 				t.Errorf("%s on %s: Explain %+v (decided %v), validator %v", c.schema, d, e, decided, want)
@@ -78,45 +99,33 @@ func TestRefused(t *testing.T) {
 		`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
 		`{"$dynamicAnchor":"x","$dynamicRef":"#x"}`,
 	} {
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource("file:///s.json", doc); err != nil {
-			t.Fatal(err)
-		}
-		sch, err := c.Compile("file:///s.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := Compile(sch); ok {
+		if _, ok := Compile(compileV6(t, schema)); ok {
 			t.Errorf("%s: compiled, want the validator", schema)
 		}
 	}
 }
 
-// TestValidTextAllocs checks that a valid document is read without
+// TestReadTextAllocs checks that a valid document is read without
 // allocating.
-func TestValidTextAllocs(t *testing.T) {
+func TestReadTextAllocs(t *testing.T) {
 	_, fast := compile(t, `{"type":"object","required":["id","n"],"properties":{"id":{"type":"string","pattern":"^a"},"n":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"enum":["x","y"]}}},"additionalProperties":false}`)
 	doc := `{"id":"abc","n":3,"tags":["x","y"]}`
-	if !fast.ValidText(doc) {
+	if !validText(fast, doc) {
 		t.Fatal("valid document not passed")
 	}
-	if n := testing.AllocsPerRun(100, func() { fast.ValidText(doc) }); n != 0 {
-		t.Errorf("ValidText allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { validText(fast, doc) }); n != 0 {
+		t.Errorf("ReadText allocates %v times", n)
 	}
 	for _, bad := range []string{`{"id":"abc"}`, `{"id":"b","n":3}`, `{"id":"a","n":0}`, `{"id":"a","n":1,"x":1}`, `{"id":"a","n":1,"tags":["z"]}`} {
-		if fast.ValidText(bad) {
+		if validText(fast, bad) {
 			t.Errorf("%s passed", bad)
 		}
 	}
 }
 
-// TestValidTextUndecided checks that what the text alone cannot read is
+// TestReadTextUndecided checks that what the text alone cannot read is
 // left to the decoded path, which still answers valid.
-func TestValidTextUndecided(t *testing.T) {
+func TestReadTextUndecided(t *testing.T) {
 	cases := []struct{ schema, doc string }{
 		{`{"properties":{"a":{"const":"é"}}}`, `{"a":"\u00e9"}`},
 		{`{"enum":["x",{"a":1}]}`, `{"a":1}`},
@@ -130,14 +139,14 @@ func TestValidTextUndecided(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sch.Validate(v) != nil || !fast.Valid(v) {
+		if sch.Validate(v) != nil || !decidedValid(fast, v) {
 			t.Fatalf("%s on %s: want valid on the tree path", c.schema, c.doc)
 		}
 		if e, ok := fast.Explain(v); !ok || !e.Valid {
 			t.Errorf("%s on %s: Explain %+v (decided %v), want valid", c.schema, c.doc, e, ok)
 		}
-		if fast.ValidText(c.doc) {
-			t.Errorf("%s on %s: ValidText true, want it left to the decoded path", c.schema, c.doc)
+		if validText(fast, c.doc) {
+			t.Errorf("%s on %s: ReadText true, want it left to the decoded path", c.schema, c.doc)
 		}
 	}
 }
@@ -162,38 +171,38 @@ var syntaxCases = []string{
 	`{"a":1,"a":"x"}`, `{"a":"x","a":1}`, `[1x2]`, `{"a":1x"b":2}`, `{"a"x1}`, `[[1]x[2]]`, `{"a":{}x"b":[]}`,
 }
 
-// TestValidTextSyntax checks that ValidText checks syntax as it reads:
+// TestReadTextSyntax checks that ReadText checks syntax as it reads:
 // it may pass a text only when the parser accepts it and the validator
 // passes its value.
-func TestValidTextSyntax(t *testing.T) {
+func TestReadTextSyntax(t *testing.T) {
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	for _, schema := range textSchemas {
 		sch, fast := compile(t, schema)
 		passed := 0
 		for _, d := range append(syntaxCases, deep, `{"a":`+deep+`}`) {
-			if !fast.ValidText(d) {
+			if !validText(fast, d) {
 				continue
 			}
 			passed++
 			v, err := jsonparse.Parse(d)
 			if err != nil {
-				t.Errorf("%s: ValidText passed %.40q, which does not parse: %v", schema, d, err)
+				t.Errorf("%s: ReadText passed %.40q, which does not parse: %v", schema, d, err)
 				continue
 			}
 			if err := sch.Validate(v); err != nil {
-				t.Errorf("%s: ValidText passed %.40q, the validator fails it: %v", schema, d, err)
+				t.Errorf("%s: ReadText passed %.40q, the validator fails it: %v", schema, d, err)
 			}
 		}
 		if passed < 5 {
-			t.Errorf("%s: ValidText passed %d texts, want the valid ones", schema, passed)
+			t.Errorf("%s: ReadText passed %d texts, want the valid ones", schema, passed)
 		}
 	}
 }
 
-// FuzzValidText reads random texts against schemas that walk every kind
+// FuzzReadText reads random texts against schemas that walk every kind
 // of value: ReadText may pass only what parses and validates, and call
 // not JSON only what the parser refuses.
-func FuzzValidText(f *testing.F) {
+func FuzzReadText(f *testing.F) {
 	for i, d := range syntaxCases {
 		f.Add(uint8(i), d)
 	}
@@ -217,10 +226,10 @@ func FuzzValidText(f *testing.F) {
 			return
 		}
 		if err != nil {
-			t.Fatalf("ValidText passed %q, which does not parse: %v", doc, err)
+			t.Fatalf("ReadText passed %q, which does not parse: %v", doc, err)
 		}
 		if err := c.sch.Validate(v); err != nil {
-			t.Fatalf("ValidText passed %q, the validator fails it: %v", doc, err)
+			t.Fatalf("ReadText passed %q, the validator fails it: %v", doc, err)
 		}
 	})
 }

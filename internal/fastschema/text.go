@@ -7,26 +7,18 @@ import (
 	"github.com/proctorhq/proctor/internal/jsonparse"
 )
 
-// ValidText reports whether text is one JSON value (surrounding white
+// ReadText reports (ok) whether text is one JSON value (surrounding white
 // space allowed) that encoding/json accepts and that is valid against the
 // schema, reading the text once: its syntax is checked as it is read and
-// nothing is decoded or allocated. It answers true only when both are
-// certain; false means not JSON, invalid, or not decided here: parse the
-// text and ask [Schema.Explain]. It leaves to the decoded path what it
-// cannot read without decoding: strings with escapes or invalid UTF-8
-// where their value matters, "not", "oneOf", "if", "format", const and
-// enum members other than strings, numbers, booleans and null, and
-// minProperties (a repeated member name would count twice).
-func (s *Schema) ValidText(text string) bool {
-	ok, _ := s.ReadText(text)
-	return ok
-}
-
-// ReadText is ValidText (ok) that also tells why a text did not pass when the
-// reason is its syntax: notJSON is true when the reading met text that is
-// not JSON, so that the text is certainly not one JSON value (a parser
-// would refuse it). Where the reading stopped earlier, at a violation or
-// at what it leaves to the decoded path, both are false.
+// nothing is decoded or allocated. ok is true only when both are certain.
+// notJSON is true when the reading met text that is not JSON, so that the
+// text is certainly not one JSON value (a parser would refuse it). Both
+// false mean invalid or not decided here: parse the text and ask
+// [Schema.Explain]. The reading leaves to the decoded path what it cannot
+// read without decoding: strings with escapes or invalid UTF-8 where their
+// value matters, "not", "oneOf", "if", "format", const and enum members
+// other than strings, numbers, booleans and null, and minProperties (a
+// repeated member name would count twice).
 func (s *Schema) ReadText(text string) (ok, notJSON bool) {
 	i := skipWS(text, 0)
 	if len(text) >= maxNesting {
