@@ -16,17 +16,20 @@
 //
 // [Compile] refuses (ok false) a schema that uses a keyword outside the
 // subset it implements; the caller then keeps the validator. For a schema
-// it compiles there are two checks:
+// it compiles there are three checks:
 //
 //   - [Schema.ReadText] reads JSON text once, checking its syntax as it
 //     goes, and answers only "valid" (or "not JSON"), decoding and
 //     allocating nothing: the path of a passing output.
-//   - [Schema.Explain] checks a decoded value and, when it is invalid,
+//   - [Schema.ExplainText] reads JSON text once and, when it is invalid,
 //     describes the violations as the validator would (how many leaf
-//     errors, and the first as the validator's own error kind), so that
-//     a failing output needs no validator run to get its reason.
+//     errors, and the first as the validator's own error kind), decoding
+//     only the few values it cannot read in place: the path of a failing
+//     output.
+//   - [Schema.Explain] does the same for a decoded value, for what the
+//     text readings leave undecided.
 //
-// Either says when it cannot decide exactly; the caller then asks the
+// Each says when it cannot decide exactly; the caller then asks the
 // validator. The package is self-contained so that it can be dropped
 // without touching anything but its caller.
 package fastschema
@@ -38,6 +41,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -143,7 +147,10 @@ type depRequired struct {
 
 // Schema is a compiled fast-path schema. It is immutable and safe for
 // concurrent use.
-type Schema struct{ root *node }
+type Schema struct {
+	root    *node
+	scratch sync.Pool // *[]string: member names for ExplainText
+}
 
 // Compile builds the fast path for a schema the validator compiled. ok is
 // false when the schema (or a schema it references) uses a keyword the

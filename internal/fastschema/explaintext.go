@@ -1,0 +1,526 @@
+package fastschema
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// ExplainText is [Schema.Explain] for JSON text: it gives what Explain
+// gives for the decoded text (the same verdict, leaf count and first
+// leaf, members taken in name order alike) while reading the text once
+// and decoding only what it cannot read in place: a string with escapes
+// or invalid UTF-8 whose value a keyword looks at, a value under a
+// subschema using "not", "allOf", "anyOf", "oneOf", "if", "format" or
+// "dependentRequired", and the value a const or enum leaf names. Those
+// values alone are decoded and explained as decoded values.
+//
+// notJSON is true when the reading met text that is not JSON, so that
+// the text (surrounding white space allowed) is certainly not one JSON
+// value. decided is false where Explain would be undecided, for a member
+// name with escapes or repeated in its object (the reading stops there,
+// so a text broken later is not found broken), and for texts of 10,000
+// bytes or more: decode the text and ask Explain. On a valid text it
+// allocates nothing.
+func (s *Schema) ExplainText(text string) (e Explanation, decided, notJSON bool) {
+	if len(text) >= maxNesting {
+		return Explanation{}, false, false
+	}
+	i := skipWS(text, 0)
+	names := s.names()
+	x := textExplainer{names: (*names)[:0]}
+	n, end, r := x.value(s.root, text, i, true)
+	clear(x.names[:cap(x.names)]) // hold no text past the call
+	*names = x.names[:0]
+	s.scratch.Put(names)
+	switch {
+	case r == broken:
+		return Explanation{}, false, true
+	case r != valid:
+		return Explanation{}, false, false
+	case skipWS(text, end) != len(text):
+		return Explanation{}, false, true
+	case n > 0 && x.first == nil:
+		return Explanation{}, false, false
+	}
+	return Explanation{Valid: n == 0, Leaves: n, First: x.first}, true, false
+}
+
+// names returns a slice for member names, from the pool.
+func (s *Schema) names() *[]string {
+	if p, ok := s.scratch.Get().(*[]string); ok {
+		return p
+	}
+	p := make([]string, 0, 32)
+	return &p
+}
+
+// textExplainer is the explainer over text. Its walks return the leaf
+// count, the index after the value and a result: valid when the count
+// is exact, unknown when it cannot be told here, broken when the text is
+// not JSON.
+type textExplainer struct {
+	explainer
+	p     *jsonparse.Parser
+	names []string // member names of the objects being walked, a stack
+}
+
+// inText reports whether n's own keywords can be checked on text; the
+// others are checked on the decoded value.
+func (n *node) inText() bool {
+	return n.format == nil && n.not == nil && len(n.allOf) == 0 && len(n.anyOf) == 0 &&
+		len(n.oneOf) == 0 && n.ifN == nil && n.depReq == nil
+}
+
+// decoded decodes the value at i and explains it as [Schema.Explain]
+// does.
+func (x *textExplainer) decoded(n *node, s string, i int, want bool) (int, int, result) {
+	v, end, r := x.decode(s, i)
+	if r != valid {
+		return 0, 0, r
+	}
+	c, ok := x.explain(n, v, want)
+	if !ok {
+		return 0, 0, unknown
+	}
+	return c, end, valid
+}
+
+// decode decodes the value at i and returns it with the index after it.
+func (x *textExplainer) decode(s string, i int) (any, int, result) {
+	end := skipValue(s, i)
+	if end < 0 {
+		return nil, 0, broken
+	}
+	if x.p == nil {
+		x.p = new(jsonparse.Parser)
+	}
+	v, err := x.p.Parse(s[i:end])
+	if err != nil {
+		return nil, 0, broken
+	}
+	return v, end, valid
+}
+
+// textTypeName is the validator's name for the JSON type of the value
+// whose first byte is c.
+func textTypeName(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// value explains the value at i (its first byte) against n, in the
+// keyword order of [explainer.explain].
+func (x *textExplainer) value(n *node, s string, i int, want bool) (int, int, result) {
+	if !n.inText() {
+		return x.decoded(n, s, i, want)
+	}
+	c := at(s, i)
+	end := -1 // found at once for scalars, by the walks for containers
+	var str string
+	switch c {
+	case '{', '[':
+	case '"':
+		var esc, plain bool
+		if end, esc = strEnd(s, i); end < 0 {
+			return 0, 0, broken
+		}
+		if str, plain = plainString(s[i+1:end-1], esc); !plain && (n.hasString || n.constV != nil || n.enum != nil) {
+			return x.decoded(n, s, i, want)
+		}
+	default:
+		if end = skipValue(s, i); end < 0 {
+			return 0, 0, broken
+		}
+	}
+	// boolean, type, const and enum end the check at their first failure.
+	var k jsonschema.ErrorKind // the leaf that ends it, when one is wanted
+	ends := true
+	switch {
+	case n.boolean > 0:
+		return x.end(0, s, i, end)
+	case n.boolean < 0:
+		if x.wants(want) {
+			k = &kind.FalseSchema{}
+		}
+	case n.types != 0 && !n.textType(s, i, end):
+		if x.wants(want) {
+			k = &kind.Type{Got: textTypeName(c), Want: n.typeNames}
+		}
+	case n.constV != nil || n.enum != nil:
+		if end < 0 {
+			if end = skipValue(s, i); end < 0 {
+				return 0, 0, broken
+			}
+		}
+		r := valid
+		if n.constV != nil {
+			r = scalarEquals(s[i:end], str, true, *n.constV)
+		}
+		if r == valid && n.enum != nil {
+			r = invalid
+			for _, e := range n.enum {
+				if re := scalarEquals(s[i:end], str, true, e); re != invalid {
+					if r = re; re == valid {
+						break
+					}
+				}
+			}
+			if r == invalid && x.wants(want) {
+				v, _, _ := x.decode(s, i)
+				k = &kind.Enum{Got: v, Want: n.enum}
+			}
+		} else if r == invalid && x.wants(want) {
+			v, _, _ := x.decode(s, i)
+			k = &kind.Const{Got: v, Want: *n.constV}
+		}
+		if r == unknown {
+			return x.decoded(n, s, i, want)
+		}
+		ends = r == invalid
+	default:
+		ends = false
+	}
+	if ends {
+		if k != nil {
+			x.set(k)
+		}
+		return x.end(1, s, i, end)
+	}
+	count := 0
+	if n.ref != nil {
+		cnt, e, r := x.value(n.ref, s, i, want)
+		if r != valid || n.refOnly {
+			return cnt, e, r
+		}
+		count, end = cnt, e
+	}
+	var cnt int
+	switch {
+	case c == '{' && n.hasObject:
+		var r result
+		if cnt, end, r = x.object(n, s, i, want); r != valid {
+			return 0, 0, r
+		}
+	case c == '[' && n.hasArray:
+		var r result
+		if cnt, end, r = x.array(n, s, i, want); r != valid {
+			return 0, 0, r
+		}
+	case c == '"' && n.hasString:
+		cnt = x.str(n, str, want)
+	case (c == '-' || c >= '0' && c <= '9') && n.hasNumber:
+		var ok bool
+		if cnt, ok = x.number(n, json.Number(s[i:end]), want); !ok {
+			return 0, 0, unknown
+		}
+	}
+	return x.end(count+cnt, s, i, end)
+}
+
+// end returns count and the index after the value at i: end when known
+// (not -1), else found by reading the value, which is broken when it is
+// not JSON.
+func (x *textExplainer) end(count int, s string, i, end int) (int, int, result) {
+	if end < 0 {
+		if end = skipValue(s, i); end < 0 {
+			return 0, 0, broken
+		}
+	}
+	return count, end, valid
+}
+
+// textType reports whether the value at i (ending at end, when known)
+// has a type n allows, as [node.typeCheck] decides it.
+func (n *node) textType(s string, i, end int) bool {
+	var t uint8
+	switch at(s, i) {
+	case '"':
+		t = tString
+	case '{':
+		t = tObject
+	case '[':
+		t = tArray
+	case 't', 'f':
+		t = tBoolean
+	case 'n':
+		t = tNull
+	default:
+		return n.types&tNumber != 0 || n.types&tInteger != 0 && isInteger(json.Number(s[i:end]))
+	}
+	return n.types&t != 0
+}
+
+// object walks the members of the object at i once, counting their
+// leaves without recording any, then records the object's leaves in the
+// keyword order of [explainer.object]: minProperties, maxProperties,
+// required, the failing member whose name sorts first (walked again to
+// record its leaf), additionalProperties.
+func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, result) {
+	base := len(x.names)
+	defer func() { x.names = x.names[:base] }()
+	var hashes uint64 // a bit per member name hash, to find repeats cheaply
+	count, extra := 0, 0
+	var extraNames []string
+	firstKey, firstAt, failed := "", 0, false
+	if i = skipWS(s, i+1); at(s, i) != '}' {
+		for {
+			if at(s, i) != '"' {
+				return 0, 0, broken
+			}
+			kEnd, esc := strEnd(s, i)
+			if kEnd < 0 {
+				return 0, 0, broken
+			}
+			key, ok := plainString(s[i+1:kEnd-1], esc)
+			if !ok {
+				return 0, 0, unknown
+			}
+			if h := nameBit(key); hashes&h != 0 {
+				for _, k := range x.names[base:] {
+					if k == key {
+						return 0, 0, unknown
+					}
+				}
+			} else {
+				hashes |= h
+			}
+			x.names = append(x.names, key)
+			if i = skipWS(s, kEnd); at(s, i) != ':' {
+				return 0, 0, broken
+			}
+			i = skipWS(s, i+1)
+			c, isExtra, end, r := x.member(n, key, s, i, false)
+			if r != valid {
+				return 0, 0, r
+			}
+			if isExtra {
+				extra++
+				if x.wants(want) {
+					extraNames = append(extraNames, key)
+				}
+			}
+			if c > 0 && (!failed || key < firstKey) {
+				firstKey, firstAt, failed = key, i, true
+			}
+			count += c
+			next, done, sepOK := separator(s, end, '}')
+			if !sepOK {
+				return 0, 0, broken
+			}
+			if i = next; done {
+				break
+			}
+		}
+	}
+	end := i + 1
+	names := x.names[base:]
+	total := 0
+	if n.minProps >= 0 && len(names) < n.minProps {
+		total++
+		if x.wants(want) {
+			x.set(&kind.MinProperties{Got: len(names), Want: n.minProps})
+		}
+	}
+	if n.maxProps >= 0 && len(names) > n.maxProps {
+		total++
+		if x.wants(want) {
+			x.set(&kind.MaxProperties{Got: len(names), Want: n.maxProps})
+		}
+	}
+	if m, missing := missingNames(names, n.required, x.wants(want)); m > 0 {
+		total++
+		if x.wants(want) {
+			x.set(&kind.Required{Missing: missing})
+		}
+	}
+	total += count
+	if failed && x.wants(want) {
+		if _, _, _, r := x.member(n, firstKey, s, firstAt, true); r != valid || x.first == nil {
+			return 0, 0, unknown
+		}
+	}
+	if extra > 0 {
+		total++
+		if x.wants(want) {
+			slices.Sort(extraNames)
+			x.set(&kind.AdditionalProperties{Properties: extraNames})
+		}
+	}
+	return total, end, valid
+}
+
+// nameBit is a bit for a member name, from its length and its first
+// and last bytes: two names with different bits differ.
+func nameBit(key string) uint64 {
+	h := uint(len(key)) * 7
+	if len(key) > 0 {
+		h ^= uint(key[0]) ^ uint(key[len(key)-1])<<1
+	}
+	return 1 << (h % 64)
+}
+
+// missingNames returns how many of required names lacks and, with list
+// set, which.
+func missingNames(names, required []string, list bool) (int, []string) {
+	count := 0
+	var out []string
+	for _, r := range required {
+		found := false
+		for _, k := range names {
+			if k == r {
+				found = true
+				break
+			}
+		}
+		if !found {
+			count++
+			if list {
+				out = append(out, r)
+			}
+		}
+	}
+	return count, out
+}
+
+// member is [explainer.member] for the value at i: its leaves, whether
+// "additionalProperties": false refuses it, and the index after it.
+func (x *textExplainer) member(n *node, key, s string, i int, want bool) (count int, extra bool, end int, r result) {
+	if x.wants(want) {
+		x.loc = append(x.loc, key)
+		defer x.pop()
+	}
+	evaluated := false
+	end = -1
+	if p, found := n.props[key]; found {
+		evaluated = true
+		var c int
+		if c, end, r = x.value(p, s, i, want); r != valid {
+			return 0, false, 0, r
+		}
+		count += c
+	}
+	for _, p := range n.patterns {
+		if p.re.MatchString(key) {
+			evaluated = true
+			var c int
+			if c, end, r = x.value(p.n, s, i, want); r != valid {
+				return 0, false, 0, r
+			}
+			count += c
+		}
+	}
+	switch {
+	case evaluated || n.addl == nil:
+	case n.addl == falseNode:
+		extra = true
+	default:
+		if count, end, r = x.value(n.addl, s, i, want); r != valid {
+			return 0, false, 0, r
+		}
+	}
+	if end < 0 {
+		if end = skipValue(s, i); end < 0 {
+			return 0, false, 0, broken
+		}
+	}
+	return count, extra, end, valid
+}
+
+// array walks the items of the array at i once, counting their leaves
+// without recording any, then records the array's leaves in the keyword
+// order of [explainer.array]: minItems, maxItems, then the first failing
+// item (walked again to record its leaf) or the items
+// "additionalItems": false refuses.
+func (x *textExplainer) array(n *node, s string, i int, want bool) (int, int, result) {
+	items, count := 0, 0
+	firstAt, firstIdx := 0, -1 // the first failing item
+	refused := -1              // the first item "additionalItems": false refuses
+	checking := true           // until an item has no schema or a false one
+	if i = skipWS(s, i+1); at(s, i) != ']' {
+		for {
+			var p *node
+			if checking {
+				if p = n.rest; items < len(n.prefix) {
+					p = n.prefix[items]
+				}
+				switch p {
+				case nil:
+					checking = false
+				case falseNode:
+					refused, checking = items, false
+				}
+			}
+			end := -1
+			if checking {
+				c, e, r := x.value(p, s, i, false)
+				if r != valid {
+					return 0, 0, r
+				}
+				if c > 0 && firstIdx < 0 {
+					firstIdx, firstAt = items, i
+				}
+				count, end = count+c, e
+			} else if end = skipValue(s, i); end < 0 {
+				return 0, 0, broken
+			}
+			items++
+			next, done, ok := separator(s, end, ']')
+			if !ok {
+				return 0, 0, broken
+			}
+			if i = next; done {
+				break
+			}
+		}
+	}
+	end := i + 1
+	total := 0
+	if n.minItems >= 0 && items < n.minItems {
+		total++
+		if x.wants(want) {
+			x.set(&kind.MinItems{Got: items, Want: n.minItems})
+		}
+	}
+	if n.maxItems >= 0 && items > n.maxItems {
+		total++
+		if x.wants(want) {
+			x.set(&kind.MaxItems{Got: items, Want: n.maxItems})
+		}
+	}
+	total += count
+	if firstIdx >= 0 && x.wants(want) {
+		p := n.rest
+		if firstIdx < len(n.prefix) {
+			p = n.prefix[firstIdx]
+		}
+		x.loc = append(x.loc, strconv.Itoa(firstIdx))
+		_, _, r := x.value(p, s, firstAt, true)
+		x.pop()
+		if r != valid || x.first == nil {
+			return 0, 0, unknown
+		}
+	}
+	if refused >= 0 {
+		total++
+		if x.wants(want) {
+			x.set(&kind.AdditionalItems{Count: items - refused})
+		}
+	}
+	return total, end, valid
+}
