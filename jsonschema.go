@@ -44,53 +44,97 @@ import (
 func ExtractJSON(output string) string { return fence.JSON(output) }
 
 // parsers pools JSON parsers for a grader; a parser's scratch space is
-// reused between grades.
-type parsers struct{ pool sync.Pool }
+// reused between grades. With strict, the whole output (white space
+// trimmed) is the only candidate: fences and prose are not looked into.
+type parsers struct {
+	pool   sync.Pool
+	strict bool
+}
 
-func newParsers(native bool) *parsers {
-	ps := &parsers{}
+func newParsers(native, strict bool) *parsers {
+	ps := &parsers{strict: strict}
 	ps.pool.New = func() any { return &jsonparse.Parser{Native: native} }
 	return ps
 }
 
-// parse extracts the JSON in output as [ExtractJSON] does and decodes it:
-// the first candidate that parses. The returned text is what was parsed
-// (or, on a syntax error, the text the error is in).
-func (ps *parsers) parse(output string) (any, string, error) {
-	p := ps.pool.Get().(*jsonparse.Parser)
-	defer ps.pool.Put(p)
+// eachCandidate calls try with each text JSON is read from, in order,
+// until try returns true: those of [fence.Candidates], or with strict the
+// trimmed output alone (nothing when it is empty).
+func (ps *parsers) eachCandidate(output string, try func(c string) (stop bool)) {
+	if ps.strict {
+		if t := strings.TrimSpace(output); t != "" {
+			try(t)
+		}
+		return
+	}
 	for c := range fence.Candidates(output) {
-		if v, err := p.Parse(c); err == nil {
-			return v, c, nil
+		if try(c) {
+			return
 		}
 	}
-	return nil, "", notParsed(p, output)
 }
+
+// parse extracts the JSON in output as [ExtractJSON] does (or takes the
+// trimmed output, with strict) and decodes it: the first candidate that
+// parses. The returned text is what was parsed (or, on a syntax error,
+// the text the error is in).
+func (ps *parsers) parse(output string) (v any, text string, err error) {
+	p := ps.pool.Get().(*jsonparse.Parser)
+	defer ps.pool.Put(p)
+	found := false
+	ps.eachCandidate(output, func(c string) bool {
+		v, err = p.Parse(c)
+		found, text = err == nil, c
+		return found
+	})
+	if !found {
+		return nil, "", ps.notParsed(p, output)
+	}
+	return v, text, nil
+}
+
+// A readResult is what a reading of one candidate's text made of it.
+type readResult int8
+
+const (
+	readOn      readResult = iota // undecided: check and decode the candidate
+	readDone                      // decided without decoding: stop at it
+	readNotJSON                   // not JSON: skip it
+)
 
 // firstValue decodes the candidate [parsers.parse] would decode, or
 // returns parse's error when none parses. read is tried on each candidate
-// first: when it answers ok the candidate is taken as JSON without being
-// decoded (read must only say so of one) and passed is true; when it
-// answers notJSON the candidate is skipped unparsed (read must only say
-// so of a text the parser refuses). Otherwise the candidate is checked
-// before it is decoded: a text that breaks the syntax after the point
-// where read stopped would waste the values decoded up to there.
-func (ps *parsers) firstValue(output string, read func(string) (ok, notJSON bool)) (v any, text string, passed bool, err error) {
+// first: when it answers readDone the candidate is taken without being
+// decoded (read must only say so of JSON) and done is true; readNotJSON
+// skips the candidate unparsed (read must only say so of a text the
+// parser refuses). Otherwise the candidate is checked before it is
+// decoded: a text that breaks the syntax after the point where read
+// stopped would waste the values decoded up to there.
+func (ps *parsers) firstValue(output string, read func(string) readResult) (v any, text string, done bool, err error) {
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
-	for c := range fence.Candidates(output) {
-		ok, notJSON := read(c)
-		if ok {
-			return nil, c, true, nil
+	found := false
+	ps.eachCandidate(output, func(c string) bool {
+		switch read(c) {
+		case readDone:
+			found, text, done = true, c, true
+			return true
+		case readNotJSON:
+			return false
 		}
-		if notJSON || p.Check(c) != nil {
-			continue
+		if p.Check(c) != nil {
+			return false
 		}
-		if v, err := p.Parse(c); err == nil {
-			return v, c, false, nil
+		var perr error
+		if v, perr = p.Parse(c); perr == nil {
+			found, text = true, c
 		}
+		return found
+	})
+	if !found {
+		return nil, "", false, ps.notParsed(p, output)
 	}
-	return nil, "", false, notParsed(p, output)
+	return v, text, done, nil
 }
 
 // each decodes every candidate in output that parses, in order, and calls
@@ -100,33 +144,37 @@ func (ps *parsers) each(output string, yield func(v any, text string) bool) erro
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	parsed := false
-	for c := range fence.Candidates(output) {
+	ps.eachCandidate(output, func(c string) bool {
 		v, err := p.Parse(c)
 		if err != nil {
-			continue
+			return false
 		}
 		parsed = true
-		if !yield(v, c) {
-			return nil
-		}
-	}
+		return !yield(v, c)
+	})
 	if !parsed {
-		return notParsed(p, output)
+		return ps.notParsed(p, output)
 	}
 	return nil
 }
 
 // notParsed is the error for an output in which no candidate parses: the
-// syntax error in [fence.Fallback], or errNoJSON.
-func notParsed(p *jsonparse.Parser, output string) error {
-	text := fence.Fallback(output)
+// syntax error in [fence.Fallback] (with strict, in the trimmed output),
+// or errNoJSON.
+func (ps *parsers) notParsed(p *jsonparse.Parser, output string) error {
+	text := ""
+	if ps.strict {
+		text = strings.TrimSpace(output)
+	} else {
+		text = fence.Fallback(output)
+	}
 	if text == "" {
 		return errNoJSON
 	}
 	if err := p.Check(text); err != nil {
 		return err
 	}
-	return errNoJSON // unreachable: Fallback is a candidate that failed
+	return errNoJSON // unreachable: the text is a candidate that failed
 }
 
 // selectPath extracts the JSON in output as [ExtractJSON] does, validates
@@ -134,12 +182,17 @@ func notParsed(p *jsonparse.Parser, output string) error {
 func (ps *parsers) selectPath(output string, steps []any) (v any, found bool, err error) {
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
-	for c := range fence.Candidates(output) {
-		if v, found, err = p.Select(c, steps); err == nil {
-			return v, found, nil
-		}
+	parsed := false
+	ps.eachCandidate(output, func(c string) bool {
+		var serr error
+		v, found, serr = p.Select(c, steps)
+		parsed = serr == nil
+		return parsed
+	})
+	if !parsed {
+		return nil, false, ps.notParsed(p, output)
 	}
-	return nil, false, notParsed(p, output)
+	return v, found, nil
 }
 
 var errNoJSON = errors.New("output holds no JSON")
@@ -168,16 +221,15 @@ type JSONValidOptions struct {
 // Anything else fails with the position of the first syntax error. It is
 // immutable and safe for concurrent use.
 type JSONValid struct {
-	name   string
-	strict bool
-	ps     *parsers
+	name string
+	ps   *parsers
 }
 
 var _ Grader = (*JSONValid)(nil)
 
 // NewJSONValid returns a json_valid grader.
 func NewJSONValid(opts JSONValidOptions) *JSONValid {
-	return &JSONValid{name: nameOr(opts.Name, "json_valid"), strict: opts.Strict, ps: newParsers(false)}
+	return &JSONValid{name: nameOr(opts.Name, "json_valid"), ps: newParsers(false, opts.Strict)}
 }
 
 // Name returns the grader's name.
@@ -187,22 +239,15 @@ func (g *JSONValid) Name() string { return g.name }
 func (g *JSONValid) Grade(_ context.Context, s *Sample) Grade {
 	p := g.ps.pool.Get().(*jsonparse.Parser)
 	defer g.ps.pool.Put(p)
-	if g.strict {
-		t := strings.TrimSpace(s.Output)
-		if t == "" {
-			return notJSON(errNoJSON)
-		}
-		if err := p.Check(t); err != nil {
-			return notJSON(err)
-		}
-		return Pass("")
+	valid := false
+	g.ps.eachCandidate(s.Output, func(c string) bool {
+		valid = p.Check(c) == nil
+		return valid
+	})
+	if !valid {
+		return notJSON(g.ps.notParsed(p, s.Output))
 	}
-	for c := range fence.Candidates(s.Output) {
-		if p.Check(c) == nil {
-			return Pass("")
-		}
-	}
-	return notJSON(notParsed(p, s.Output))
+	return Pass("")
 }
 
 // JSONSchemaOptions configure [NewJSONSchema] and [NewJSONSchemaFile]. The
@@ -230,6 +275,10 @@ type JSONSchemaOptions struct {
 	// (promptfoo's contains-json). By default only the first value that
 	// parses is validated.
 	AnyBlock bool
+	// Strict requires the whole output, white space trimmed, to be the
+	// one JSON value validated: no fences, no prose (an API's structured
+	// output). It cannot be combined with AnyBlock.
+	Strict bool
 	// MaxVisits bounds how many schema nodes validation may visit at one
 	// position of the instance, worst case over every instance, following
 	// "$ref", "allOf", "anyOf", "oneOf", "not", "if"/"then"/"else" and the
@@ -269,7 +318,8 @@ var drafts = map[string]*jsonschema.Draft{
 }
 
 // JSONSchema passes when the JSON in the output (fences and prose removed,
-// [ExtractJSON]) is valid against a JSON Schema. Schemas are JSON Schema
+// [ExtractJSON]; with [JSONSchemaOptions.Strict], the whole output) is
+// valid against a JSON Schema. Schemas are JSON Schema
 // 2020-12 unless their "$schema" names another draft (4, 6, 7, 2019-09) or
 // [JSONSchemaOptions.Draft] sets another default; "format" is an
 // annotation, not an assertion, as 2020-12 specifies, unless
@@ -391,6 +441,9 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	if opts.MaxVisits < 0 {
 		return nil, fmt.Errorf("proctor: json_schema: MaxVisits %d is negative", opts.MaxVisits)
 	}
+	if opts.Strict && opts.AnyBlock {
+		return nil, errors.New("proctor: json_schema: Strict and AnyBlock exclude each other: Strict validates the whole output, AnyBlock every block in it")
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: schema is not JSON: %w", err)
@@ -436,7 +489,7 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
 	fast, _ := fastschema.Compile(sch)
-	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false), fast: fast, fastText: bound.safeLength()}, nil
+	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false, opts.Strict), fast: fast, fastText: bound.safeLength()}, nil
 }
 
 // assertedFormats are the validator's own format checks, each followed by
@@ -529,22 +582,44 @@ func (g *JSONSchema) Name() string { return g.name }
 // AnyBlock it passes on the first value that validates and otherwise
 // reports the first value's violation.
 func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
-	// The fast path reads each candidate once, checking its syntax and the
-	// schema together, and answers "valid" when it can; otherwise the first
-	// candidate that is JSON is decoded and explained by the fast path, or
-	// by the validator where the fast path cannot tell.
+	// The fast path reads each candidate's text: once, checking syntax and
+	// schema together, to pass it; where that fails, once more to explain
+	// the violations (decoding only the values it cannot read in place).
+	// A candidate neither reading decides is decoded and explained by the
+	// fast path, or by the validator where the fast path cannot tell.
 	if !g.anyBlock && g.fast != nil {
-		v, c, passed, err := g.ps.firstValue(s.Output, func(c string) (bool, bool) {
-			if len(c) < minTextRead || len(c) > g.fastText || ctx.Err() != nil {
-				return false, false
+		var grade Grade
+		v, c, done, err := g.ps.firstValue(s.Output, func(c string) readResult {
+			if len(c) > g.fastText || ctx.Err() != nil {
+				return readOn
 			}
-			return g.fast.ReadText(c)
+			if len(c) >= minTextRead {
+				switch ok, notJSON := g.fast.ReadText(c); {
+				case ok:
+					grade = Pass("")
+					return readDone
+				case notJSON:
+					return readNotJSON
+				}
+			}
+			e, decided, notJSON := g.fast.ExplainText(c)
+			switch {
+			case notJSON:
+				return readNotJSON
+			case !decided:
+				return readOn
+			case e.Valid:
+				grade = Pass("")
+			default:
+				grade = Fail(violation(e.First, e.Leaves))
+			}
+			return readDone
 		})
 		if err != nil {
 			return notJSON(err)
 		}
-		if passed {
-			return Pass("")
+		if done {
+			return grade
 		}
 		return g.validate(ctx, v, len(c) <= g.fastText)
 	}
@@ -726,10 +801,11 @@ func displayPrimitive(v any) (string, bool) {
 	return fmt.Sprint(v), true
 }
 
-// minTextRead is the shortest text the json_schema grader reads with the
-// fast path's text check before decoding it. Below it decoding costs
-// about what the reading does, so a failing text, which is read, then
-// decoded and explained, would pay twice: it is decoded at once.
+// minTextRead is the shortest text the json_schema grader first reads
+// with the fast path's pass-only reading (ReadText, which stops at the
+// first violation) before explaining it. A shorter text is explained at
+// once: one reading passes or explains it, and the pass-only reading
+// would save too little to pay for a second reading of a failing text.
 const minTextRead = 64
 
 // englishPrinter formats the validator's messages, in English as its own
@@ -875,10 +951,14 @@ func jsonSpecs(m map[string]Builder) {
 			FormatAssertion:  o.Bool("format_assertion", false),
 			ContentAssertion: o.Bool("content_assertion", false),
 			AnyBlock:         o.Bool("any_block", false),
+			Strict:           o.Bool("strict", false),
 			MaxVisits:        o.Int("max_visits", DefaultMaxSchemaVisits),
 		}
 		if opts.MaxVisits < 1 {
 			o.Errorf("max_visits", "want a positive number, got %d", opts.MaxVisits)
+		}
+		if opts.Strict && opts.AnyBlock {
+			o.Errorf("strict", "cannot be combined with any_block: strict validates the whole output, any_block every block in it")
 		}
 		if err := o.Err(); err != nil {
 			return nil, err

@@ -98,8 +98,8 @@ func BenchmarkJSONSchemaFastSuite(b *testing.B) {
 
 // BenchmarkJSONSchemaFastWorkload grades the workload's json_schema
 // sample set with the grader as it is and with the fast path switched off,
-// in one run, split by verdict (a failing output is decoded and
-// explained, a passing one only read).
+// in one run, split by verdict (a passing output is only read, a failing
+// one read again to explain it).
 //
 //	go test -run '^$' -bench 'JSONSchemaFastWorkload' -benchmem -benchtime=20000x .
 func BenchmarkJSONSchemaFastWorkload(b *testing.B) {

@@ -87,6 +87,9 @@ func FuzzFastSchema(f *testing.F) {
 				t.Fatalf("schema %s: %q: %v", g.schema.Location, doc, err)
 			}
 		}
+		if _, err := sameTextExplanation(g, doc); err != nil {
+			t.Fatalf("schema %s: %q: %v", g.schema.Location, doc, err)
+		}
 		slow := *g
 		slow.fast = nil
 		got, want := g.Grade(ctx, &Sample{Output: doc}), slow.Grade(ctx, &Sample{Output: doc})

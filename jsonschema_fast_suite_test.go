@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +18,8 @@ import (
 )
 
 // The json_schema grader grades from internal/fastschema (a text read for
-// passing outputs, Explain for the rest) when the schema stays inside the
+// passing outputs, ExplainText for failing ones, Explain for what the
+// text readings leave open) when the schema stays inside the
 // fast path's keywords, and asks jsonschema/v6 otherwise. These tests run
 // the whole JSON Schema Test Suite (every draft: the required files, and
 // the optional format files under FormatAssertion) through both: wherever
@@ -27,7 +29,7 @@ import (
 // fastSuiteStats counts, per draft, the suite's schemas and those on the
 // fast path, the cases the fast path decided, those it explained (verdict
 // and violations) and those it passed reading the text undecoded.
-type fastSuiteStats struct{ schemas, fast, cases, decided, explained, text int }
+type fastSuiteStats struct{ schemas, fast, cases, decided, explained, text, textExplained int }
 
 // sameExplanation checks the fast path's Explain against jsonschema/v6 on
 // v: where the fast path decides, the verdict must be the validator's, the
@@ -69,6 +71,37 @@ func sameExplanation(g *JSONSchema, v any) error {
 		return fmt.Errorf("leafMessage wrote %q, the validator %q", got, want)
 	}
 	return nil
+}
+
+// sameTextExplanation checks ExplainText on text against Explain on the
+// decoded text: where ExplainText decides, Explain must decide the same
+// verdict, the same number of leaves and the same first leaf (location and
+// kind alike); it may decide only a text the parser accepts and call not
+// JSON only a text the parser refuses. decided reports whether
+// ExplainText decided.
+func sameTextExplanation(g *JSONSchema, text string) (decided bool, err error) {
+	e, decided, notJSON := g.fast.ExplainText(text)
+	v, perr := jsonparse.Parse(text)
+	switch {
+	case notJSON && perr == nil:
+		return false, fmt.Errorf("ExplainText: not JSON, but it parses")
+	case decided && perr != nil:
+		return false, fmt.Errorf("ExplainText decided, but the parser says %v", perr)
+	case !decided:
+		return false, nil
+	}
+	d, ok := g.fast.Explain(v)
+	if !ok {
+		return true, fmt.Errorf("ExplainText decided (valid %v), Explain did not", e.Valid)
+	}
+	if e.Valid != d.Valid || e.Leaves != d.Leaves {
+		return true, fmt.Errorf("ExplainText valid %v with %d leaves, Explain valid %v with %d", e.Valid, e.Leaves, d.Valid, d.Leaves)
+	}
+	if e.First != nil && (!slices.Equal(e.First.InstanceLocation, d.First.InstanceLocation) || leafText(e.First) != leafText(d.First) ||
+		!reflect.DeepEqual(e.First.ErrorKind, d.First.ErrorKind)) {
+		return true, fmt.Errorf("ExplainText's first leaf %q %#v, Explain's %q %#v", leafText(e.First), e.First.ErrorKind, leafText(d.First), d.First.ErrorKind)
+	}
+	return true, nil
 }
 
 // leafText prints a leaf error with the property names of an
@@ -117,6 +150,11 @@ func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, req
 			if _, explained := g.fast.Explain(v); explained {
 				st.explained++
 			}
+			if decided, err := sameTextExplanation(g, string(c.Data)); err != nil {
+				t.Errorf("%s/%d/%d: %s: %s: %q: %v", name, gi, ci, grp.Description, c.Description, c.Data, err)
+			} else if decided {
+				st.textExplained++
+			}
 			if !decided {
 				if ok {
 					t.Errorf("%s/%d/%d: Decide answered valid on an undecided case", name, gi, ci)
@@ -155,10 +193,10 @@ func TestJSONSchemaFastSuite(t *testing.T) {
 			if st.text == 0 {
 				t.Error("ReadText passed no case")
 			}
-			if st.explained*10 < st.cases*9 {
-				t.Errorf("fast path explained %d of %d cases", st.explained, st.cases)
+			if st.explained*10 < st.cases*9 || st.textExplained*10 < st.cases*9 {
+				t.Errorf("fast path explained %d of %d cases, %d from the text", st.explained, st.cases, st.textExplained)
 			}
-			t.Logf("%s: %d of %d schemas on the fast path; it decided %d of their %d cases, explained %d, passed %d undecoded", d.dir, st.fast, st.schemas, st.decided, st.cases, st.explained, st.text)
+			t.Logf("%s: %d of %d schemas on the fast path; it decided %d of their %d cases, explained %d (%d from the text), passed %d undecoded", d.dir, st.fast, st.schemas, st.decided, st.cases, st.explained, st.textExplained, st.text)
 			all.schemas += st.schemas
 			all.fast += st.fast
 		})

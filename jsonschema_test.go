@@ -117,6 +117,45 @@ func TestJSONSchemaAnyBlock(t *testing.T) {
 	}
 }
 
+// TestJSONSchemaStrict: with Strict the whole trimmed output is the value
+// validated, on the fast path and on the validator's path alike; fences
+// and prose fail with the syntax error instead of being looked into.
+func TestJSONSchemaStrict(t *testing.T) {
+	// uniqueItems keeps the second schema off the fast path.
+	for _, schema := range []string{`{"type":"object","required":["a"]}`, `{"type":"object","required":["a"],"uniqueItems":true}`} {
+		g := MustJSONSchema(schema, JSONSchemaOptions{Strict: true})
+		loose := MustJSONSchema(schema, JSONSchemaOptions{})
+		tests := []struct {
+			output string
+			want   Status
+			reason string
+		}{
+			{" {\"a\": 1}\n", StatusPassed, ""},
+			{`{"b": 1}`, StatusFailed, "schema violation at /: missing property 'a'"},
+			{"```json\n{\"a\": 1}\n```", StatusFailed, "not valid JSON"},
+			{`The result is {"a": 1}.`, StatusFailed, "not valid JSON"},
+			{`{"a": 1} hope this helps`, StatusFailed, "not valid JSON"},
+			{`{"a": 1} {"a": 2}`, StatusFailed, "not valid JSON"},
+			{"  \n", StatusFailed, "output holds no JSON"},
+		}
+		for _, tt := range tests {
+			got := gradeOutput(g, tt.output)
+			if got.Status != tt.want || !strings.Contains(got.Reason, tt.reason) {
+				t.Errorf("%s %q: got %v (%s), want %v with %q", schema, tt.output, got.Status, got.Reason, tt.want, tt.reason)
+			}
+			// Where the output is one JSON value, strict and the default agree.
+			if json.Valid([]byte(tt.output)) {
+				if l := gradeOutput(loose, tt.output); l.Status != got.Status || l.Reason != got.Reason {
+					t.Errorf("%s %q: strict %v, default %v", schema, tt.output, got, l)
+				}
+			}
+		}
+	}
+	if _, err := NewJSONSchema(`{}`, JSONSchemaOptions{Strict: true, AnyBlock: true}); err == nil {
+		t.Error("Strict with AnyBlock compiled")
+	}
+}
+
 func TestJSONSchemaAssertions(t *testing.T) {
 	tests := []struct {
 		name, schema, output string
@@ -279,6 +318,8 @@ func TestJSONSpec(t *testing.T) {
 		{"format_assertion", `{"type":"json_schema","format_assertion":true,"schema":{"format":"ipv4"}}`, `"+1.2.3.4"`, StatusFailed},
 		{"content_assertion", `{"type":"json_schema","content_assertion":true,"schema":{"contentEncoding":"base64"}}`, `"!!!"`, StatusFailed},
 		{"any_block", `{"type":"json_schema","any_block":true,"schema":{"required":["a"]}}`, `{"b":1} or {"a":1}`, StatusPassed},
+		{"json_schema strict", `{"type":"json_schema","strict":true,"schema":{"required":["a"]}}`, "```json\n{\"a\":1}\n```", StatusFailed},
+		{"json_schema strict passes", `{"type":"json_schema","strict":true,"schema":{"required":["a"]}}`, `{"a":1}`, StatusPassed},
 		{"max_visits", `{"type":"json_schema","max_visits":100000,"schema":{"type":"string"}}`, `"x"`, StatusPassed},
 	})
 }
@@ -297,6 +338,7 @@ func TestJSONSpecErrors(t *testing.T) {
 		{"schema_file not a string", files, `{"type":"json_schema","schema_file":3}`, "schema_file", nil},
 		{"unknown option", nil, `{"type":"json_valid","strictly":true}`, "strictly", nil},
 		{"strict not a bool", nil, `{"type":"json_valid","strict":"yes"}`, "strict", nil},
+		{"strict with any_block", nil, `{"type":"json_schema","schema":{},"strict":true,"any_block":true}`, "strict", nil},
 		{"unknown draft", nil, `{"type":"json_schema","schema":{},"draft":"2021"}`, "draft", nil},
 		{"unknown draft number", nil, `{"type":"json_schema","schema":{},"draft":5}`, "draft", nil},
 		{"format_assertion not a bool", nil, `{"type":"json_schema","schema":{},"format_assertion":1}`, "format_assertion", nil},
@@ -379,9 +421,10 @@ func FuzzJSONGraders(f *testing.F) {
 	decodes := DecodesInto[ticket](DecodesOptions{})
 	strict := NewJSONValid(JSONValidOptions{Strict: true})
 	anyBlock := MustJSONSchema(ticketSchema, JSONSchemaOptions{AnyBlock: true})
+	strictSchema := MustJSONSchema(ticketSchema, JSONSchemaOptions{Strict: true})
 	f.Fuzz(func(t *testing.T, output string) {
 		v := gradeOutput(valid, output)
-		for _, g := range []Grader{valid, schema, path, decodes, strict, anyBlock} {
+		for _, g := range []Grader{valid, schema, path, decodes, strict, anyBlock, strictSchema} {
 			got := gradeOutput(g, output)
 			if got.Status != StatusPassed && got.Status != StatusFailed {
 				t.Fatalf("%s: status %v (%s)", g.Name(), got.Status, got.Reason)
@@ -396,6 +439,13 @@ func FuzzJSONGraders(f *testing.F) {
 		}
 		if got := gradeOutput(strict, output); got.Status == StatusPassed != json.Valid([]byte(strings.TrimSpace(output))) {
 			t.Fatalf("strict json_valid %v disagrees with json.Valid on %q", got.Status, output)
+		}
+		// Strict json_schema passes only what strict json_valid passes,
+		// and then agrees with the default.
+		if got := gradeOutput(strictSchema, output); got.Status == StatusPassed {
+			if gradeOutput(strict, output).Status != StatusPassed || gradeOutput(schema, output).Status != StatusPassed {
+				t.Fatalf("strict json_schema passed %q", output)
+			}
 		}
 		// any_block passes whenever the first value does.
 		if gradeOutput(schema, output).Status == StatusPassed && gradeOutput(anyBlock, output).Status != StatusPassed {
@@ -441,6 +491,6 @@ func BenchmarkJSONGraders(b *testing.B) {
 }
 
 func parseForBench(s string) (any, error) {
-	v, _, err := newParsers(false).parse(s)
+	v, _, err := newParsers(false, false).parse(s)
 	return v, err
 }

@@ -126,6 +126,7 @@ var Types = []Type{
 			{"format_assertion", "boolean", "false", "Assert formats (date, date-time, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, regex, duration, json-pointer, ...) instead of treating them as annotations."},
 			{"content_assertion", "boolean", "false", "Assert contentEncoding and contentMediaType."},
 			{"any_block", "boolean", "false", "Pass when any JSON block of the output validates, not only the first that parses."},
+			{"strict", "boolean", "false", "The whole trimmed output must be the JSON value: no fences or prose around it (an API's structured output). Not with any_block."},
 			{"max_visits", "integer > 0", "16384", "Bound on the schema nodes one position of the output may visit through $ref and applicators; a schema over it is refused at load, and an output that would exceed it is not graded."},
 		},
 		Example: `{"type": "json_schema", "schema": {"type": "object", "required": ["id"]}}`},
