@@ -412,15 +412,17 @@ func (x *explainer) number(n *node, num json.Number, want bool) (int, bool) {
 		}
 	}
 	if n.multiple != nil {
-		switch n.multipleOf(num) {
+		switch r, got := n.multipleOfRat(num); r {
 		case unknown:
 			return 0, false
 		case invalid:
 			count++
 			if x.wants(want) {
-				got, ok := new(big.Rat).SetString(string(num))
-				if !ok {
-					return 0, false
+				if got == nil {
+					var ok bool
+					if got, ok = new(big.Rat).SetString(string(num)); !ok {
+						return 0, false
+					}
 				}
 				x.set(&kind.MultipleOf{Got: got, Want: n.multiple})
 			}

@@ -14,18 +14,18 @@ import (
 // gives for the decoded text (the same verdict, leaf count and first
 // leaf, members taken in name order alike) while reading the text once
 // and decoding only what it cannot read in place: a string with escapes
-// or invalid UTF-8 whose value a keyword looks at, a value under a
-// subschema using "not", "allOf", "anyOf", "oneOf", "if", "format" or
-// "dependentRequired", and the value a const or enum leaf names. Those
-// values alone are decoded and explained as decoded values.
+// or invalid UTF-8 that names a member or whose value a keyword looks
+// at, a value under a subschema using "not", "allOf", "anyOf", "oneOf",
+// "if", "format" or "dependentRequired", and the value a const or enum
+// leaf names. Those values alone are decoded and explained as decoded
+// values.
 //
 // notJSON is true when the reading met text that is not JSON, so that
 // the text (surrounding white space allowed) is certainly not one JSON
 // value. decided is false where Explain would be undecided, for a member
-// name with escapes or repeated in its object (the reading stops there,
-// so a text broken later is not found broken), and for texts of 10,000
-// bytes or more: decode the text and ask Explain. On a valid text it
-// allocates nothing.
+// name repeated in its object (the reading stops there, so a text broken
+// later is not found broken), and for texts of 10,000 bytes or more:
+// decode the text and ask Explain. On a valid text it allocates nothing.
 func (s *Schema) ExplainText(text string) (e Explanation, decided, notJSON bool) {
 	if len(text) >= maxNesting {
 		return Explanation{}, false, false
@@ -288,8 +288,12 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 				return 0, 0, broken
 			}
 			key, ok := plainString(s[i+1:kEnd-1], esc)
-			if !ok {
-				return 0, 0, unknown
+			if !ok { // escapes or invalid UTF-8: the name as decoded
+				v, _, r := x.decode(s, i)
+				if r != valid {
+					return 0, 0, r
+				}
+				key = v.(string)
 			}
 			if h := nameBit(key); hashes&h != 0 {
 				for _, k := range x.names[base:] {

@@ -686,22 +686,23 @@ func plainInt(s string) (int64, bool) {
 }
 
 func (n *node) multipleOf(x json.Number) result {
+	r, _ := n.multipleOfRat(x)
+	return r
+}
+
+// multipleOfRat is multipleOf that also returns x as an exact rational
+// when it built one (nil otherwise), for a reason to quote.
+func (n *node) multipleOfRat(x json.Number) (result, *big.Rat) {
 	if n.mulInt != 0 {
 		if i, ok := plainInt(string(x)); ok {
-			if i%n.mulInt == 0 {
-				return valid
-			}
-			return invalid
+			return verdict(i%n.mulInt == 0), nil
 		}
 	}
 	r, ok := new(big.Rat).SetString(string(x))
 	if !ok {
-		return unknown
+		return unknown, nil
 	}
-	if r.Quo(r, n.multiple).IsInt() {
-		return valid
-	}
-	return invalid
+	return verdict(new(big.Rat).Quo(r, n.multiple).IsInt()), r
 }
 
 // compare compares a JSON number with a bound by exact value. The float64
@@ -731,12 +732,39 @@ func isRange(err error) bool {
 
 // isInteger reports whether a JSON number has an integer value (1.0 and
 // 1e2 do), as the validator decides it.
+// isInteger reports whether a JSON number's value is an integer: whether
+// every digit its exponent moves past the decimal point is 0 ("1.50e1"
+// is, "1.25e1" is not). An exponent too large for an int is left to
+// exact arithmetic.
 func isInteger(x json.Number) bool {
-	if !strings.ContainsAny(string(x), ".eE") {
+	s := string(x)
+	mant, exp, hasExp := s, 0, false
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e > 1<<40 || e < -1<<40 {
+			r, ok := new(big.Rat).SetString(s)
+			return ok && r.IsInt()
+		}
+		mant, exp, hasExp = s[:i], e, true
+	}
+	whole, frac, hasFrac := strings.Cut(strings.TrimPrefix(mant, "-"), ".")
+	if !hasExp && !hasFrac {
 		return true
 	}
-	r, ok := new(big.Rat).SetString(string(x))
-	return ok && r.IsInt()
+	// The digits are whole then frac; the point sits after len(whole)+exp
+	// of them.
+	for k := max(len(whole)+exp, 0); k < len(whole)+len(frac); k++ {
+		d := byte('0')
+		if k < len(whole) {
+			d = whole[k]
+		} else {
+			d = frac[k-len(whole)]
+		}
+		if d != '0' {
+			return false
+		}
+	}
+	return true
 }
 
 // equals is JSON equality with numbers compared by value.

@@ -1,6 +1,8 @@
 package fastschema
 
 import (
+	"encoding/json"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -256,4 +258,40 @@ func TestReadTextNotJSON(t *testing.T) {
 			t.Errorf("%s: ReadText found %d texts not JSON, want most of the broken ones", schema, broken)
 		}
 	}
+}
+
+// TestIsInteger checks the digit reading against exact arithmetic.
+func TestIsInteger(t *testing.T) {
+	for _, x := range []string{
+		"0", "-0", "7", "-12", "1.0", "1.5", "1.50e1", "1.25e1", "1e308", "1e-1", "10e-1", "100e-2", "-0.0e-5",
+		"12.340e2", "12.345e2", "0.001e3", "0.0015e3", "5e0", "5.1e0", "1E+2", "1.01E+1", "0e-400", "1e-400",
+		"123456789012345678901234567890", "1.5e9999", "15e-9999",
+	} {
+		r, ok := new(big.Rat).SetString(x)
+		if !ok {
+			t.Fatalf("%s: big.Rat cannot read it", x)
+		}
+		if got := isInteger(json.Number(x)); got != r.IsInt() {
+			t.Errorf("isInteger(%s) = %v, want %v", x, got, r.IsInt())
+		}
+	}
+}
+
+// FuzzIsInteger checks isInteger against exact arithmetic on any number
+// the parser accepts.
+func FuzzIsInteger(f *testing.F) {
+	for _, s := range []string{"1.50e1", "1e308", "-0.001e3", "12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := jsonparse.Parse(s)
+		x, isNum := v.(json.Number)
+		if err != nil || !isNum || len(s) > 40 {
+			return
+		}
+		r, ok := new(big.Rat).SetString(string(x))
+		if ok && isInteger(x) != r.IsInt() {
+			t.Fatalf("isInteger(%s) = %v, exact arithmetic %v", x, isInteger(x), r.IsInt())
+		}
+	})
 }
