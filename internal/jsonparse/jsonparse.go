@@ -348,13 +348,14 @@ func plainRun(s string, i int) int {
 	)
 	for {
 		for ; i+8 <= len(s); i += 8 {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			q := x ^ ('"' * ones)  // zero bytes where x has '"'
-			b := x ^ ('\\' * ones) // zero bytes where x has '\\'
+			b := s[i : i+8] // one bounds check for the eight loads below
+			x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			q := x ^ ('"' * ones)   // zero bytes where x has '"'
+			bs := x ^ ('\\' * ones) // zero bytes where x has '\\'
 			// A borrow or a high bit: a byte below 0x20, a zero byte
-			// of q or b, or a byte of 0x80 or more in x.
-			if ((x-0x20*ones)|(q-ones)|(b-ones)|x)&highs != 0 {
+			// of q or bs, or a byte of 0x80 or more in x.
+			if ((x-0x20*ones)|(q-ones)|(bs-ones)|x)&highs != 0 {
 				break
 			}
 		}
