@@ -122,7 +122,7 @@ func (ps *parsers) firstValue(output string, read func(string) readResult) (v an
 		case readNotJSON:
 			return false
 		}
-		if p.Check(c) != nil {
+		if !p.Valid(c) {
 			return false
 		}
 		var perr error
@@ -241,7 +241,7 @@ func (g *JSONValid) Grade(_ context.Context, s *Sample) Grade {
 	defer g.ps.pool.Put(p)
 	valid := false
 	g.ps.eachCandidate(s.Output, func(c string) bool {
-		valid = p.Check(c) == nil
+		valid = p.Valid(c)
 		return valid
 	})
 	if !valid {

@@ -108,7 +108,7 @@ func Fallback(s string) string {
 func JSON(s string) string {
 	var p jsonparse.Parser
 	for c := range Candidates(s) {
-		if p.Check(c) == nil {
+		if p.Valid(c) {
 			return c
 		}
 	}

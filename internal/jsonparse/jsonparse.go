@@ -57,6 +57,7 @@ type Parser struct {
 	s     string
 	i     int
 	depth int
+	quiet bool  // errors are errQuiet: the caller wants no message
 	kv    []kv  // pending object members, a stack shared by nested objects
 	items []any // pending array items, likewise
 	build bool
@@ -94,11 +95,23 @@ func (p *Parser) reset() {
 	p.items = p.items[:0]
 }
 
+// Valid reports whether s is one JSON value, as Check does, without
+// building the error: it allocates nothing.
+func (p *Parser) Valid(s string) bool {
+	p.quiet = true
+	err := p.Check(s)
+	p.quiet = false
+	return err == nil
+}
+
+// errQuiet is every error of a quiet parser.
+var errQuiet = errors.New("not JSON")
+
 // ValidPrefix returns the length of the JSON value that starts s (no
 // leading white space), or -1 when s does not start with one. What follows
 // the value is not looked at. It allocates nothing.
 func ValidPrefix(s string) int {
-	p := Parser{s: s}
+	p := Parser{s: s, quiet: true}
 	if _, err := p.value(); err != nil {
 		return -1
 	}
@@ -125,11 +138,17 @@ func (p *Parser) top() (any, error) {
 }
 
 func (p *Parser) errf(format string, args ...any) error {
+	if p.quiet {
+		return errQuiet
+	}
 	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
 }
 
 // what names the byte at p.i for a message.
 func (p *Parser) what() string {
+	if p.quiet {
+		return ""
+	}
 	if p.i >= len(p.s) {
 		return "end of input"
 	}
@@ -185,6 +204,9 @@ func (p *Parser) lit(w string) error {
 	if len(p.s)-p.i >= len(w) && p.s[p.i:p.i+len(w)] == w {
 		p.i += len(w)
 		return nil
+	}
+	if p.quiet {
+		return errQuiet // before w is boxed for errf
 	}
 	return p.errf("invalid literal, want %s", w)
 }

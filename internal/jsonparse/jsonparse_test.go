@@ -330,3 +330,20 @@ func checkStringEnd(t *testing.T, s string) {
 		t.Fatalf("StringEnd(%q) escaped %v", s, esc)
 	}
 }
+
+// TestValidQuiet checks that Valid and ValidPrefix answer as Check does
+// and build no error for a text that is not JSON.
+func TestValidQuiet(t *testing.T) {
+	var p Parser
+	for _, s := range []string{`{"a":1}`, `[1,2`, `{"a" 1}`, `"\q"`, `tru`, ``, `1 2`, `{"a":[1,{"b":"x"}]}`} {
+		if got, want := p.Valid(s), p.Check(s) == nil; got != want {
+			t.Errorf("Valid(%q) = %v, Check says %v", s, got, want)
+		}
+		if n := testing.AllocsPerRun(10, func() { p.Valid(s); ValidPrefix(s) }); n != 0 {
+			t.Errorf("Valid and ValidPrefix on %q allocate %v times", s, n)
+		}
+	}
+	if err := p.Check(`{"a" 1}`); err == nil || err.Error() == errQuiet.Error() {
+		t.Errorf("Check after Valid: %v, want the syntax error", err)
+	}
+}
