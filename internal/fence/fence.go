@@ -34,16 +34,35 @@ const maxCandidates = 16
 //
 // Callers parse each candidate in turn and take the first that parses, so
 // that a broken block followed by a corrected one reads as the corrected
-// one. Empty candidates are not yielded.
-func Candidates(s string) iter.Seq[string] {
+// one. Empty candidates are not yielded. Candidates relies on that: it
+// assumes that no candidate it yielded parsed, and so does not read again
+// (nor yield again) what would only repeat one; callers that go on past a
+// candidate that parses use [AllCandidates].
+func Candidates(s string) iter.Seq[string] { return candidates(s, true) }
+
+// AllCandidates yields the candidates [Candidates] yields for a caller
+// that goes on past one that parses, to try every JSON value in s.
+func AllCandidates(s string) iter.Seq[string] { return candidates(s, false) }
+
+func candidates(s string, failedSoFar bool) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		t := strings.TrimSpace(s)
 		if t == "" || !yield(t) {
 			return
 		}
+		misses := 0
+		rest := t
 		if t[0] == '{' || t[0] == '[' {
-			if n := Span(t); n < len(t) && !yield(t[:n]) {
+			n := Span(t)
+			if n < len(t) && !yield(t[:n]) {
 				return
+			}
+			if failedSoFar {
+				// No valid value starts t: it would end where its
+				// brackets close, at t or t[:n], and neither parsed. The
+				// scan below would count a miss there and yield t[:n]
+				// again.
+				misses, rest = 1, t[1:]
 			}
 		}
 		for body := range bodies(t, "json") {
@@ -51,8 +70,7 @@ func Candidates(s string) iter.Seq[string] {
 				return
 			}
 		}
-		misses := 0
-		for rest := t; misses < maxCandidates; {
+		for misses < maxCandidates {
 			i := strings.IndexAny(rest, "{[")
 			if i < 0 {
 				return

@@ -182,3 +182,61 @@ func BenchmarkJSON(b *testing.B) {
 		})
 	}
 }
+
+// upToValid is seq up to and including its first valid JSON text.
+func upToValid(seq []string) []string {
+	for i, c := range seq {
+		if json.Valid([]byte(c)) {
+			return seq[:i+1]
+		}
+	}
+	return seq
+}
+
+// sameFirstCandidates checks Candidates against AllCandidates for a
+// caller that stops at the first candidate that parses: the same
+// candidates in the same order up to that one, but for repeats of earlier
+// ones.
+func sameFirstCandidates(t *testing.T, s string) {
+	t.Helper()
+	all := upToValid(slices.Collect(AllCandidates(s)))
+	first := upToValid(slices.Collect(Candidates(s)))
+	k := 0
+	for i, c := range all {
+		if k < len(first) && first[k] == c {
+			k++
+			continue
+		}
+		if !slices.Contains(all[:i], c) {
+			t.Fatalf("%q: Candidates left out %q, which is not a repeat:\n all   %q\n first %q", s, c, all, first)
+		}
+	}
+	if k != len(first) {
+		t.Fatalf("%q: Candidates yielded %q beyond AllCandidates' %q", s, first, all)
+	}
+}
+
+func TestCandidatesRepeats(t *testing.T) {
+	for _, s := range []string{
+		`{"a": 1`, `{"a": 1} and more`, `{"a": {"b": 2}, "c": [1, 2]`, `[1, {"x": 1}] tail {"y": 2}`,
+		"{\"a\": }\n```json\n{\"a\": 1}\n```", `{"k": "}"} x`, `[[[`, `{"a": [1, {"b": ]}`,
+	} {
+		sameFirstCandidates(t, s)
+	}
+	// A broken object starting the text: AllCandidates reads it again at
+	// its first bracket and yields it a second time; Candidates does not.
+	s := `{"a": } {"m": 2}`
+	all, first := slices.Collect(AllCandidates(s)), slices.Collect(Candidates(s))
+	if want := []string{s, `{"a": }`, `{"m": 2}`}; !slices.Equal(first, want) || len(all) != len(want)+1 {
+		t.Errorf("Candidates %q, AllCandidates %q: want %q and one repeat", first, all, want)
+	}
+}
+
+func FuzzCandidates(f *testing.F) {
+	for _, s := range []string{`{"a": 1`, `{"a": 1} x {"b": 2}`, "[1,\n```json\n[2]\n```", `[[{"a":[`, `{"a": "]"} ]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sameFirstCandidates(t, s)
+	})
+}
