@@ -65,6 +65,24 @@ func ExampleNewJSONValid_strict() {
 	// failed
 }
 
+// Strict json_schema validates the whole output, as an API's structured
+// output must be: a fenced block fails with the syntax error instead of
+// being looked into.
+func ExampleJSONSchemaOptions_strict() {
+	g := proctor.MustJSONSchema(`{"required": ["order"]}`, proctor.JSONSchemaOptions{Strict: true})
+	for _, out := range []string{`{"order": "A-17"}`, "```json\n{\"order\": \"A-17\"}\n```"} {
+		gr := g.Grade(context.Background(), &proctor.Sample{Output: out})
+		if gr.Reason == "" {
+			fmt.Println(gr.Status)
+			continue
+		}
+		fmt.Println(gr.Status, gr.Reason)
+	}
+	// Output:
+	// passed
+	// failed output is not valid JSON: invalid JSON at offset 0: unexpected '`', want a value
+}
+
 // AnyBlock passes when any JSON value in the output validates, as
 // promptfoo's contains-json does; FormatAssertion makes "format" an
 // assertion.
