@@ -187,26 +187,55 @@ func missing(obj map[string]any, names []string, list bool) (int, []string) {
 	return count, out
 }
 
-func (x *explainer) object(n *node, obj map[string]any, want bool) (int, bool) {
+// objectLeaves counts, and records when wanted, the leaves of the object
+// keywords the validator checks before the members: minProperties and
+// maxProperties for an object of size members, and required, for which
+// missing returns how many required names the object lacks and, with
+// list set, which.
+func (x *explainer) objectLeaves(n *node, size int, missing func(list bool) (int, []string), want bool) int {
 	count := 0
-	if n.minProps >= 0 && len(obj) < n.minProps {
+	if n.minProps >= 0 && size < n.minProps {
 		count++
 		if x.wants(want) {
-			x.set(&kind.MinProperties{Got: len(obj), Want: n.minProps})
+			x.set(&kind.MinProperties{Got: size, Want: n.minProps})
 		}
 	}
-	if n.maxProps >= 0 && len(obj) > n.maxProps {
+	if n.maxProps >= 0 && size > n.maxProps {
 		count++
 		if x.wants(want) {
-			x.set(&kind.MaxProperties{Got: len(obj), Want: n.maxProps})
+			x.set(&kind.MaxProperties{Got: size, Want: n.maxProps})
 		}
 	}
-	if m, names := missing(obj, n.required, x.wants(want)); m > 0 {
+	if m, names := missing(x.wants(want)); m > 0 {
 		count++
 		if x.wants(want) {
 			x.set(&kind.Required{Missing: names})
 		}
 	}
+	return count
+}
+
+// itemLeaves counts, and records when wanted, the leaves of minItems and
+// maxItems for an array of size items.
+func (x *explainer) itemLeaves(n *node, size int, want bool) int {
+	count := 0
+	if n.minItems >= 0 && size < n.minItems {
+		count++
+		if x.wants(want) {
+			x.set(&kind.MinItems{Got: size, Want: n.minItems})
+		}
+	}
+	if n.maxItems >= 0 && size > n.maxItems {
+		count++
+		if x.wants(want) {
+			x.set(&kind.MaxItems{Got: size, Want: n.maxItems})
+		}
+	}
+	return count
+}
+
+func (x *explainer) object(n *node, obj map[string]any, want bool) (int, bool) {
+	count := x.objectLeaves(n, len(obj), func(list bool) (int, []string) { return missing(obj, n.required, list) }, want)
 	if n.props != nil || n.patterns != nil || n.addl != nil {
 		c, ok := x.members(n, obj, want)
 		if !ok {
@@ -306,19 +335,7 @@ func (x *explainer) member(n *node, k string, val any, want bool) (count int, ex
 }
 
 func (x *explainer) array(n *node, arr []any, want bool) (int, bool) {
-	count := 0
-	if n.minItems >= 0 && len(arr) < n.minItems {
-		count++
-		if x.wants(want) {
-			x.set(&kind.MinItems{Got: len(arr), Want: n.minItems})
-		}
-	}
-	if n.maxItems >= 0 && len(arr) > n.maxItems {
-		count++
-		if x.wants(want) {
-			x.set(&kind.MaxItems{Got: len(arr), Want: n.maxItems})
-		}
-	}
+	count := x.itemLeaves(n, len(arr), want)
 	for i, item := range arr {
 		p := n.rest
 		if i < len(n.prefix) {

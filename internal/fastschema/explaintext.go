@@ -334,25 +334,7 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 	}
 	end := i + 1
 	names := x.names[base:]
-	total := 0
-	if n.minProps >= 0 && len(names) < n.minProps {
-		total++
-		if x.wants(want) {
-			x.set(&kind.MinProperties{Got: len(names), Want: n.minProps})
-		}
-	}
-	if n.maxProps >= 0 && len(names) > n.maxProps {
-		total++
-		if x.wants(want) {
-			x.set(&kind.MaxProperties{Got: len(names), Want: n.maxProps})
-		}
-	}
-	if m, missing := missingNames(names, n.required, x.wants(want)); m > 0 {
-		total++
-		if x.wants(want) {
-			x.set(&kind.Required{Missing: missing})
-		}
-	}
+	total := x.objectLeaves(n, len(names), func(list bool) (int, []string) { return missingNames(names, n.required, list) }, want)
 	total += count
 	if failed && x.wants(want) {
 		if _, _, _, r := x.member(n, firstKey, s, firstAt, true); r != valid || x.first == nil {
@@ -494,20 +476,7 @@ func (x *textExplainer) array(n *node, s string, i int, want bool) (int, int, re
 		}
 	}
 	end := i + 1
-	total := 0
-	if n.minItems >= 0 && items < n.minItems {
-		total++
-		if x.wants(want) {
-			x.set(&kind.MinItems{Got: items, Want: n.minItems})
-		}
-	}
-	if n.maxItems >= 0 && items > n.maxItems {
-		total++
-		if x.wants(want) {
-			x.set(&kind.MaxItems{Got: items, Want: n.maxItems})
-		}
-	}
-	total += count
+	total := x.itemLeaves(n, items, want) + count
 	if firstIdx >= 0 && x.wants(want) {
 		p := n.rest
 		if firstIdx < len(n.prefix) {

@@ -125,28 +125,8 @@ func (n *node) text(s string, i int) (result, int) {
 		return unknown, 0
 	}
 	// type, const, enum on the scalar's text.
-	if n.types != 0 {
-		var t uint8
-		switch c {
-		case '"':
-			t = tString
-		case '{':
-			t = tObject
-		case '[':
-			t = tArray
-		case 't', 'f':
-			t = tBoolean
-		case 'n':
-			t = tNull
-		default:
-			if n.types&tNumber == 0 && (n.types&tInteger == 0 || !isInteger(json.Number(s[i:end]))) {
-				return invalid, 0
-			}
-			t = tNumber | tInteger
-		}
-		if n.types&t == 0 {
-			return invalid, 0
-		}
+	if n.types != 0 && !n.textType(s, i, end) {
+		return invalid, 0
 	}
 	if n.constV != nil || n.enum != nil {
 		if end < 0 {
