@@ -34,9 +34,11 @@ func (s *Schema) ExplainText(text string) (e Explanation, decided, notJSON bool)
 	names := s.names()
 	x := textExplainer{names: (*names)[:0]}
 	n, end, r := x.value(s.root, text, i, true)
-	clear(x.names[:cap(x.names)]) // hold no text past the call
-	*names = x.names[:0]
-	s.scratch.Put(names)
+	if cap(x.names) <= maxPooledNames {
+		clear(x.names[:cap(x.names)]) // hold no text past the call
+		*names = x.names[:0]
+		s.scratch.Put(names)
+	}
 	switch {
 	case r == broken:
 		return Explanation{}, false, true
@@ -49,6 +51,10 @@ func (s *Schema) ExplainText(text string) (e Explanation, decided, notJSON bool)
 	}
 	return Explanation{Valid: n == 0, Leaves: n, First: x.first}, true, false
 }
+
+// maxPooledNames is the largest names slice kept for reuse: one grown
+// by an object with thousands of members is left to the collector.
+const maxPooledNames = 1024
 
 // names returns a slice for member names, from the pool.
 func (s *Schema) names() *[]string {
