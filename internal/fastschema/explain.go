@@ -50,6 +50,7 @@ func (s *Schema) Explain(v any) (e Explanation, decided bool) {
 type explainer struct {
 	loc   []string
 	first *jsonschema.ValidationError
+	steps int // values visited, for tests that the walk stays linear
 }
 
 // wants reports whether a leaf met now is the first one.
@@ -65,6 +66,7 @@ func (x *explainer) set(k jsonschema.ErrorKind) {
 // false when it cannot tell. With want set, the first leaf met is
 // recorded (unless one already was).
 func (x *explainer) explain(n *node, v any, want bool) (int, bool) {
+	x.steps++
 	if n.boolean != 0 {
 		if n.boolean > 0 {
 			return 0, true
@@ -259,32 +261,36 @@ func (x *explainer) object(n *node, obj map[string]any, want bool) (int, bool) {
 
 // members checks each member against properties, patternProperties and
 // additionalProperties. The first leaf, when wanted, is taken from the
-// failing member whose name sorts first: the members are counted in map
-// order and that one member is walked again to record its leaf.
+// failing member whose name sorts first: each member is walked once,
+// recording its own first leaf, and the one of the name that sorts first
+// is kept (walking the chosen member again would cost the depth of the
+// value times its size).
 func (x *explainer) members(n *node, obj map[string]any, want bool) (int, bool) {
 	count, extra := 0, 0
 	var extraNames []string
-	firstKey, failed := "", false
+	record := x.wants(want)
+	var best *jsonschema.ValidationError // the leaf kept, of the member bestKey
+	bestKey := ""
 	for k, val := range obj {
-		c, isExtra, ok := x.member(n, k, val, false)
+		c, isExtra, ok := x.member(n, k, val, record)
 		if !ok {
 			return 0, false
 		}
-		if isExtra {
-			extra++
-			if x.wants(want) {
+		if record {
+			if best, bestKey, ok = x.keep(c, best, bestKey, k); !ok {
+				return 0, false
+			}
+			if isExtra {
 				extraNames = append(extraNames, k)
 			}
 		}
-		if c > 0 && (!failed || k < firstKey) {
-			firstKey, failed = k, true
+		if isExtra {
+			extra++
 		}
 		count += c
 	}
-	if failed && x.wants(want) {
-		if _, _, ok := x.member(n, firstKey, obj[firstKey], true); !ok || x.first == nil {
-			return 0, false
-		}
+	if best != nil {
+		x.first = best
 	}
 	if extra > 0 {
 		count++
@@ -294,6 +300,24 @@ func (x *explainer) members(n *node, obj map[string]any, want bool) (int, bool) 
 		}
 	}
 	return count, true
+}
+
+// keep takes the leaf a member walk just recorded off x.first (so the
+// next member's walk can record its own) and returns the leaf to keep:
+// the new one when the member failed (count > 0) and its name sorts
+// before bestKey's. ok is false when a failing member recorded no leaf.
+func (x *explainer) keep(count int, best *jsonschema.ValidationError, bestKey, key string) (*jsonschema.ValidationError, string, bool) {
+	leaf := x.first
+	x.first = nil
+	switch {
+	case count == 0:
+		return best, bestKey, true
+	case leaf == nil:
+		return nil, "", false
+	case best == nil || key < bestKey:
+		return leaf, key, true
+	}
+	return best, bestKey, true
 }
 
 // member returns the leaf errors of one member's value, and whether it is

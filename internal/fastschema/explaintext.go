@@ -133,6 +133,7 @@ func textTypeName(c byte) string {
 // value explains the value at i (its first byte) against n, in the
 // keyword order of [explainer.explain].
 func (x *textExplainer) value(n *node, s string, i int, want bool) (int, int, result) {
+	x.steps++
 	if !n.inText() {
 		return x.decoded(n, s, i, want)
 	}
@@ -283,7 +284,11 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 	var hashes uint64 // a bit per member name hash, to find repeats cheaply
 	count, extra := 0, 0
 	var extraNames []string
-	firstKey, firstAt, failed := "", 0, false
+	// Each member records its own first leaf, as in explainer.members;
+	// the one kept is set after the object's own leaves.
+	record := x.wants(want)
+	var best *jsonschema.ValidationError
+	bestKey := ""
 	if i = skipWS(s, i+1); at(s, i) != '}' {
 		for {
 			if at(s, i) != '"' {
@@ -315,18 +320,20 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 				return 0, 0, broken
 			}
 			i = skipWS(s, i+1)
-			c, isExtra, end, r := x.member(n, key, s, i, false)
+			c, isExtra, end, r := x.member(n, key, s, i, record)
 			if r != valid {
 				return 0, 0, r
 			}
-			if isExtra {
-				extra++
-				if x.wants(want) {
+			if record {
+				if best, bestKey, ok = x.keep(c, best, bestKey, key); !ok {
+					return 0, 0, unknown
+				}
+				if isExtra {
 					extraNames = append(extraNames, key)
 				}
 			}
-			if c > 0 && (!failed || key < firstKey) {
-				firstKey, firstAt, failed = key, i, true
+			if isExtra {
+				extra++
 			}
 			count += c
 			next, done, sepOK := separator(s, end, '}')
@@ -342,10 +349,8 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 	names := x.names[base:]
 	total := x.objectLeaves(n, len(names), func(list bool) (int, []string) { return missingNames(names, n.required, list) }, want)
 	total += count
-	if failed && x.wants(want) {
-		if _, _, _, r := x.member(n, firstKey, s, firstAt, true); r != valid || x.first == nil {
-			return 0, 0, unknown
-		}
+	if best != nil && x.first == nil {
+		x.first = best
 	}
 	if extra > 0 {
 		total++
@@ -394,8 +399,15 @@ func missingNames(names, required []string, list bool) (int, []string) {
 // "additionalProperties": false refuses it, and the index after it.
 func (x *textExplainer) member(n *node, key, s string, i int, want bool) (count int, extra bool, end int, r result) {
 	if x.wants(want) {
-		x.loc = append(x.loc, key)
-		defer x.pop()
+		// The name joins the location of a leaf recorded below only
+		// then, at this depth: members that pass cost nothing, and the
+		// enclosing members insert theirs before it on the way out.
+		depth := len(x.loc)
+		defer func() {
+			if x.first != nil {
+				x.first.InstanceLocation = slices.Insert(x.first.InstanceLocation, depth, key)
+			}
+		}()
 	}
 	evaluated := false
 	end = -1
@@ -434,16 +446,16 @@ func (x *textExplainer) member(n *node, key, s string, i int, want bool) (count 
 	return count, extra, end, valid
 }
 
-// array walks the items of the array at i once, counting their leaves
-// without recording any, then records the array's leaves in the keyword
-// order of [explainer.array]: minItems, maxItems, then the first failing
-// item (walked again to record its leaf) or the items
-// "additionalItems": false refuses.
+// array walks the items of the array at i once, recording the first
+// failing item's leaf aside, then records the array's leaves in the
+// keyword order of [explainer.array]: minItems, maxItems, then that
+// item's leaf or the one for the items "additionalItems": false refuses.
 func (x *textExplainer) array(n *node, s string, i int, want bool) (int, int, result) {
 	items, count := 0, 0
-	firstAt, firstIdx := 0, -1 // the first failing item
-	refused := -1              // the first item "additionalItems": false refuses
-	checking := true           // until an item has no schema or a false one
+	record := x.wants(want)
+	var first *jsonschema.ValidationError // the first failing item's leaf
+	refused := -1                         // the first item "additionalItems": false refuses
+	checking := true                      // until an item has no schema or a false one
 	if i = skipWS(s, i+1); at(s, i) != ']' {
 		for {
 			var p *node
@@ -460,12 +472,20 @@ func (x *textExplainer) array(n *node, s string, i int, want bool) (int, int, re
 			}
 			end := -1
 			if checking {
-				c, e, r := x.value(p, s, i, false)
+				rec := record && first == nil
+				depth := len(x.loc)
+				c, e, r := x.value(p, s, i, rec)
 				if r != valid {
 					return 0, 0, r
 				}
-				if c > 0 && firstIdx < 0 {
-					firstIdx, firstAt = items, i
+				if rec && c > 0 {
+					if first = x.first; first == nil {
+						return 0, 0, unknown
+					}
+					x.first = nil
+					// The item's index joins the location only now, so
+					// that items that pass cost no index text.
+					first.InstanceLocation = slices.Insert(first.InstanceLocation, depth, strconv.Itoa(items))
 				}
 				count, end = count+c, e
 			} else if end = skipValue(s, i); end < 0 {
@@ -483,17 +503,8 @@ func (x *textExplainer) array(n *node, s string, i int, want bool) (int, int, re
 	}
 	end := i + 1
 	total := x.itemLeaves(n, items, want) + count
-	if firstIdx >= 0 && x.wants(want) {
-		p := n.rest
-		if firstIdx < len(n.prefix) {
-			p = n.prefix[firstIdx]
-		}
-		x.loc = append(x.loc, strconv.Itoa(firstIdx))
-		_, _, r := x.value(p, s, firstAt, true)
-		x.pop()
-		if r != valid || x.first == nil {
-			return 0, 0, unknown
-		}
+	if first != nil && x.first == nil {
+		x.first = first
 	}
 	if refused >= 0 {
 		total++

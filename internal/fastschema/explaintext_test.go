@@ -154,3 +154,37 @@ func FuzzExplainText(f *testing.F) {
 		sameAsExplain(t, schemas[int(which)%len(schemas)], doc)
 	})
 }
+
+// TestExplainLinear checks that explaining a document that fails at the
+// bottom of deep nesting visits each value a bounded number of times, on
+// the text and on the decoded value: recording the first leaf must not
+// walk the failing branch again at every level.
+func TestExplainLinear(t *testing.T) {
+	for _, c := range []struct{ schema, open, leaf, close string }{
+		{`{"$defs":{"n":{"properties":{"a":{"$ref":"#/$defs/n"}},"additionalProperties":false}},"$ref":"#/$defs/n"}`, `{"a":`, `{"b":1}`, `}`},
+		{`{"$defs":{"n":{"items":{"$ref":"#/$defs/n"},"maxItems":1}},"$ref":"#/$defs/n"}`, `[`, `[[],[]]`, `]`},
+	} {
+		_, fast := compile(t, c.schema)
+		const depth = 1500
+		doc := strings.Repeat(c.open, depth) + c.leaf + strings.Repeat(c.close, depth)
+		x := textExplainer{}
+		n, _, r := x.value(fast.root, doc, 0, true)
+		if r != valid || n != 1 || x.first == nil || len(x.first.InstanceLocation) != depth {
+			t.Fatalf("%s: %d leaves (%v), first %v", c.open, n, r, x.first)
+		}
+		v, err := jsonparse.Parse(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d explainer
+		if n, ok := d.explain(fast.root, v, true); !ok || n != 1 || !slices.Equal(d.first.InstanceLocation, x.first.InstanceLocation) {
+			t.Fatalf("%s: Explain %d leaves, first %v; ExplainText's %v", c.open, n, d.first, x.first)
+		}
+		// Each level is visited through "$ref" and its own keywords.
+		for name, steps := range map[string]int{"ExplainText": x.steps, "Explain": d.steps} {
+			if steps > 4*depth+20 {
+				t.Errorf("%s %s: %d values visited for %d levels", name, c.open, steps, depth)
+			}
+		}
+	}
+}
