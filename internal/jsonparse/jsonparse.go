@@ -104,6 +104,22 @@ func (p *Parser) Valid(s string) bool {
 	return err == nil
 }
 
+// Unquote decodes s, one JSON string with its quotes, as Parse decodes
+// it (escapes resolved, invalid UTF-8 replaced), without boxing the
+// result in an interface.
+func (p *Parser) Unquote(s string) (string, error) {
+	if s == "" || s[0] != '"' {
+		return "", &SyntaxError{Msg: "not a JSON string"}
+	}
+	p.s, p.i, p.depth, p.build = s, 0, 0, true
+	v, err := p.str()
+	if err == nil && p.i != len(s) {
+		err = p.errf("unexpected %s after a string", p.what())
+	}
+	p.reset()
+	return v, err
+}
+
 // errQuiet is every error of a quiet parser.
 var errQuiet = errors.New("not JSON")
 

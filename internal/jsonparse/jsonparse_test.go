@@ -347,3 +347,20 @@ func TestValidQuiet(t *testing.T) {
 		t.Errorf("Check after Valid: %v, want the syntax error", err)
 	}
 }
+
+// TestUnquote checks Unquote against Parse on strings with escapes,
+// surrogate pairs, invalid UTF-8 and broken ones.
+func TestUnquote(t *testing.T) {
+	var p Parser
+	for _, s := range []string{`"a"`, `""`, `"foo\nbar"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", `"a\"b\\c\/"`, `"a`, `"\q"`, `"a"x`, `1`, ``} {
+		got, err := p.Unquote(s)
+		v, perr := Parse(s)
+		want, isStr := v.(string)
+		switch {
+		case (err == nil) != (perr == nil && isStr):
+			t.Errorf("Unquote(%q): error %v; Parse %v, %v", s, err, v, perr)
+		case err == nil && got != want:
+			t.Errorf("Unquote(%q) = %q, Parse %q", s, got, want)
+		}
+	}
+}
