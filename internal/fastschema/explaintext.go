@@ -14,11 +14,11 @@ import (
 // gives for the decoded text (the same verdict, leaf count and first
 // leaf, members taken in name order alike) while reading the text once
 // and decoding only what it cannot read in place: a string with escapes
-// or invalid UTF-8 that names a member or whose value a keyword looks
-// at, a value under a subschema using "not", "allOf", "anyOf", "oneOf",
-// "if", "format" or "dependentRequired", and the value a const or enum
-// leaf names. Those values alone are decoded and explained as decoded
-// values.
+// or invalid UTF-8 that names a member or whose value a keyword looks at
+// (decoded alone, and the reading goes on), a value under a subschema
+// using "not", "allOf", "anyOf", "oneOf", "if", "format" or
+// "dependentRequired" (decoded and explained as a decoded value), and
+// the value a const or enum leaf names.
 //
 // notJSON is true when the reading met text that is not JSON, so that
 // the text (surrounding white space allowed) is certainly not one JSON
@@ -31,13 +31,13 @@ func (s *Schema) ExplainText(text string) (e Explanation, decided, notJSON bool)
 		return Explanation{}, false, false
 	}
 	i := skipWS(text, 0)
-	names := s.names()
-	x := textExplainer{names: (*names)[:0]}
+	sc := s.scratchSpace()
+	x := textExplainer{names: sc.names[:0], p: &sc.p}
 	n, end, r := x.value(s.root, text, i, true)
 	if cap(x.names) <= maxPooledNames {
 		clear(x.names[:cap(x.names)]) // hold no text past the call
-		*names = x.names[:0]
-		s.scratch.Put(names)
+		sc.names = x.names[:0]
+		s.scratch.Put(sc)
 	}
 	switch {
 	case r == broken:
@@ -56,13 +56,18 @@ func (s *Schema) ExplainText(text string) (e Explanation, decided, notJSON bool)
 // by an object with thousands of members is left to the collector.
 const maxPooledNames = 1024
 
-// names returns a slice for member names, from the pool.
-func (s *Schema) names() *[]string {
-	if p, ok := s.scratch.Get().(*[]string); ok {
-		return p
+// scratch is what one ExplainText call reuses from the last.
+type scratch struct {
+	names []string
+	p     jsonparse.Parser
+}
+
+// scratchSpace returns scratch space from the pool.
+func (s *Schema) scratchSpace() *scratch {
+	if sc, ok := s.scratch.Get().(*scratch); ok {
+		return sc
 	}
-	p := make([]string, 0, 32)
-	return &p
+	return &scratch{names: make([]string, 0, 32)}
 }
 
 // textExplainer is the explainer over text. Its walks return the leaf
@@ -101,9 +106,6 @@ func (x *textExplainer) decode(s string, i int) (any, int, result) {
 	end := skipValue(s, i)
 	if end < 0 {
 		return nil, 0, broken
-	}
-	if x.p == nil {
-		x.p = new(jsonparse.Parser)
 	}
 	v, err := x.p.Parse(s[i:end])
 	if err != nil {
@@ -148,7 +150,10 @@ func (x *textExplainer) value(n *node, s string, i int, want bool) (int, int, re
 			return 0, 0, broken
 		}
 		if str, plain = plainString(s[i+1:end-1], esc); !plain && (n.hasString || n.constV != nil || n.enum != nil) {
-			return x.decoded(n, s, i, want)
+			var err error
+			if str, err = x.p.Unquote(s[i:end]); err != nil {
+				return 0, 0, broken
+			}
 		}
 	default:
 		if end = skipValue(s, i); end < 0 {
@@ -300,11 +305,10 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 			}
 			key, ok := plainString(s[i+1:kEnd-1], esc)
 			if !ok { // escapes or invalid UTF-8: the name as decoded
-				v, _, r := x.decode(s, i)
-				if r != valid {
-					return 0, 0, r
+				var err error
+				if key, err = x.p.Unquote(s[i:kEnd]); err != nil {
+					return 0, 0, broken
 				}
-				key = v.(string)
 			}
 			if h := nameBit(key); hashes&h != 0 {
 				for _, k := range x.names[base:] {

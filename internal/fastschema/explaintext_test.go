@@ -167,7 +167,7 @@ func TestExplainLinear(t *testing.T) {
 		_, fast := compile(t, c.schema)
 		const depth = 1500
 		doc := strings.Repeat(c.open, depth) + c.leaf + strings.Repeat(c.close, depth)
-		x := textExplainer{}
+		x := textExplainer{p: new(jsonparse.Parser)}
 		n, _, r := x.value(fast.root, doc, 0, true)
 		if r != valid || n != 1 || x.first == nil || len(x.first.InstanceLocation) != depth {
 			t.Fatalf("%s: %d leaves (%v), first %v", c.open, n, r, x.first)

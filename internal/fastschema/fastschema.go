@@ -149,7 +149,7 @@ type depRequired struct {
 // concurrent use.
 type Schema struct {
 	root    *node
-	scratch sync.Pool // *[]string: member names for ExplainText
+	scratch sync.Pool // *scratch, for ExplainText
 }
 
 // Compile builds the fast path for a schema the validator compiled. ok is
@@ -702,7 +702,13 @@ func (n *node) multipleOfRat(x json.Number) (result, *big.Rat) {
 	if !ok {
 		return unknown, nil
 	}
-	return verdict(new(big.Rat).Quo(r, n.multiple).IsInt()), r
+	// x/m is an integer when x's numerator times m's denominator is a
+	// multiple of x's denominator times m's numerator: a remainder, where
+	// the quotient as a rational would be reduced by a GCD of numbers as
+	// long as x's digits (1e308 has 309).
+	num := new(big.Int).Mul(r.Num(), n.multiple.Denom())
+	den := new(big.Int).Mul(r.Denom(), n.multiple.Num())
+	return verdict(num.Rem(num, den).Sign() == 0), r
 }
 
 // compare compares a JSON number with a bound by exact value. The float64
