@@ -289,17 +289,25 @@ func (x *explainer) members(n *node, obj map[string]any, want bool) (int, bool) 
 		}
 		count += c
 	}
-	if best != nil {
+	return count + x.membersEnd(best, extra, extraNames, want), true
+}
+
+// membersEnd ends a walk of an object's members: it records the member
+// leaf kept (unless the object's own leaves came first) and counts, and
+// records when wanted, the one leaf of the extra members
+// "additionalProperties": false refuses.
+func (x *explainer) membersEnd(best *jsonschema.ValidationError, extra int, extraNames []string, want bool) int {
+	if best != nil && x.first == nil {
 		x.first = best
 	}
-	if extra > 0 {
-		count++
-		if x.wants(want) {
-			slices.Sort(extraNames)
-			x.set(&kind.AdditionalProperties{Properties: extraNames})
-		}
+	if extra == 0 {
+		return 0
 	}
-	return count, true
+	if x.wants(want) {
+		slices.Sort(extraNames)
+		x.set(&kind.AdditionalProperties{Properties: extraNames})
+	}
+	return 1
 }
 
 // keep takes the leaf a member walk just recorded off x.first (so the

@@ -352,18 +352,7 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 	end := i + 1
 	names := x.names[base:]
 	total := x.objectLeaves(n, len(names), func(list bool) (int, []string) { return missingNames(names, n.required, list) }, want)
-	total += count
-	if best != nil && x.first == nil {
-		x.first = best
-	}
-	if extra > 0 {
-		total++
-		if x.wants(want) {
-			slices.Sort(extraNames)
-			x.set(&kind.AdditionalProperties{Properties: extraNames})
-		}
-	}
-	return total, end, valid
+	return total + count + x.membersEnd(best, extra, extraNames, want), end, valid
 }
 
 // nameBit is a bit for a member name, from its length and its first
