@@ -174,12 +174,13 @@ func typeName(v any) string {
 	return "number"
 }
 
-// missing returns how many of names obj lacks and, with list set, which.
-func missing(obj map[string]any, names []string, list bool) (int, []string) {
+// missing returns how many of names has does not hold and, with list
+// set, which.
+func missing(names []string, has func(string) bool, list bool) (int, []string) {
 	count := 0
 	var out []string
 	for _, k := range names {
-		if _, ok := obj[k]; !ok {
+		if !has(k) {
 			count++
 			if list {
 				out = append(out, k)
@@ -191,10 +192,9 @@ func missing(obj map[string]any, names []string, list bool) (int, []string) {
 
 // objectLeaves counts, and records when wanted, the leaves of the object
 // keywords the validator checks before the members: minProperties and
-// maxProperties for an object of size members, and required, for which
-// missing returns how many required names the object lacks and, with
-// list set, which.
-func (x *explainer) objectLeaves(n *node, size int, missing func(list bool) (int, []string), want bool) int {
+// maxProperties for an object of size members, and required, for an
+// object that has the member names has reports.
+func (x *explainer) objectLeaves(n *node, size int, has func(string) bool, want bool) int {
 	count := 0
 	if n.minProps >= 0 && size < n.minProps {
 		count++
@@ -208,7 +208,7 @@ func (x *explainer) objectLeaves(n *node, size int, missing func(list bool) (int
 			x.set(&kind.MaxProperties{Got: size, Want: n.maxProps})
 		}
 	}
-	if m, names := missing(x.wants(want)); m > 0 {
+	if m, names := missing(n.required, has, x.wants(want)); m > 0 {
 		count++
 		if x.wants(want) {
 			x.set(&kind.Required{Missing: names})
@@ -237,7 +237,8 @@ func (x *explainer) itemLeaves(n *node, size int, want bool) int {
 }
 
 func (x *explainer) object(n *node, obj map[string]any, want bool) (int, bool) {
-	count := x.objectLeaves(n, len(obj), func(list bool) (int, []string) { return missing(obj, n.required, list) }, want)
+	has := func(k string) bool { _, ok := obj[k]; return ok }
+	count := x.objectLeaves(n, len(obj), has, want)
 	if n.props != nil || n.patterns != nil || n.addl != nil {
 		c, ok := x.members(n, obj, want)
 		if !ok {
@@ -249,7 +250,7 @@ func (x *explainer) object(n *node, obj map[string]any, want bool) (int, bool) {
 		if _, ok := obj[d.prop]; !ok {
 			continue
 		}
-		if m, names := missing(obj, d.reqd, x.wants(want)); m > 0 {
+		if m, names := missing(d.reqd, has, x.wants(want)); m > 0 {
 			count++
 			if x.wants(want) {
 				x.set(&kind.DependentRequired{Prop: d.prop, Missing: names})

@@ -351,7 +351,7 @@ func (x *textExplainer) object(n *node, s string, i int, want bool) (int, int, r
 	}
 	end := i + 1
 	names := x.names[base:]
-	total := x.objectLeaves(n, len(names), func(list bool) (int, []string) { return missingNames(names, n.required, list) }, want)
+	total := x.objectLeaves(n, len(names), func(k string) bool { return slices.Contains(names, k) }, want)
 	return total + count + x.membersEnd(best, extra, extraNames, want), end, valid
 }
 
@@ -363,29 +363,6 @@ func nameBit(key string) uint64 {
 		h ^= uint(key[0]) ^ uint(key[len(key)-1])<<1
 	}
 	return 1 << (h % 64)
-}
-
-// missingNames returns how many of required names lacks and, with list
-// set, which.
-func missingNames(names, required []string, list bool) (int, []string) {
-	count := 0
-	var out []string
-	for _, r := range required {
-		found := false
-		for _, k := range names {
-			if k == r {
-				found = true
-				break
-			}
-		}
-		if !found {
-			count++
-			if list {
-				out = append(out, r)
-			}
-		}
-	}
-	return count, out
 }
 
 // member is [explainer.member] for the value at i: its leaves, whether
