@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -135,7 +136,7 @@ func (c *Compiler) Options(typ string) ([]string, bool) {
 			}
 		}
 	}()
-	return sortedKeys(o.asked), true
+	return slices.Sorted(maps.Keys(o.asked)), true
 }
 
 func (c *Compiler) builder(typ string) (Builder, bool) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -401,7 +402,7 @@ func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
 	for i, c := range calls {
 		d, ok := tools[c.Name]
 		if !ok {
-			return Failf("call %d names %q, which is not a declared tool (declared: %s)", i+1, c.Name, strings.Join(sortedKeys(tools), ", "))
+			return Failf("call %d names %q, which is not a declared tool (declared: %s)", i+1, c.Name, strings.Join(slices.Sorted(maps.Keys(tools)), ", "))
 		}
 		args, err := argumentsOrEmpty(c.Arguments)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -236,7 +237,7 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 	}
 	g := &ToolSequence{name: nameOr(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
 		threshold: thresholdOr(opts.Threshold, 1)}
-	for _, k := range sortedKeys(opts.Max) {
+	for _, k := range slices.Sorted(maps.Keys(opts.Max)) {
 		g.caps = append(g.caps, toolCap{k, opts.Max[k]})
 	}
 	if opts.Calls != nil {

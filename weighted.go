@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -38,7 +39,7 @@ func weightedSpecs(m map[string]Builder) {
 			case "an object":
 				var byName map[string]float64
 				if o.Decode("weights", &byName) {
-					for _, k := range sortedKeys(byName) { // errors in a fixed order
+					for _, k := range slices.Sorted(maps.Keys(byName)) { // errors in a fixed order
 						i := slices.Index(keys, k)
 						switch {
 						case i < 0:
