@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -74,7 +75,7 @@ func NewChoice(opts ChoiceOptions) (*Choice, error) {
 		}
 		seen[r] = true
 	}
-	g := &Choice{name: nameOr(opts.Name, "choice"), choices: choices}
+	g := &Choice{name: cmp.Or(opts.Name, "choice"), choices: choices}
 	if opts.Expected != "" {
 		r, ok := choiceLetter(opts.Expected, choices)
 		if !ok {
@@ -430,7 +431,7 @@ func NewNumeric(opts NumericOptions) (*Numeric, error) {
 	if opts.Expected != nil && (math.IsNaN(*opts.Expected) || math.IsInf(*opts.Expected, 0)) {
 		return nil, fmt.Errorf("proctor: numeric: expected must be finite, got %v", *opts.Expected)
 	}
-	g := &Numeric{name: nameOr(opts.Name, "numeric"), opts: opts}
+	g := &Numeric{name: cmp.Or(opts.Name, "numeric"), opts: opts}
 	if opts.Expected != nil {
 		g.want = Ptr(*opts.Expected)
 	}
@@ -627,13 +628,13 @@ var (
 
 // NewRefused returns a grader that passes when the output is a refusal.
 func NewRefused(opts RefusedOptions) *Refused {
-	return &Refused{name: nameOr(opts.Name, "refused")}
+	return &Refused{name: cmp.Or(opts.Name, "refused")}
 }
 
 // NewNotRefused returns a grader that passes when the output is not a
 // refusal.
 func NewNotRefused(opts RefusedOptions) *Refused {
-	return &Refused{name: nameOr(opts.Name, "not_refused"), negate: true}
+	return &Refused{name: cmp.Or(opts.Name, "not_refused"), negate: true}
 }
 
 // Name returns the grader's name.

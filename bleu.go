@@ -1,8 +1,11 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"slices"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -47,7 +50,7 @@ var _ Grader = (*BLEU)(nil)
 func NewBLEU(opts BLEUOptions) *BLEU {
 	g, err := NewWeightedBLEU(opts)
 	if err != nil {
-		return &BLEU{name: nameOr(opts.Name, "bleu"), refs: opts.References, err: err}
+		return &BLEU{name: cmp.Or(opts.Name, "bleu"), refs: opts.References, err: err}
 	}
 	return g
 }
@@ -59,7 +62,7 @@ func NewWeightedBLEU(opts BLEUOptions) (*BLEU, error) {
 	if err := metric.CheckBLEUWeights(opts.Weights); err != nil {
 		return nil, err
 	}
-	return &BLEU{name: nameOr(opts.Name, "bleu"), refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5),
+	return &BLEU{name: cmp.Or(opts.Name, "bleu"), refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5),
 		weights: slices.Clone(opts.Weights)}, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/proctorhq/proctor/internal/kit"
+
 	"golang.org/x/sync/errgroup"
 )
 
@@ -241,7 +243,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	}
 	r.Finish(rep)
 	if err := ctx.Err(); err != nil && done < len(cases) {
-		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d case%s graded (%v)", done, len(cases), plural(len(cases)), err))
+		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d case%s graded (%v)", done, len(cases), kit.Plural(len(cases)), err))
 		return rep, err
 	}
 	return rep, nil

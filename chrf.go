@@ -1,10 +1,13 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/chrf"
 )
@@ -13,7 +16,7 @@ import (
 // word_order 2).
 func chrfSpecs(m map[string]Builder) {
 	m["chrf"] = func(o *SpecOptions) (Grader, error) {
-		opts := ChrFOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := ChrFOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		opts.CharOrder = o.Int("char_order", 0)
 		opts.WordOrder = o.Int("word_order", 0)
 		opts.Beta = o.Int("beta", 0)
@@ -168,8 +171,8 @@ func NewChrF(opts ChrFOptions) (*ChrF, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ChrF{name: nameOr(opts.Name, "chrf"), cfg: c, label: fmt.Sprintf("chrF%d", c.Beta) + strings.Repeat("+", c.WordOrder),
-		refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}, nil
+	return &ChrF{name: cmp.Or(opts.Name, "chrf"), cfg: c, label: fmt.Sprintf("chrF%d", c.Beta) + strings.Repeat("+", c.WordOrder),
+		refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}, nil
 }
 
 // Name returns the grader's name.

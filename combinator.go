@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -58,17 +59,17 @@ func (g *Not) Close() error { return CloseChecks([]Check{g.check}) }
 
 // NewAll returns a grader that requires every grader to pass.
 func NewAll(name string, graders ...Grader) *All {
-	return &All{name: nameOr(name, "all"), checks: toChecks(graders)}
+	return &All{name: cmp.Or(name, "all"), checks: toChecks(graders)}
 }
 
 // NewAny returns a grader that requires one grader to pass.
 func NewAny(name string, graders ...Grader) *Any {
-	return &Any{name: nameOr(name, "any"), checks: toChecks(graders)}
+	return &Any{name: cmp.Or(name, "any"), checks: toChecks(graders)}
 }
 
 // NewNot returns a grader that inverts g's pass and fail.
 func NewNot(name string, g Grader) *Not {
-	return &Not{name: nameOr(name, "not"), check: Check{Grader: g}}
+	return &Not{name: cmp.Or(name, "not"), check: Check{Grader: g}}
 }
 
 func toChecks(gs []Grader) []Check {

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -101,7 +102,7 @@ func NewContextF1(opts ContextF1Options) (*ContextF1, error) {
 	if int(opts.Measure) >= len(contextMeasureNames) {
 		return nil, fmt.Errorf("proctor: context_f1: unknown measure %v", opts.Measure)
 	}
-	g := &ContextF1{name: nameOr(opts.Name, "context_f1"), measure: opts.Measure, threshold: th}
+	g := &ContextF1{name: cmp.Or(opts.Name, "context_f1"), measure: opts.Measure, threshold: th}
 	if len(opts.Expected)+len(opts.ExpectedIDs) > 0 {
 		g.texts, g.ids = foldSet(opts.Expected), idSet(opts.ExpectedIDs)
 	}

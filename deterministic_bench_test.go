@@ -2,18 +2,12 @@ package proctor
 
 import (
 	"context"
-	"encoding/json"
-	"go/parser"
-	"go/token"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/ohler55/ojg/jp"
 )
 
 // prose1K returns about 1 KB of ordinary model prose followed by tail.
@@ -147,73 +141,6 @@ func BenchmarkHTTPStatus(b *testing.B) {
 	benchGrade(b, g, s, StatusPassed)
 }
 
-func agentSample() *Sample {
-	s := sampleOut(prose1K(""))
-	s.ToolCalls = calls(
-		"search_flights", `{"from":"LHR","to":"BOS","date":"2026-12-04","direct":true}`,
-		"get_price", `{"flight":"BA117","seats":2}`,
-		"get_price", `{"flight":"VS11","seats":2}`,
-		"book_flight", `{"flight":"BA117","seats":2,"passengers":[{"name":"A. Smith"},{"name":"B. Smith"}]}`,
-	)
-	return s
-}
-
-func BenchmarkToolCalled(b *testing.B) {
-	g, _ := NewToolCalled("book_flight", ToolCalledOptions{})
-	benchGrade(b, g, agentSample(), StatusPassed)
-}
-
-func BenchmarkToolNotCalled(b *testing.B) {
-	g, _ := NewToolNotCalled("cancel_booking", ToolNotCalledOptions{})
-	benchGrade(b, g, agentSample(), StatusPassed)
-}
-
-func BenchmarkToolSequence(b *testing.B) {
-	g, _ := NewToolSequence([]string{"search_flights", "book_flight"}, ToolSequenceOptions{})
-	benchGrade(b, g, agentSample(), StatusPassed)
-}
-
-func BenchmarkToolArgumentAssertion(b *testing.B) {
-	benchGrade(b, MustToolArgumentAssertion("book_flight", "$.seats", 2, ToolArgumentAssertionOptions{}), agentSample(), StatusPassed)
-}
-
-// BenchmarkToolArgumentAssertionBare is the primitive: decode the one
-// call's arguments and get the path.
-func BenchmarkToolArgumentAssertionBare(b *testing.B) {
-	x := jp.MustParseString("$.seats")
-	raw := agentSample().ToolCalls[3].Arguments
-	b.ReportAllocs()
-	for b.Loop() {
-		var v any
-		_ = json.Unmarshal(raw, &v)
-		_ = x.Get(v)
-	}
-}
-
-const goSource1K = "```go\npackage lru\n\nimport \"container/list\"\n\ntype entry struct{ key, val string }\n\ntype LRU struct {\n\tmax   int\n\titems map[string]*list.Element\n\torder *list.List\n}\n\nfunc New(max int) *LRU {\n\treturn &LRU{max: max, items: map[string]*list.Element{}, order: list.New()}\n}\n\nfunc (c *LRU) Get(key string) (string, bool) {\n\te, ok := c.items[key]\n\tif !ok {\n\t\treturn \"\", false\n\t}\n\tc.order.MoveToFront(e)\n\treturn e.Value.(*entry).val, true\n}\n\nfunc (c *LRU) Put(key, val string) {\n\tif e, ok := c.items[key]; ok {\n\t\te.Value.(*entry).val = val\n\t\tc.order.MoveToFront(e)\n\t\treturn\n\t}\n\tc.items[key] = c.order.PushFront(&entry{key, val})\n\tif c.order.Len() > c.max {\n\t\tlast := c.order.Back()\n\t\tc.order.Remove(last)\n\t\tdelete(c.items, last.Value.(*entry).key)\n\t}\n}\n\nfunc (c *LRU) Len() int { return c.order.Len() }\n\nfunc (c *LRU) Keys() []string {\n\tkeys := make([]string, 0, c.order.Len())\n\tfor e := c.order.Front(); e != nil; e = e.Next() {\n\t\tkeys = append(keys, e.Value.(*entry).key)\n\t}\n\treturn keys\n}\n```\n"
-
-func BenchmarkGoCompiles(b *testing.B) {
-	benchGrade(b, NewGoCompiles(GoCompilesOptions{}), sampleOut(goSource1K), StatusPassed)
-}
-
-// BenchmarkGoCompilesBareParser is the primitive: go/parser on the file.
-func BenchmarkGoCompilesBareParser(b *testing.B) {
-	src := codeBody(goSource1K, "go")
-	b.ReportAllocs()
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		_, _ = parser.ParseFile(token.NewFileSet(), "x.go", src, parser.SkipObjectResolution)
-	}
-}
-
-func BenchmarkPythonCompiles(b *testing.B) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		b.Skip("python3 not on PATH")
-	}
-	src := "```python\n" + strings.Repeat("def f(x):\n    return [i * x for i in range(10) if i % 2]\n\n", 17) + "```"
-	benchGrade(b, NewPythonCompiles(PythonCompilesOptions{}), sampleOut(src), StatusPassed)
-}
-
 func BenchmarkStringCheck(b *testing.B) {
 	g, err := NewStringCheck(StringOpILike, "%{{item.answer}}%", StringCheckOptions{})
 	if err != nil {
@@ -274,10 +201,8 @@ func TestDeterministicAllocs(t *testing.T) {
 		t.Skip("allocation counts differ under -race")
 	}
 	lat, _ := NewLatencyThreshold(time.Second, LatencyThresholdOptions{})
-	called, _ := NewToolCalled("book_flight", ToolCalledOptions{})
-	seq, _ := NewToolSequence([]string{"search_flights", "book_flight"}, ToolSequenceOptions{})
 	eq, _ := NewStringCheck(StringOpEq, "{{item.answer}}", StringCheckOptions{})
-	s := agentSample()
+	s := sampleOut(prose1K(""))
 	s.Metrics.LatencyMS = Ptr(120.0)
 	s.Item = map[string]any{"answer": s.Output}
 	tests := []struct {
@@ -287,8 +212,6 @@ func TestDeterministicAllocs(t *testing.T) {
 	}{
 		{"length", MustLength(LengthOptions{MaxChars: Ptr(2000), MaxWords: Ptr(400)}), 0},
 		{"latency_threshold", lat, 0},
-		{"tool_called", called, 0},
-		{"tool_sequence", seq, 0},
 		{"string_check eq", eq, 0},
 		{"blocklist", MustBlocklist([]string{"darn", "heck"}, BlocklistOptions{}), 0},
 	}

@@ -1,9 +1,12 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -60,8 +63,8 @@ var _ Grader = (*EditSimilarity)(nil)
 // or, with opts.MaxDistance, on the distance itself. A negative
 // MaxDistance is taken as 0.
 func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
-	g := &EditSimilarity{name: nameOr(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
-		sim: metric.LevenshteinSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+	g := &EditSimilarity{name: cmp.Or(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
+		sim: metric.LevenshteinSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
 	if opts.MaxDistance != nil {
 		d := max(*opts.MaxDistance, 0)
 		g.maxDist, g.hasThreshold = &d, opts.Threshold != nil
@@ -71,8 +74,8 @@ func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
 
 // NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1.
 func NewFuzzyMatch(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: nameOr(opts.Name, "fuzzy_match"), metric: "fuzzy ratio",
-		sim: metric.IndelSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+	return &EditSimilarity{name: cmp.Or(opts.Name, "fuzzy_match"), metric: "fuzzy ratio",
+		sim: metric.IndelSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
 }
 
 // Name returns the grader's name.
@@ -129,9 +132,9 @@ func (g *EditSimilarity) gradeDistance(out string, refs []string) Grade {
 	if g.hasThreshold {
 		if sim < g.threshold {
 			st = StatusFailed
-			reason += fmt.Sprintf("; similarity %s < threshold %s", fmtScore(sim), fmtScore(g.threshold))
+			reason += fmt.Sprintf("; similarity %s < threshold %s", kit.FormatScore(sim), kit.FormatScore(g.threshold))
 		} else {
-			reason += fmt.Sprintf("; similarity %s >= threshold %s", fmtScore(sim), fmtScore(g.threshold))
+			reason += fmt.Sprintf("; similarity %s >= threshold %s", kit.FormatScore(sim), kit.FormatScore(g.threshold))
 		}
 	}
 	gr := Grade{Status: st, Reason: reason}.WithScore(sim)

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // EmbeddingProvider turns texts into vectors for [SemanticSimilarity].
@@ -402,7 +405,7 @@ func NewSemanticSimilarity(e EmbeddingProvider, opts SemanticSimilarityOptions) 
 }
 
 func newSemanticSimilarity(e *cachedEmbedder, opts SemanticSimilarityOptions) *SemanticSimilarity {
-	return &SemanticSimilarity{name: nameOr(opts.Name, "semantic_similarity"), e: e, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.8)}
+	return &SemanticSimilarity{name: cmp.Or(opts.Name, "semantic_similarity"), e: e, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.8)}
 }
 
 // Name returns the grader's name.

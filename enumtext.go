@@ -68,14 +68,6 @@ func (m *RougeMeasure) UnmarshalText(b []byte) error {
 	return unmarshalEnum(m, b, int(RougeRecall)+1, "measure")
 }
 
-// MarshalText encodes m as [SequenceMode.String] does.
-func (m SequenceMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText decodes "subsequence" or "exact".
-func (m *SequenceMode) UnmarshalText(b []byte) error {
-	return unmarshalEnum(m, b, int(SequenceExact)+1, "mode")
-}
-
 // MarshalText encodes op as [StringOp.String] does.
 func (op StringOp) MarshalText() ([]byte, error) { return []byte(op.String()), nil }
 

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,7 +45,7 @@ var _ Grader = (*ExactMatch)(nil)
 // NewExactMatch returns a grader that compares with the sample's expected
 // value.
 func NewExactMatch(opts ExactMatchOptions) *ExactMatch {
-	return &ExactMatch{name: nameOr(opts.Name, "exact_match"), opts: opts}
+	return &ExactMatch{name: cmp.Or(opts.Name, "exact_match"), opts: opts}
 }
 
 // NewExactMatchTo returns a grader that compares with want, whatever the
@@ -168,13 +169,6 @@ func appendClip(b []byte, s string) []byte {
 	return b
 }
 
-func nameOr(name, def string) string {
-	if name == "" {
-		return def
-	}
-	return name
-}
-
 // OneOf passes when the trimmed output equals one of the values, ignoring
 // case unless [OneOfOptions.CaseSensitive]. Safe for concurrent use.
 type OneOf struct {
@@ -203,7 +197,7 @@ func NewOneOf(values []string, opts OneOfOptions) (*OneOf, error) {
 	for i, v := range values {
 		vs[i] = strings.TrimSpace(v)
 	}
-	return &OneOf{name: nameOr(opts.Name, "one_of"), values: vs, opts: opts}, nil
+	return &OneOf{name: cmp.Or(opts.Name, "one_of"), values: vs, opts: opts}, nil
 }
 
 // MustOneOf is [NewOneOf] for values known to be valid; it panics, naming

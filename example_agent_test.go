@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 )
 
 // agentTranscript is one recorded run of a tool-using agent, as
@@ -39,7 +40,7 @@ func Example_agentTranscripts() {
 	if err != nil {
 		panic(err)
 	}
-	comp := proctor.NewCompiler()
+	comp := proctor.NewCompiler(builtin.Types())
 	var cases []proctor.Case
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -1,7 +1,10 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -30,7 +33,7 @@ var _ Grader = (*GLEU)(nil)
 
 // NewGLEU returns a GLEU grader.
 func NewGLEU(opts GLEUOptions) *GLEU {
-	return &GLEU{name: nameOr(opts.Name, "gleu"), refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+	return &GLEU{name: cmp.Or(opts.Name, "gleu"), refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
 }
 
 // Name returns the grader's name.

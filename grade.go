@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/proctorhq/proctor/internal/kit"
+
 	"github.com/ohler55/ojg"
 )
 
@@ -260,7 +262,7 @@ func (g Grade) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"reason":`...)
 	b = ojg.AppendJSONString(b, g.Reason, false)
 	if g.Evidence != nil {
-		ev, err := marshalPlain(g.Evidence)
+		ev, err := kit.MarshalPlain(g.Evidence)
 		if err != nil {
 			return b, fmt.Errorf("proctor: grade evidence: %w", err)
 		}

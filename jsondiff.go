@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/proctorhq/proctor/internal/kit"
+
 	"github.com/proctorhq/proctor/internal/assign"
 	"github.com/proctorhq/proctor/metric"
 )
@@ -18,7 +21,7 @@ import (
 // list_contains (autoevals' JSONDiff, NumericDiff and ListContains).
 func jsonDiffSpecs(m map[string]Builder) {
 	m["json_diff"] = func(o *SpecOptions) (Grader, error) {
-		opts := JSONDiffOptions{Threshold: specThreshold(o), Name: o.Name(),
+		opts := JSONDiffOptions{Threshold: o.OptThreshold(), Name: o.Name(),
 			PreserveStrings: o.Bool("preserve_strings", false),
 			StringScorer:    o.Enum("string_scorer", "levenshtein", stringScorerNames...),
 			ExactNumbers:    o.Enum("number_scorer", "numeric_diff", "numeric_diff", "exact") == "exact"}
@@ -31,7 +34,7 @@ func jsonDiffSpecs(m map[string]Builder) {
 		return NewJSONDiff(opts)
 	}
 	m["numeric_diff"] = func(o *SpecOptions) (Grader, error) {
-		opts := NumericDiffOptions{Threshold: specThreshold(o), Name: o.Name()}
+		opts := NumericDiffOptions{Threshold: o.OptThreshold(), Name: o.Name()}
 		if f, ok := o.OptFloat("expected"); ok {
 			opts.Expected = &f
 		}
@@ -41,7 +44,7 @@ func jsonDiffSpecs(m map[string]Builder) {
 		return NewNumericDiff(opts), nil
 	}
 	m["list_contains"] = func(o *SpecOptions) (Grader, error) {
-		opts := ListContainsOptions{Threshold: specThreshold(o), Name: o.Name(),
+		opts := ListContainsOptions{Threshold: o.OptThreshold(), Name: o.Name(),
 			AllowExtra:   o.Bool("allow_extra", false),
 			StringScorer: o.Enum("string_scorer", "levenshtein", stringScorerNames...)}
 		if v, ok := o.Value("expected"); ok {
@@ -219,17 +222,7 @@ func (d *jsonDiffer) diff(a, b any) (float64, error) {
 	case a == nil || b == nil:
 		return 0, nil
 	}
-	return d.str(jsStringify(a), jsStringify(b))
-}
-
-// jsStringify writes v as JavaScript's JSON.stringify does with sorted
-// keys: compact, no HTML escaping.
-func jsStringify(v any) string {
-	b, err := marshalPlain(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
+	return d.str(kit.Stringify(a), kit.Stringify(b))
 }
 
 // JSONDiffOptions configure [NewJSONDiff]. The zero value compares with the
@@ -283,10 +276,10 @@ func NewJSONDiff(opts JSONDiffOptions) (*JSONDiff, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_diff: %w", err)
 	}
-	g := &JSONDiff{name: nameOr(opts.Name, "json_diff"), threshold: thresholdOr(opts.Threshold, 0.5),
+	g := &JSONDiff{name: cmp.Or(opts.Name, "json_diff"), threshold: kit.Deref(opts.Threshold, 0.5),
 		d: jsonDiffer{str: str, exactNumbers: opts.ExactNumbers, preserveStrings: opts.PreserveStrings}}
 	if opts.Expected != nil {
-		v, err := normJSON(*opts.Expected)
+		v, err := kit.NormJSON(*opts.Expected)
 		if err != nil {
 			return nil, fmt.Errorf("proctor: json_diff: expected: %w", err)
 		}
@@ -348,7 +341,7 @@ var _ Grader = (*NumericDiff)(nil)
 
 // NewNumericDiff returns a numeric_diff grader.
 func NewNumericDiff(opts NumericDiffOptions) *NumericDiff {
-	g := &NumericDiff{name: nameOr(opts.Name, "numeric_diff"), threshold: thresholdOr(opts.Threshold, 0.5)}
+	g := &NumericDiff{name: cmp.Or(opts.Name, "numeric_diff"), threshold: kit.Deref(opts.Threshold, 0.5)}
 	if opts.Expected != nil {
 		e := *opts.Expected
 		g.expected = &e
@@ -376,13 +369,13 @@ func (g *NumericDiff) Grade(_ context.Context, s *Sample) Grade {
 		}
 		f, ok := parseFinite(e)
 		if !ok {
-			return NotGradedf("expected %q is not a number", clipRunes(e, 40))
+			return NotGradedf("expected %q is not a number", kit.ClipRunes(e, 40))
 		}
 		want = f
 	}
 	got, ok := parseFinite(s.Output)
 	if !ok {
-		return Failf("output %q is not a number", clipRunes(s.Output, 40)).WithScore(0)
+		return Failf("output %q is not a number", kit.ClipRunes(s.Output, 40)).WithScore(0)
 	}
 	return scoreGrade(fmt.Sprintf("numeric diff of %v against %v:", got, want), NumericDiffScore(got, want), g.threshold, 0, nil)
 }
@@ -436,8 +429,8 @@ func NewListContains(opts ListContainsOptions) (*ListContains, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proctor: list_contains: %w", err)
 	}
-	g := &ListContains{name: nameOr(opts.Name, "list_contains"), allowExtra: opts.AllowExtra, str: str,
-		threshold: thresholdOr(opts.Threshold, 0.5)}
+	g := &ListContains{name: cmp.Or(opts.Name, "list_contains"), allowExtra: opts.AllowExtra, str: str,
+		threshold: kit.Deref(opts.Threshold, 0.5)}
 	if opts.Expected != nil {
 		g.expected = append([]string{}, opts.Expected...)
 	}
@@ -457,7 +450,7 @@ func listStrings(items []any) []string {
 		if s, ok := it.(string); ok {
 			out[i] = s
 		} else {
-			out[i] = jsStringify(it)
+			out[i] = kit.Stringify(it)
 		}
 	}
 	return out
@@ -511,7 +504,7 @@ func (g *ListContains) Grade(_ context.Context, s *Sample) Grade {
 		}
 		var items []any
 		if json.Unmarshal([]byte(e), &items) != nil || items == nil {
-			return NotGradedf("expected %q is not a JSON array", clipRunes(e, 40))
+			return NotGradedf("expected %q is not a JSON array", kit.ClipRunes(e, 40))
 		}
 		want = listStrings(items)
 	}

@@ -176,7 +176,7 @@ func newJSONPath(path string, op jsonPathOp, opts JSONPathOptions) (*JSONPath, e
 		return nil, fmt.Errorf("proctor: json_path: path %q: %w", path, err)
 	}
 	g := &JSONPath{
-		name: nameOr(opts.Name, "json_path"), src: path, q: q, op: op, ps: newParsers(true, false),
+		name: cmp.Or(opts.Name, "json_path"), src: path, q: q, op: op, ps: newParsers(true, false),
 		maxWork: cmp.Or(opts.MaxWork, defaultJSONPathMaxWork), maxNodes: cmp.Or(opts.MaxNodes, defaultJSONPathMaxNodes),
 	}
 	g.singular = singularSteps(p.Query())

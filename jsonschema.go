@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/fastschema"
 	"github.com/proctorhq/proctor/internal/fence"
@@ -238,7 +241,7 @@ var _ Grader = (*JSONValid)(nil)
 
 // NewJSONValid returns a json_valid grader.
 func NewJSONValid(opts JSONValidOptions) *JSONValid {
-	return &JSONValid{name: nameOr(opts.Name, "json_valid"), ps: newParsers(false, opts.Strict)}
+	return &JSONValid{name: cmp.Or(opts.Name, "json_valid"), ps: newParsers(false, opts.Strict)}
 }
 
 // Name returns the grader's name.
@@ -493,7 +496,7 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
 	fast, _ := fastschema.Compile(sch)
-	return &JSONSchema{name: nameOr(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false, opts.Strict), fast: fast, fastText: bound.SafeLength()}, nil
+	return &JSONSchema{name: cmp.Or(opts.Name, "json_schema"), schema: sch, anyBlock: opts.AnyBlock, bound: bound, ps: newParsers(false, opts.Strict), fast: fast, fastText: bound.SafeLength()}, nil
 }
 
 // assertedFormats are the validator's own format checks, each followed by
@@ -659,6 +662,14 @@ func (g *JSONSchema) Grade(ctx context.Context, s *Sample) Grade {
 	return *first
 }
 
+// GradeValue grades a decoded JSON value (as encoding/json decodes into
+// any) against the schema, as Grade grades the JSON in an output: passed,
+// failed with the first violation, or not graded when validating it could
+// pass the schema's work bound or ctx ends.
+func (g *JSONSchema) GradeValue(ctx context.Context, v any) Grade {
+	return g.validate(ctx, v, false)
+}
+
 // validate is the validate step for one decoded value: it checks the
 // context and the work bound (unless withinBound: the value's text is no
 // longer than the bound's safe length), then asks the fast path for the
@@ -723,7 +734,7 @@ func violation(first *jsonschema.ValidationError, leaves int) string {
 	// The leaf's message without the validator's "at '/a/b': " prefix; the
 	// pointer is written plainly below.
 	msg := leafMessage(first.ErrorKind)
-	r := fmt.Sprintf("schema violation at %s: %s", jsonPointer(first.InstanceLocation), clipRunes(msg, 160))
+	r := fmt.Sprintf("schema violation at %s: %s", jsonPointer(first.InstanceLocation), kit.ClipRunes(msg, 160))
 	if leaves > 1 {
 		r += fmt.Sprintf(" (and %d more)", leaves-1)
 	}
@@ -831,18 +842,6 @@ func jsonPointer(loc []string) string {
 	return b.String()
 }
 
-// clipRunes shortens s to n runes with an ellipsis.
-func clipRunes(s string, n int) string {
-	count := 0
-	for i := range s { // stop at the cut: a huge s is not converted whole
-		if count == n {
-			return string([]rune(s[:i])) + "…"
-		}
-		count++
-	}
-	return s
-}
-
 // DecodesOptions configure [DecodesInto].
 type DecodesOptions struct {
 	// AllowUnknownFields accepts object members that T has no field for;
@@ -870,7 +869,7 @@ var _ Grader = (*Decodes[any])(nil)
 //
 //	proctor.DecodesInto[Ticket](proctor.DecodesOptions{})
 func DecodesInto[T any](opts DecodesOptions) *Decodes[T] {
-	return &Decodes[T]{name: nameOr(opts.Name, "decodes_into_"+typeName[T]()), opts: opts}
+	return &Decodes[T]{name: cmp.Or(opts.Name, "decodes_into_"+typeName[T]()), opts: opts}
 }
 
 var _ Grader = (*Decodes[struct{}])(nil)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Length passes when the trimmed output's length is within bounds:
@@ -56,7 +58,7 @@ func NewLength(opts LengthOptions) (*Length, error) {
 	if opts.MinWords != nil && opts.MaxWords != nil && *opts.MinWords > *opts.MaxWords {
 		return nil, fmt.Errorf("proctor: length: min_words %d exceeds max_words %d", *opts.MinWords, *opts.MaxWords)
 	}
-	return &Length{name: nameOr(opts.Name, "length"), opts: opts}, nil
+	return &Length{name: cmp.Or(opts.Name, "length"), opts: opts}, nil
 }
 
 // MustLength is [NewLength] that panics on error.
@@ -164,7 +166,7 @@ func NewBlocklist(words []string, opts BlocklistOptions) (*Blocklist, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proctor: blocklist: %w", err)
 	}
-	return &Blocklist{name: nameOr(opts.Name, "blocklist"), re: re, sorted: sorted, fold: !opts.CaseSensitive}, nil
+	return &Blocklist{name: cmp.Or(opts.Name, "blocklist"), re: re, sorted: sorted, fold: !opts.CaseSensitive}, nil
 }
 
 // MustBlocklist is [NewBlocklist] that panics on error.
@@ -224,7 +226,7 @@ func (g *Blocklist) prefixLen(s, w string) (int, bool) {
 		}
 		a, na := utf8.DecodeRuneInString(s[n:])
 		b, nb := utf8.DecodeRuneInString(w)
-		if a != b && !equalFoldRune(a, b) {
+		if a != b && !kit.EqualFoldRune(a, b) {
 			return 0, false
 		}
 		n, w = n+na, w[nb:]

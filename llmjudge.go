@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/proctorhq/proctor/internal/kit"
+
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
 
@@ -254,7 +256,7 @@ func pickLabel(r judgereply.Reply, labels []string) (label string, edge bool, er
 	if r.Category != "" {
 		var ok bool
 		if c, ok = matchLabel(r.Category, labels, false); !ok {
-			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, clipRunes(r.Category, 60), len(labels))
+			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, kit.ClipRunes(r.Category, 60), len(labels))
 		}
 	}
 	if r.Choice != "" {
@@ -397,7 +399,7 @@ type JudgeOptions struct {
 }
 
 func newJudgeGrader(typ string, opts JudgeOptions, t judgeTask, with []Option) judgeGrader {
-	return judgeGrader{name: nameOr(opts.Name, typ), severity: opts.Severity, jc: judgeConfigOf(with), task: t}
+	return judgeGrader{name: cmp.Or(opts.Name, typ), severity: opts.Severity, jc: judgeConfigOf(with), task: t}
 }
 
 // LLMJudge passes when the judges find the output meets a rubric: binary

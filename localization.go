@@ -1,7 +1,10 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -37,7 +40,7 @@ var _ Grader = (*LocalizationF1)(nil)
 
 // NewLocalizationF1 returns a localization grader.
 func NewLocalizationF1(opts LocalizationF1Options) *LocalizationF1 {
-	return &LocalizationF1{name: nameOr(opts.Name, "localization_f1"), want: opts.Expected, threshold: thresholdOr(opts.Threshold, 0.5)}
+	return &LocalizationF1{name: cmp.Or(opts.Name, "localization_f1"), want: opts.Expected, threshold: kit.Deref(opts.Threshold, 0.5)}
 }
 
 // Name returns the grader's name.
@@ -71,7 +74,7 @@ func (g *LocalizationF1) Grade(_ context.Context, s *Sample) Grade {
 }
 
 func localizationSpec(o *SpecOptions) (Grader, error) {
-	opts := LocalizationF1Options{Threshold: specThreshold(o), Name: o.Name()}
+	opts := LocalizationF1Options{Threshold: o.OptThreshold(), Name: o.Name()}
 	if r, ok := o.Raw("expected"); ok {
 		var text string
 		switch jsonKind(r) {

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -123,7 +124,7 @@ func newMulti(calc string, checks []Check, keys []string, opts MultiOptions) (*M
 	if err != nil {
 		return nil, &multiError{"calculate_output", err}
 	}
-	return &Multi{name: nameOr(opts.Name, "multi"), checks: checks, keys: keys, expr: expr, threshold: th}, nil
+	return &Multi{name: cmp.Or(opts.Name, "multi"), checks: checks, keys: keys, expr: expr, threshold: th}, nil
 }
 
 // Name returns the grader's name.

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -78,7 +79,7 @@ func NewStringCheck(op StringOp, reference string, opts StringCheckOptions) (*St
 	if err != nil {
 		return nil, err
 	}
-	return &StringCheck{name: nameOr(opts.Name, "string_check"), op: op, inputReference: p}, nil
+	return &StringCheck{name: cmp.Or(opts.Name, "string_check"), op: op, inputReference: p}, nil
 }
 
 // MustStringCheck is [NewStringCheck] for package-level variables; it
@@ -135,7 +136,7 @@ type inputReference struct {
 // parseInputReference parses the input template ("" means
 // {{sample.output_text}}) and the reference template of grader typ.
 func parseInputReference(typ, input, reference string) (inputReference, error) {
-	in, err := ParseTemplate(nameOr(input, "{{sample.output_text}}"))
+	in, err := ParseTemplate(cmp.Or(input, "{{sample.output_text}}"))
 	if err != nil {
 		return inputReference{}, fmt.Errorf("proctor: %s input: %w", typ, err)
 	}
@@ -239,7 +240,7 @@ func NewTextSimilarity(metric Grader, reference string, opts TextSimilarityOptio
 	if err != nil {
 		return nil, err
 	}
-	return &TextSimilarity{name: nameOr(opts.Name, "text_similarity"), metric: metric, inputReference: p}, nil
+	return &TextSimilarity{name: cmp.Or(opts.Name, "text_similarity"), metric: metric, inputReference: p}, nil
 }
 
 // MustTextSimilarity is [NewTextSimilarity] for package-level variables; it

@@ -26,6 +26,7 @@ type config struct {
 	suite         string                        // the suite's name, for the Runner's reports
 	redactors     []func(CaseResult) CaseResult // rewrite each case result before it is returned
 	recordOutputs bool                          // keep input, expected and outputs in case results
+	specTypes     []SpecType                    // a Compiler's types from family packages (WithSpecTypes)
 
 	// Each grader family keeps its injected dependencies in its own struct,
 	// defined in its own file.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/proctorhq/proctor/internal/kit"
+
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
 
@@ -386,7 +388,7 @@ func verdictGrade(v Verdict, reason string) Grade {
 
 func because(v JudgeVote) string {
 	if v.Verdict == VerdictFail && v.violations != "" {
-		return ": " + clipRunes(v.violations, 200)
+		return ": " + kit.ClipRunes(v.violations, 200)
 	}
 	return ""
 }

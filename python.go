@@ -3,6 +3,7 @@ package proctor
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,6 +19,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/proc"
 	"github.com/proctorhq/proctor/internal/pyworker"
@@ -153,7 +156,7 @@ func NewPython(source string, opts PythonOptions) (*Python, error) {
 		return nil, errors.New("proctor: python: negative timeout or workers")
 	}
 	st := &pyState{
-		name:      nameOr(opts.Name, "python"),
+		name:      cmp.Or(opts.Name, "python"),
 		source:    source,
 		threshold: th,
 		timeout:   cmpOr(opts.Timeout, 10*time.Second),
@@ -623,7 +626,7 @@ func (t *tailBuffer) lastLine() string {
 	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 		b = b[i+1:]
 	}
-	return clipRunes(string(b), 300)
+	return kit.ClipRunes(string(b), 300)
 }
 
 func pythonSpec(o *SpecOptions) (Grader, error) {

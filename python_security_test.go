@@ -7,132 +7,21 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/proctorhq/proctor/internal/kit"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
-// gone reports whether process pid has ended: it no longer exists, or it
-// is a zombie waiting for a parent that is not this process.
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	// pid (comm) S ...: the state follows the last ')'.
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
-}
-
-// waitGone waits up to 5 s for pid to end.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !gone(pid) {
-		if time.Now().After(deadline) {
-			t.Errorf("process %d still running", pid)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func readPid(t *testing.T, path string) int {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, err := os.ReadFile(path)
-		if n, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil && n > 0 {
-			return n
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no pid in %s", path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// fakeInterpreter writes a shell script standing in for python3.
-func fakeInterpreter(t *testing.T, body string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "python3")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 const candidateMarker = "proctor-candidate-marker-7f3a"
-
-// The candidate reaches python_compiles on standard input only, never on
-// its command line.
-func TestPythonCompilesCandidateOnStdinOnly(t *testing.T) {
-	dir := t.TempDir()
-	py := fakeInterpreter(t, `printf '%s\n' "$0" "$@" > `+dir+`/argv
-cat > `+dir+`/stdin
-`)
-	g := NewPythonCompiles(PythonCompilesOptions{Python: py})
-	if got := g.Grade(context.Background(), sampleOut("x = '"+candidateMarker+"'")); got.Status != StatusPassed {
-		t.Fatalf("got %v %q, want passed from the stand-in interpreter", got.Status, got.Reason)
-	}
-	argv, _ := os.ReadFile(dir + "/argv")
-	stdin, _ := os.ReadFile(dir + "/stdin")
-	if bytes.Contains(argv, []byte(candidateMarker)) {
-		t.Errorf("the candidate is on the command line: %s", argv)
-	}
-	if !bytes.Contains(stdin, []byte(candidateMarker)) {
-		t.Errorf("standard input %q, want the candidate", stdin)
-	}
-}
-
-// A python_compiles that outruns its timeout has its whole process group
-// killed, children included; a flood on standard error is capped.
-func TestPythonCompilesKillsGroupAndCapsOutput(t *testing.T) {
-	dir := t.TempDir()
-	py := fakeInterpreter(t, `sleep 60 &
-echo $! > `+dir+`/child
-wait
-`)
-	g := NewPythonCompiles(PythonCompilesOptions{Python: py, Timeout: 200 * time.Millisecond})
-	start := time.Now()
-	got := g.Grade(context.Background(), sampleOut("x = 1"))
-	if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "did not finish") || time.Since(start) > 3*time.Second {
-		t.Errorf("got %v %q after %v, want not graded: did not finish, promptly", got.Status, got.Reason, time.Since(start))
-	}
-	waitGone(t, readPid(t, dir+"/child"))
-
-	flood := fakeInterpreter(t, `head -c 4000000 /dev/zero | tr '\0' 'e' >&2
-exit 1
-`)
-	got = NewPythonCompiles(PythonCompilesOptions{Python: flood}).Grade(context.Background(), sampleOut("x = 1"))
-	if got.Status != StatusNotGraded || len(got.Reason) > 20<<10 {
-		t.Errorf("stderr flood: %v with a %d-byte reason, want not graded with a capped reason", got.Status, len(got.Reason))
-	}
-}
-
-// Source nested too deeply for Python to compile fails rather than being
-// not graded: python3 cannot compile it either.
-func TestPythonCompilesTooDeep(t *testing.T) {
-	needPython(t)
-	g := NewPythonCompiles(PythonCompilesOptions{})
-	for _, src := range []string{"x = " + strings.Repeat("1+", 200000) + "1", "x = " + strings.Repeat("-", 200000) + "1"} {
-		got := g.Grade(context.Background(), sampleOut(src))
-		if got.Status != StatusFailed || !strings.Contains(got.Reason, "Error") {
-			t.Errorf("%.20q...: got %v %q, want failed with Python's error", src, got.Status, got.Reason)
-		}
-	}
-}
 
 // The python worker gets the candidate over its pipe only: neither its
 // command line nor its environment holds it.
 func TestPythonCandidateNotOnCommandLine(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 	defer g.Close()
 	if got := g.Grade(context.Background(), &Sample{Output: candidateMarker, Item: map[string]any{"k": candidateMarker}}); got.Status != StatusPassed {
@@ -161,7 +50,7 @@ func TestPythonCandidateNotOnCommandLine(t *testing.T) {
 // A timed-out grade kills the worker's whole process group, so a child it
 // started does not outlive it.
 func TestPythonTimeoutKillsGroup(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	dir := t.TempDir()
 	src := "import subprocess\ndef grade(sample, item):\n    p = subprocess.Popen(['sleep', '60'])\n    open(" + strconv.Quote(dir+"/child") + ", 'w').write(str(p.pid))\n    while True:\n        pass\n"
 	g := MustPython(src, PythonOptions{Timeout: 500 * time.Millisecond})
@@ -170,14 +59,14 @@ func TestPythonTimeoutKillsGroup(t *testing.T) {
 	if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "timed out") {
 		t.Errorf("got %v %q, want not graded: timed out", got.Status, got.Reason)
 	}
-	waitGone(t, readPid(t, dir+"/child"))
+	proctest.WaitGone(t, proctest.ReadPid(t, dir+"/child"))
 }
 
 // Neither a flood on the worker's standard error nor a reply line longer
 // than the reader's buffer can deadlock a grade; the oversized reply is not
 // graded and the next grade gets a fresh worker.
 func TestPythonPipesDoNotDeadlock(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	src := "import sys\ndef grade(sample, item):\n    if sample['output_text'] == 'flood':\n        sys.stderr.write('e' * (8 << 20))\n        sys.stderr.flush()\n        return 1\n    if sample['output_text'] == 'huge':\n        return type('T' * 200000, (), {})()\n    return 1\n"
 	g := MustPython(src, PythonOptions{Timeout: 20 * time.Second})
 	defer g.Close()
@@ -187,7 +76,7 @@ func TestPythonPipesDoNotDeadlock(t *testing.T) {
 	}
 	start := time.Now()
 	if got := g.Grade(ctx, &Sample{Output: "huge"}); got.Status != StatusNotGraded || time.Since(start) > 10*time.Second {
-		t.Errorf("huge reply line: %v %q after %v, want not graded, promptly", got.Status, clipRunes(got.Reason, 200), time.Since(start))
+		t.Errorf("huge reply line: %v %q after %v, want not graded, promptly", got.Status, kit.ClipRunes(got.Reason, 200), time.Since(start))
 	}
 	if got := g.Grade(ctx, &Sample{Output: "ok"}); got.Status != StatusPassed {
 		t.Errorf("after the huge reply: %v %q, want passed", got.Status, got.Reason)
@@ -199,7 +88,7 @@ func TestPythonPipesDoNotDeadlock(t *testing.T) {
 // the call's deadlines are set before the context is watched, so the
 // context's stop is never overridden by the 10 s call deadline.
 func TestPythonCancelledBeforeCall(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
 	defer g.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -219,7 +108,7 @@ func TestPythonCancelledBeforeCall(t *testing.T) {
 // the call that finds a reply not framed for it is not graded, its worker
 // killed, and the next sample gets its own score from a fresh worker.
 func TestPythonForgedRepliesDoNotShift(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	src := `import os, sys
 def forge(frame):
     for fd in range(3, 1024):
@@ -267,7 +156,7 @@ def grade(sample, item):
 // TestPythonSocketsRefused: socket creation is refused in every family,
 // AF_UNIX included, through the socket module and the C module under it.
 func TestPythonSocketsRefused(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	src := `import socket, _socket
 def grade(sample, item):
     for make in (lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM), lambda: _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM), lambda: socket.socketpair()):

@@ -4,24 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
-func needPython(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH: python grader tests need it")
-	}
-}
-
 func TestPython(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	tests := []struct {
 		name, source string
 		sample       Sample
@@ -76,7 +70,7 @@ func TestPython(t *testing.T) {
 }
 
 func TestPythonTimeoutAndRestart(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	src := "def grade(sample, item):\n    if sample['output_text'] == 'loop':\n        while True:\n            pass\n    if sample['output_text'] == 'crash':\n        import os\n        os._exit(3)\n    return 1\n"
 	g := MustPython(src, PythonOptions{Timeout: 300 * time.Millisecond})
 	defer g.Close()
@@ -98,7 +92,7 @@ func TestPythonTimeoutAndRestart(t *testing.T) {
 }
 
 func TestPythonCancel(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
 	defer g.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -120,7 +114,7 @@ func TestPythonNoInterpreter(t *testing.T) {
 }
 
 func TestPythonConcurrentAndClose(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	before := runtime.NumGoroutine()
 	g := MustPython("import time\ndef grade(sample, item):\n    return int(sample['output_text']) % 2\n", PythonOptions{Workers: 2})
 	var wg sync.WaitGroup
@@ -204,7 +198,7 @@ func TestPythonSpec(t *testing.T) {
 }
 
 func TestPythonImageTagCaveat(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{ImageTag: "2025-05-08"})
 	defer g.Close()
 	got := g.Grade(context.Background(), &Sample{Output: "x"})
@@ -214,7 +208,7 @@ func TestPythonImageTagCaveat(t *testing.T) {
 }
 
 func BenchmarkPython(b *testing.B) {
-	needPython(b)
+	proctest.NeedPython(b)
 	g := MustPython("def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n", PythonOptions{})
 	defer g.Close()
 	s := &Sample{Output: "It is Paris."}
@@ -228,7 +222,7 @@ func BenchmarkPython(b *testing.B) {
 // A Python dropped without Close has its worker killed when it is
 // garbage collected.
 func TestPythonCleanupBackstop(t *testing.T) {
-	needPython(t)
+	proctest.NeedPython(t)
 	pid := func() int {
 		g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 		if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {

@@ -1,6 +1,9 @@
 package proctor
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -33,7 +36,15 @@ func TestRedactDisclosures(t *testing.T) {
 // TestRedactDisclosuresNeverLeaks runs the labelled disclosure corpus
 // through the redactor: no value the detectors find survives it.
 func TestRedactDisclosuresNeverLeaks(t *testing.T) {
-	for _, r := range loadCorpus(t) {
+	b, err := os.ReadFile("testdata/disclosure/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var r struct{ Text string }
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("corpus line %d: %v", i+1, err)
+		}
 		text := r.Text
 		out := RedactDisclosures(text)
 		for _, f := range append(piiSet().Find(text), detect.Secrets().Find(text)...) {

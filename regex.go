@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -149,7 +150,7 @@ func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, erro
 	if match != MatchFull && match != MatchSearch {
 		return nil, fmt.Errorf("proctor: %s: invalid match mode %v", typ, opts.Match)
 	}
-	g := &Regex{name: nameOr(opts.Name, typ), pattern: pattern, match: match, negate: negate}
+	g := &Regex{name: cmp.Or(opts.Name, typ), pattern: pattern, match: match, negate: negate}
 	expr := pattern
 	if opts.IgnoreCase {
 		expr = "(?i)" + pattern

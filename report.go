@@ -1,9 +1,10 @@
 package proctor
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Totals counts case verdicts. Flaky and not graded are counted on their
@@ -170,19 +171,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	if w.Caveats == nil {
 		w.Caveats = []string{}
 	}
-	return marshalPlain(w)
-}
-
-// marshalPlain is json.Marshal without HTML escaping: "<", ">" and "&"
-// stay as they are, so reports read as the text they quote.
-func marshalPlain(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return kit.MarshalPlain(w)
 }
 
 // UnmarshalJSON reads a report written by [Report.MarshalJSON]; the derived

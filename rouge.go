@@ -1,9 +1,12 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/tokenize"
 	"github.com/proctorhq/proctor/metric"
@@ -99,11 +102,11 @@ var _ Grader = (*Rouge)(nil)
 // than rouge1 .. rouge9, rougeL or rougeLsum.
 func NewRouge(opts RougeOptions) (*Rouge, error) {
 	g := &Rouge{
-		name:      nameOr(opts.Name, "rouge"),
-		variant:   nameOr(opts.Variant, "rougeL"),
+		name:      cmp.Or(opts.Name, "rouge"),
+		variant:   cmp.Or(opts.Variant, "rougeL"),
 		measure:   opts.Measure,
 		refs:      opts.References,
-		threshold: thresholdOr(opts.Threshold, 0.5),
+		threshold: kit.Deref(opts.Threshold, 0.5),
 	}
 	switch v := g.variant; {
 	case v == "rougeL":

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
@@ -53,7 +56,7 @@ func newEvalModel(typ string, input []EvalMessage, model string, jo JudgeOptions
 	if err != nil {
 		return evalModel{}, fmt.Errorf("proctor: %s: %w", typ, err)
 	}
-	g := evalModel{name: nameOr(jo.Name, typ), severity: jo.Severity, jc: judgeConfigOf(with), messages: msgs, typ: typ, model: model}
+	g := evalModel{name: cmp.Or(jo.Name, typ), severity: jo.Severity, jc: judgeConfigOf(with), messages: msgs, typ: typ, model: model}
 	var caveat string
 	g.first, caveat = resolveJudge(g.jc.pool, typ, model)
 	if caveat != "" {
@@ -179,12 +182,12 @@ func resolveJudge(p *JudgePool, typ, model string) (int, string) {
 		}
 		if i := slices.IndexFunc(js, func(j JudgeModel) bool { return j.family() == f.family }); i >= 0 {
 			return i, fmt.Sprintf("%s model %q is not a configured judge: judge %s (model %s) of the same family, %s, graded instead",
-				typ, model, js[i].Name, nameOr(js[i].Model, "unnamed"), f.family)
+				typ, model, js[i].Name, cmp.Or(js[i].Model, "unnamed"), f.family)
 		}
 		break
 	}
 	return -1, fmt.Sprintf("%s model %q matches no configured judge by name, model or family: the primary judge %s (model %s) graded instead",
-		typ, model, js[0].Name, nameOr(js[0].Model, "unnamed"))
+		typ, model, js[0].Name, cmp.Or(js[0].Model, "unnamed"))
 }
 
 // ScoreModel is OpenAI evals' score_model grader: it sends its messages,
@@ -624,7 +627,7 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 	case 0:
 		return "", false, "", fmt.Errorf("no label: the reply names none of the %d labels", len(labels))
 	case 1:
-		return hit[0], false, clipRunes(r.Text, 300), nil
+		return hit[0], false, kit.ClipRunes(r.Text, 300), nil
 	}
 	return "", false, "", fmt.Errorf("ambiguous: the reply names %d labels (%s)", len(hit), strings.Join(hit, ", "))
 }

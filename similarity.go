@@ -1,8 +1,7 @@
 package proctor
 
 import (
-	"fmt"
-	"strconv"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // similaritySpecs registers the spec types bleu, rouge, token_f1, gleu, levenshtein, fuzzy_match, context_f1, localization_f1, semantic_similarity.
@@ -11,7 +10,7 @@ import (
 // METEOR needs WordNet data to match, so a spec naming it is a spec error).
 func similaritySpecs(m map[string]Builder) {
 	m["bleu"] = func(o *SpecOptions) (Grader, error) {
-		opts := BLEUOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := BLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		if o.Has("weights") {
 			var w []float64
 			if !o.Decode("weights", &w) {
@@ -33,7 +32,7 @@ func similaritySpecs(m map[string]Builder) {
 		return g, nil
 	}
 	m["gleu"] = func(o *SpecOptions) (Grader, error) {
-		opts := GLEUOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := GLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		return NewGLEU(opts), o.Err()
 	}
 	m["rouge"] = func(o *SpecOptions) (Grader, error) {
@@ -41,7 +40,7 @@ func similaritySpecs(m map[string]Builder) {
 			Variant:    o.String("variant", "rougeL"),
 			Stemmer:    o.Bool("stemmer", false),
 			References: specReferences(o),
-			Threshold:  specThreshold(o),
+			Threshold:  o.OptThreshold(),
 			Name:       o.Name(),
 		}
 		switch o.Enum("measure", "fmeasure", "fmeasure", "precision", "recall") {
@@ -61,11 +60,11 @@ func similaritySpecs(m map[string]Builder) {
 		return g, nil
 	}
 	m["token_f1"] = func(o *SpecOptions) (Grader, error) {
-		opts := TokenF1Options{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := TokenF1Options{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		return NewTokenF1(opts), o.Err()
 	}
 	m["levenshtein"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		if d, ok := o.OptInt("max_distance"); ok {
 			if d < 0 {
 				o.Errorf("max_distance", "want a whole number of edits >= 0, got %d", d)
@@ -75,12 +74,12 @@ func similaritySpecs(m map[string]Builder) {
 		return NewLevenshtein(opts), o.Err()
 	}
 	m["fuzzy_match"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		return NewFuzzyMatch(opts), o.Err()
 	}
 	m["localization_f1"] = localizationSpec
 	m["semantic_similarity"] = func(o *SpecOptions) (Grader, error) {
-		opts := SemanticSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := SemanticSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
@@ -88,9 +87,10 @@ func similaritySpecs(m map[string]Builder) {
 	}
 }
 
-// specThreshold reads the threshold option; nil when absent, so the
-// grader's documented default applies.
-func specThreshold(o *SpecOptions) *float64 {
+// OptThreshold returns the threshold option, read as [SpecOptions.Threshold]
+// reads it, or nil when the spec does not give one, so that a builder can
+// leave the grader's own default in place.
+func (o *SpecOptions) OptThreshold() *float64 {
 	if !o.Has("threshold") {
 		return nil
 	}
@@ -149,25 +149,9 @@ func multiRefs(fixed []string, s *Sample) ([]string, bool) {
 const noReference = "no reference: set expected or references on the case or the spec"
 
 // thresholdOr returns *t, or def when t is nil.
-func thresholdOr(t *float64, def float64) float64 {
-	if t == nil {
-		return def
-	}
-	return *t
-}
 
 // scoreGrade is the grade of a similarity score against a threshold, with
 // the score formatted in the reason.
 func scoreGrade(metric string, score, threshold float64, refs int, ev any) Grade {
-	cmp := ">="
-	if score < threshold {
-		cmp = "<"
-	}
-	reason := fmt.Sprintf("%s %s %s threshold %s", metric, fmtScore(score), cmp, fmtScore(threshold))
-	if refs > 1 {
-		reason += fmt.Sprintf(" (best of %d references)", refs)
-	}
-	return Scored(score, threshold, reason).WithEvidence(ev)
+	return Scored(score, threshold, kit.ScoreReason(metric, score, threshold, refs)).WithEvidence(ev)
 }
-
-func fmtScore(f float64) string { return strconv.FormatFloat(f, 'f', 4, 64) }

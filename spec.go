@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/proctorhq/proctor/metric"
 )
 
 // SpecError is a spec that could not be compiled: an unknown type, an
@@ -71,15 +69,21 @@ var commonOptions = []string{"type", "name", "required", "criterion", "severity"
 // A Compiler is safe for concurrent use, Register included: a spec compiled
 // after Register returns sees the new type.
 type Compiler struct {
-	cfg   *config
-	mu    sync.RWMutex
-	types map[string]Builder
+	cfg    *config
+	family map[string]Builder // from WithSpecTypes; read-only after NewCompiler
+	mu     sync.RWMutex
+	types  map[string]Builder // from Register
 }
 
 // NewCompiler returns a Compiler that knows the built-in spec types and uses
 // the injected judges, embedder and files from opts.
 func NewCompiler(opts ...Option) *Compiler {
-	return &Compiler{cfg: newConfig(opts), types: map[string]Builder{}}
+	cfg := newConfig(opts)
+	family := make(map[string]Builder, len(cfg.specTypes))
+	for _, t := range cfg.specTypes {
+		family[t.Name] = t.Build
+	}
+	return &Compiler{cfg: cfg, family: family, types: map[string]Builder{}}
 }
 
 // Register adds (or replaces) a spec type with a custom builder, so specs
@@ -94,6 +98,9 @@ func (c *Compiler) Register(typ string, b Builder) {
 func (c *Compiler) Types() []string {
 	seen := map[string]bool{}
 	for t := range builtinTypes() {
+		seen[t] = true
+	}
+	for t := range c.family {
 		seen[t] = true
 	}
 	c.mu.RLock()
@@ -144,6 +151,9 @@ func (c *Compiler) builder(typ string) (Builder, bool) {
 	b, ok := c.types[typ]
 	c.mu.RUnlock()
 	if ok {
+		return b, true
+	}
+	if b, ok = c.family[typ]; ok {
 		return b, true
 	}
 	b, ok = builtinTypes()[typ]
@@ -220,7 +230,7 @@ func (c *Compiler) compileAt(where string, spec []byte, depth int) (Check, error
 	o.typ = typ
 	b, ok := c.builder(typ)
 	if !ok {
-		return Check{}, &SpecError{Spec: o.label(), Option: "type", Msg: fmt.Sprintf("unknown type %q (known: %s)", typ, strings.Join(c.Types(), ", "))}
+		return Check{}, c.unknownType(o, typ)
 	}
 	o.name = o.String("name", typ)
 	ch := Check{
@@ -450,21 +460,13 @@ func (o *SpecOptions) misspelled() *SpecError {
 // and fewer than half of key's letters. With absentOnly it considers only
 // options the spec does not give.
 func (o *SpecOptions) suggest(key string, absentOnly bool) (string, bool) {
-	best, bestD := "", 3
-	lk := strings.ToLower(key)
+	words := make([]string, 0, len(o.asked))
 	for k := range o.asked {
-		if _, given := o.raw[k]; absentOnly && given {
-			continue
-		}
-		d := metric.LevenshteinDistance(lk, strings.ToLower(k))
-		if d < bestD || (d == bestD && k < best) {
-			best, bestD = k, d
+		if _, given := o.raw[k]; !absentOnly || !given {
+			words = append(words, k)
 		}
 	}
-	if best == "" || 2*bestD >= len([]rune(key)) {
-		return "", false
-	}
-	return best, true
+	return nearest(key, words)
 }
 
 func isNull(r json.RawMessage) bool { return string(bytes.TrimSpace(r)) == "null" }

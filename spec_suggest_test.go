@@ -26,3 +26,21 @@ func TestSpecDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecTypeDidYouMean: a misspelled type is named with the type it most
+// likely meant, and the list of every type is left out; a type too far from
+// any gets the list.
+func TestSpecTypeDidYouMean(t *testing.T) {
+	comp := proctor.NewCompiler()
+	for _, tt := range []struct{ spec, want, not string }{
+		{`{"type":"regx","pattern":"a"}`, `unknown type "regx"; did you mean "regex"?`, "known:"},
+		{`{"type":"exact_mach","expected":"a"}`, `did you mean "exact_match"?`, "known:"},
+		{`{"type":"Contains","value":"a"}`, `did you mean "contains"?`, "known:"},
+		{`{"type":"zzzzzzzz"}`, `unknown type "zzzzzzzz" (known: all, any,`, "did you mean"},
+	} {
+		_, err := comp.Compile([]byte(tt.spec))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), tt.not) {
+			t.Errorf("%s: %v, want %q and not %q", tt.spec, err, tt.want, tt.not)
+		}
+	}
+}

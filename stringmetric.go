@@ -1,8 +1,11 @@
 package proctor
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -11,15 +14,15 @@ import (
 // hamming: rapidfuzz's normalised similarities, best of the references.
 func stringMetricSpecs(m map[string]Builder) {
 	m["jaro"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		return NewJaro(opts), o.Err()
 	}
 	m["hamming"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		return NewHamming(opts), o.Err()
 	}
 	m["jaro_winkler"] = func(o *SpecOptions) (Grader, error) {
-		opts := JaroWinklerOptions{References: specReferences(o), Threshold: specThreshold(o), Name: o.Name()}
+		opts := JaroWinklerOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
 		if w, ok := o.OptFloat("prefix_weight"); ok {
 			opts.PrefixWeight = &w
 		}
@@ -48,8 +51,8 @@ const jaroWinklerDefaultPrefix = 0.1
 // graded when the output's and a reference's lengths multiply past 2^30
 // code-point pairs. opts.MaxDistance is not used.
 func NewJaro(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: nameOr(opts.Name, "jaro"), metric: "Jaro similarity",
-		sim: metric.JaroSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5), cells: maxJaroCells}
+	return &EditSimilarity{name: cmp.Or(opts.Name, "jaro"), metric: "Jaro similarity",
+		sim: metric.JaroSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5), cells: maxJaroCells}
 }
 
 // NewHamming returns a grader on [metric.HammingSimilarity] (rapidfuzz's Hamming,
@@ -57,8 +60,8 @@ func NewJaro(opts EditSimilarityOptions) *EditSimilarity {
 // opts.Threshold (default 0.5). Its work is linear, so no length limit
 // applies. opts.MaxDistance is not used.
 func NewHamming(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: nameOr(opts.Name, "hamming"), metric: "Hamming similarity",
-		sim: metric.HammingSimilarity, refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5), cells: -1}
+	return &EditSimilarity{name: cmp.Or(opts.Name, "hamming"), metric: "Hamming similarity",
+		sim: metric.HammingSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5), cells: -1}
 }
 
 // JaroWinklerOptions configure [NewJaroWinkler]. The zero value compares
@@ -88,7 +91,7 @@ func NewJaroWinkler(opts JaroWinklerOptions) (*EditSimilarity, error) {
 	if math.IsNaN(w) || w < 0 || w > 0.25 {
 		return nil, fmt.Errorf("proctor: jaro_winkler prefix weight %v: must lie in [0, 0.25]", w)
 	}
-	return &EditSimilarity{name: nameOr(opts.Name, "jaro_winkler"), metric: "Jaro-Winkler similarity",
+	return &EditSimilarity{name: cmp.Or(opts.Name, "jaro_winkler"), metric: "Jaro-Winkler similarity",
 		sim:  func(a, b string) float64 { return metric.JaroWinklerSimilarity(a, b, w) },
-		refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5), cells: maxJaroCells}, nil
+		refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5), cells: maxJaroCells}, nil
 }

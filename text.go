@@ -1,12 +1,14 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // ContainsMode says whether every value must be present (the default) or any
@@ -106,7 +108,7 @@ func newContains(typ string, values []string, opts ContainsOptions, negate bool)
 		// Grade knows only the two modes; any other would pass everything.
 		return nil, fmt.Errorf("proctor: %s: unknown mode %v (want all or any)", typ, opts.Mode)
 	}
-	g := &Contains{name: nameOr(opts.Name, typ), values: values, opts: opts, negate: negate,
+	g := &Contains{name: cmp.Or(opts.Name, typ), values: values, opts: opts, negate: negate,
 		reasons: make([]string, len(values))}
 	for i, v := range values {
 		if negate {
@@ -181,7 +183,7 @@ func containsFold(s, sub string) bool {
 	r0, _ := utf8.DecodeRuneInString(sub)
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if equalFoldRune(r, r0) && hasPrefixFold(s[i:], sub) {
+		if kit.EqualFoldRune(r, r0) && hasPrefixFold(s[i:], sub) {
 			return true
 		}
 		i += n
@@ -276,24 +278,6 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// equalFoldRune reports whether a and b are in the same simple case
-// folding orbit.
-func equalFoldRune(a, b rune) bool {
-	if a == b {
-		return true
-	}
-	if a < utf8.RuneSelf && b < utf8.RuneSelf {
-		l := a | 0x20
-		return l == b|0x20 && 'a' <= l && l <= 'z'
-	}
-	for f := unicode.SimpleFold(a); f != a; f = unicode.SimpleFold(f) {
-		if f == b {
-			return true
-		}
-	}
-	return false
-}
-
 // hasPrefixFold reports whether s starts with prefix under simple folding.
 func hasPrefixFold(s, prefix string) bool {
 	for prefix != "" {
@@ -302,7 +286,7 @@ func hasPrefixFold(s, prefix string) bool {
 		}
 		a, na := utf8.DecodeRuneInString(s)
 		b, nb := utf8.DecodeRuneInString(prefix)
-		if a != b && !equalFoldRune(a, b) {
+		if a != b && !kit.EqualFoldRune(a, b) {
 			return false
 		}
 		s, prefix = s[na:], prefix[nb:]
@@ -318,7 +302,7 @@ func hasSuffixFold(s, suffix string) bool {
 		}
 		a, na := utf8.DecodeLastRuneInString(s)
 		b, nb := utf8.DecodeLastRuneInString(suffix)
-		if a != b && !equalFoldRune(a, b) {
+		if a != b && !kit.EqualFoldRune(a, b) {
 			return false
 		}
 		s, suffix = s[:len(s)-na], suffix[:len(suffix)-nb]
@@ -351,14 +335,14 @@ var _ Grader = (*Affix)(nil)
 // NewStartsWith returns a grader that passes when the trimmed output starts
 // with value.
 func NewStartsWith(value string, opts AffixOptions) *Affix {
-	return &Affix{name: nameOr(opts.Name, "starts_with"), value: value, opts: opts,
+	return &Affix{name: cmp.Or(opts.Name, "starts_with"), value: value, opts: opts,
 		reason: "output does not start with " + clip(value)}
 }
 
 // NewEndsWith returns a grader that passes when the trimmed output ends with
 // value.
 func NewEndsWith(value string, opts AffixOptions) *Affix {
-	return &Affix{name: nameOr(opts.Name, "ends_with"), value: value, suffix: true, opts: opts,
+	return &Affix{name: cmp.Or(opts.Name, "ends_with"), value: value, suffix: true, opts: opts,
 		reason: "output does not end with " + clip(value)}
 }
 

@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -72,7 +73,7 @@ func NewLatencyThreshold(max time.Duration, opts LatencyThresholdOptions) (*Late
 	if max < 0 {
 		return nil, fmt.Errorf("proctor: latency_threshold: max %v is negative", max)
 	}
-	return &LatencyThreshold{name: nameOr(opts.Name, "latency_threshold"), maxMS: float64(max) / float64(time.Millisecond)}, nil
+	return &LatencyThreshold{name: cmp.Or(opts.Name, "latency_threshold"), maxMS: float64(max) / float64(time.Millisecond)}, nil
 }
 
 // Name returns the grader's name.
@@ -136,7 +137,7 @@ func NewTokenThreshold(max int, opts TokenThresholdOptions) (*TokenThreshold, er
 	if int(opts.Field) >= len(tokenFieldNames) {
 		return nil, fmt.Errorf("proctor: token_threshold: unknown field %v", opts.Field)
 	}
-	return &TokenThreshold{name: nameOr(opts.Name, "token_threshold"), max: float64(max), field: opts.Field}, nil
+	return &TokenThreshold{name: cmp.Or(opts.Name, "token_threshold"), max: float64(max), field: opts.Field}, nil
 }
 
 // Name returns the grader's name.
@@ -172,7 +173,7 @@ func NewCostThreshold(maxUSD float64, opts CostThresholdOptions) (*CostThreshold
 	if maxUSD < 0 || math.IsNaN(maxUSD) || math.IsInf(maxUSD, 0) {
 		return nil, fmt.Errorf("proctor: cost_threshold: max_usd %v must be a finite number >= 0", maxUSD)
 	}
-	return &CostThreshold{name: nameOr(opts.Name, "cost_threshold"), max: maxUSD}, nil
+	return &CostThreshold{name: cmp.Or(opts.Name, "cost_threshold"), max: maxUSD}, nil
 }
 
 // Name returns the grader's name.
@@ -205,7 +206,7 @@ func NewHTTPStatus(expected []int, opts HTTPStatusOptions) (*HTTPStatus, error) 
 			return nil, fmt.Errorf("proctor: http_status: %d is not an HTTP status code (100-599)", c)
 		}
 	}
-	return &HTTPStatus{name: nameOr(opts.Name, "http_status"), want: slices.Clone(expected)}, nil
+	return &HTTPStatus{name: cmp.Or(opts.Name, "http_status"), want: slices.Clone(expected)}, nil
 }
 
 // Name returns the grader's name.

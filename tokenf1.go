@@ -1,7 +1,10 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -31,7 +34,7 @@ var _ Grader = (*TokenF1)(nil)
 
 // NewTokenF1 returns a token F1 grader.
 func NewTokenF1(opts TokenF1Options) *TokenF1 {
-	return &TokenF1{name: nameOr(opts.Name, "token_f1"), refs: opts.References, threshold: thresholdOr(opts.Threshold, 0.5)}
+	return &TokenF1{name: cmp.Or(opts.Name, "token_f1"), refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
 }
 
 // Name returns the grader's name.

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -19,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/netguard"
 )
@@ -219,7 +222,7 @@ func newCustomWebhook(rawURL string, opts WebhookOptions) (*CustomWebhook, strin
 	opts.Headers = nil // kept in h
 	opts.Network.Allow = slices.Clone(opts.Network.Allow)
 	return &CustomWebhook{
-		name:    nameOr(opts.Name, "custom_webhook"),
+		name:    cmp.Or(opts.Name, "custom_webhook"),
 		url:     u.String(),
 		timeout: timeout,
 		headers: h,
@@ -401,7 +404,7 @@ func webhookVerdict(reply []byte) Grade {
 			return NotGradedf("webhook reply's \"reason\" is %s, want a string", jsonKind(r))
 		}
 		// A reply may be up to 1 MiB; the reason goes into every report.
-		reason = clipRunes(reason, webhookMaxReason)
+		reason = kit.ClipRunes(reason, webhookMaxReason)
 	}
 	var g Grade
 	if passed {

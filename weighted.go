@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // weightedSpecs registers the spec type weighted.
@@ -19,7 +22,7 @@ func weightedSpecs(m map[string]Builder) {
 			// Still read the other options, so that their errors are
 			// reported too and Compiler.Options lists them.
 			o.Raw("weights")
-			specThreshold(o)
+			o.OptThreshold()
 			return nil, o.Err()
 		}
 		weights := make([]float64, len(cs))
@@ -57,7 +60,7 @@ func weightedSpecs(m map[string]Builder) {
 				o.Errorf("weights", "want an array of numbers or an object of grader name to number, got %s", jsonKind(r))
 			}
 		}
-		opts := WeightedOptions{Threshold: specThreshold(o), Name: o.Name()}
+		opts := WeightedOptions{Threshold: o.OptThreshold(), Name: o.Name()}
 		if err := o.Err(); err != nil {
 			CloseChecks(cs) // the children compiled; release what they hold
 			return nil, err
@@ -132,7 +135,7 @@ func NewWeighted(children []WeightedCheck, opts WeightedOptions) (*Weighted, err
 	if total == 0 {
 		return nil, errors.New("proctor: weighted: all weights are 0")
 	}
-	g := &Weighted{name: nameOr(opts.Name, "weighted"), checks: make([]Check, len(children)), weights: make([]float64, len(children))}
+	g := &Weighted{name: cmp.Or(opts.Name, "weighted"), checks: make([]Check, len(children)), weights: make([]float64, len(children))}
 	for i, c := range children {
 		g.checks[i], g.weights[i] = c.Check, c.Weight
 	}
@@ -198,10 +201,10 @@ func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
 	if g.threshold != nil {
 		gr = scoreGrade("weighted score", score, *g.threshold, 0, nil)
 	} else {
-		gr = Grade{Status: StatusPassed, Reason: "weighted score " + fmtScore(score) + ", every counted grader passed"}.WithScore(score)
+		gr = Grade{Status: StatusPassed, Reason: "weighted score " + kit.FormatScore(score) + ", every counted grader passed"}.WithScore(score)
 		if !allPassed {
 			gr.Status = StatusFailed
-			gr.Reason = fmt.Sprintf("weighted score %s; failed: %s", fmtScore(score), strings.Join(failed, ", "))
+			gr.Reason = fmt.Sprintf("weighted score %s; failed: %s", kit.FormatScore(score), strings.Join(failed, ", "))
 		}
 	}
 	gr.Reason += note

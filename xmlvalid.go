@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -57,7 +58,7 @@ var _ Grader = (*XMLValid)(nil)
 
 // NewXMLValid returns an XML well-formedness grader.
 func NewXMLValid(opts XMLValidOptions) *XMLValid {
-	return &XMLValid{name: nameOr(opts.Name, "xml_valid"), root: opts.Root}
+	return &XMLValid{name: cmp.Or(opts.Name, "xml_valid"), root: opts.Root}
 }
 
 // Name returns the grader's name.

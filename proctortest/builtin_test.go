@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/proctortest"
 )
 
@@ -87,7 +88,7 @@ var minimalSpecs = map[string]string{
 // TestBuiltinGraders runs the grader contract on every built-in spec type,
 // as slog's slogtest_test.go runs slogtest on the built-in handlers.
 func TestBuiltinGraders(t *testing.T) {
-	comp := proctor.NewCompiler(proctor.WithNetworkAllow(netip.MustParsePrefix("127.0.0.1/32")))
+	comp := proctor.NewCompiler(builtin.Types(), proctor.WithNetworkAllow(netip.MustParsePrefix("127.0.0.1/32")))
 	for _, typ := range comp.Types() {
 		spec, ok := minimalSpecs[typ]
 		if !ok {

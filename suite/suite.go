@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/config"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -222,7 +223,7 @@ func LoadContext(ctx context.Context, path string, opts Options) (*Suite, error)
 // compiler returns a spec compiler with the configured options and custom
 // types that reads files from root only.
 func (s *Suite) compiler(root *os.Root) *proctor.Compiler {
-	c := proctor.NewCompiler(append(slices.Clip(s.opts.Compiler), proctor.WithFiles(root.FS()))...)
+	c := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, append(slices.Clip(s.opts.Compiler), proctor.WithFiles(root.FS()))...)...)
 	for typ, b := range s.opts.Types {
 		c.Register(typ, b)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 )
 
 const calibrateUsage = `usage: proctor calibrate (--grader SPEC | --grader-file FILE) --config FILE [--json] SAMPLES.jsonl
@@ -60,7 +61,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, "proctor calibrate: no judges: give --config with at least one judge")
 		return exitUsage
 	}
-	ch, err := proctor.NewCompiler(cfg.Options()...).Compile([]byte(*spec))
+	ch, err := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, cfg.Options()...)...).Compile([]byte(*spec))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ohler55/ojg"
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/yamlspec"
 )
@@ -100,7 +101,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)
+	comp := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)...)
 	cfg := gradeConfig{
 		comp:    comp,
 		workers: *workers,

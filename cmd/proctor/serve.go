@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -174,7 +175,7 @@ func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.Raw
 	s.inflight = semaphore.NewWeighted(max(s.cfg.maxInflight, minInflight))
 	// A judge's calls in flight follow the requests grading at once (a
 	// judge's own concurrency in the config caps them).
-	opts = append(slices.Clip(opts), proctor.WithConcurrency(cfg.concurrency))
+	opts = append([]proctor.Option{builtin.Types()}, append(slices.Clip(opts), proctor.WithConcurrency(cfg.concurrency))...)
 	// Operator-written specs (--graders) may use every type: the operator
 	// chose them, network and code included.
 	own := proctor.NewCompiler(opts...)

@@ -7,7 +7,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/internal/specdoc"
+	"github.com/proctorhq/proctor/internal/specref"
 )
 
 const typesUsage = `usage: proctor types [NAME | --common]
@@ -18,8 +21,8 @@ prints that type's options (type, default, meaning) and an example.
 docs/spec.md.
 `
 
-// cmdTypes prints the spec reference from internal/specdoc, which a test
-// keeps equal to what the Compiler accepts.
+// cmdTypes prints the spec reference of every type the CLI's Compiler
+// knows, which a test keeps equal to what it accepts.
 func cmdTypes(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("types", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -32,6 +35,7 @@ func cmdTypes(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "proctor types: %v\n%s", err, typesUsage)
 		return exitUsage
 	}
+	types := specref.Types(proctor.NewCompiler(builtin.Types()))
 	var err error
 	switch {
 	case fs.NArg() > 1 || fs.NArg() == 1 && *common:
@@ -40,12 +44,12 @@ func cmdTypes(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	case *common:
 		err = specdoc.WriteCommon(stdout)
 	case fs.NArg() == 0:
-		err = specdoc.WriteSummary(stdout)
+		err = specdoc.WriteSummary(stdout, types)
 	default:
 		name := fs.Arg(0)
-		t, ok := specdoc.Lookup(name)
+		t, ok := specdoc.Lookup(types, name)
 		if !ok {
-			fmt.Fprintf(stderr, "proctor types: unknown spec type %q%s; proctor types lists them\n", name, nearType(name))
+			fmt.Fprintf(stderr, "proctor types: unknown spec type %q%s; proctor types lists them\n", name, nearType(types, name))
 			return exitUsage
 		}
 		err = specdoc.WriteType(stdout, t)
@@ -58,9 +62,9 @@ func cmdTypes(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 }
 
 // nearType suggests a type whose name contains name or is contained in it.
-func nearType(name string) string {
+func nearType(types []specdoc.Type, name string) string {
 	n := strings.ToLower(name)
-	for _, t := range specdoc.Types {
+	for _, t := range types {
 		if n != "" && (strings.Contains(t.Name, n) || strings.Contains(n, t.Name)) {
 			return fmt.Sprintf(" (did you mean %q?)", t.Name)
 		}

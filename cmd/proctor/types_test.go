@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/builtin"
 )
 
 func runTypes(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -24,7 +25,7 @@ func TestTypesListsEveryType(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	types := proctor.NewCompiler().Types()
+	types := proctor.NewCompiler(builtin.Types()).Types()
 	if len(lines) != len(types) {
 		t.Errorf("%d lines, want one per type (%d)", len(lines), len(types))
 	}

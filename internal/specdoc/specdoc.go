@@ -1,8 +1,9 @@
-// Package specdoc is the reference of the built-in spec types: for each a
-// one-line summary, what it checks, its options (type, default, meaning)
-// and an example. docs/spec.md is rendered from it and `proctor types`
-// prints it; a test in the root package keeps it equal to what the
-// Compiler accepts.
+// Package specdoc renders the reference of spec types (docs/spec.md and
+// `proctor types`): for each a one-line summary, what it checks, its
+// options (type, default, meaning) and an example. It holds the reference
+// of the root package's own types ([Root]); the family packages document
+// theirs in their proctor.SpecType values. A test of package builtin keeps
+// docs/spec.md equal to what the full Compiler accepts.
 package specdoc
 
 import (
@@ -38,9 +39,9 @@ type Type struct {
 	Example string // a spec of this type, as JSON
 }
 
-// Lookup returns the reference of the named type.
-func Lookup(name string) (Type, bool) {
-	for _, t := range Types {
+// Lookup returns the reference of the named type among types.
+func Lookup(types []Type, name string) (Type, bool) {
+	for _, t := range types {
 		if t.Name == name {
 			return t, true
 		}
@@ -59,9 +60,9 @@ func FamilyOf(t Type) Family {
 }
 
 // WriteSummary writes one line per type: its name and summary.
-func WriteSummary(w io.Writer) error {
+func WriteSummary(w io.Writer, types []Type) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, t := range Types {
+	for _, t := range types {
 		fmt.Fprintf(tw, "%s\t%s\n", t.Name, t.Summary)
 	}
 	return tw.Flush()
@@ -127,11 +128,14 @@ func wrap(s string, width int) string {
 	return b.String()
 }
 
-// Markdown renders docs/spec.md.
-func Markdown() []byte {
+// Markdown renders docs/spec.md from the reference of types, in the order
+// of Families.
+func Markdown(types []Type) []byte {
 	var b bytes.Buffer
-	b.WriteString(`<!-- Rendered from internal/specdoc (types.go); edit it there and run
-     go test -run TestSpecReference -update-docs . to write this file again. -->
+	b.WriteString(`<!-- Rendered from the Compiler's spec types (internal/specdoc/types.go for
+     the root package's, SpecTypes in each family package); edit them there and
+     run go test -run TestSpecReference -update-docs ./builtin to write this
+     file again. -->
 
 # Spec reference
 
@@ -155,7 +159,7 @@ Other references: [suite files](suite.md), [the --config file](config.md),
 `)
 	for _, f := range Families {
 		var names []string
-		for _, t := range Types {
+		for _, t := range types {
 			if t.Family == f.Key {
 				names = append(names, fmt.Sprintf("[%s](#%s)", t.Name, t.Name))
 			}
@@ -166,7 +170,7 @@ Other references: [suite files](suite.md), [the --config file](config.md),
 	table(&b, Common)
 	for _, f := range Families {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", f.Title, prose(f.About))
-		for _, t := range Types {
+		for _, t := range types {
 			if t.Family != f.Key {
 				continue
 			}

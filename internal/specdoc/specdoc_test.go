@@ -25,7 +25,7 @@ func TestProse(t *testing.T) {
 }
 
 func TestWriteType(t *testing.T) {
-	ty, ok := Lookup("regex")
+	ty, ok := Lookup(Root, "regex")
 	if !ok {
 		t.Fatal("no regex")
 	}
@@ -39,7 +39,7 @@ func TestWriteType(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	if _, ok := Lookup("nope"); ok {
+	if _, ok := Lookup(Root, "nope"); ok {
 		t.Error("Lookup(nope) found something")
 	}
 }

@@ -1,10 +1,9 @@
 package specdoc
 
-// The reference of every built-in spec type. The drift test in the root
-// package (spec_reference_test.go) checks this table against the Compiler:
-// the same types, and for each the same options as its builder reads; it
-// also compiles every example and checks that docs/spec.md is what
-// Markdown renders from the table.
+// The reference of the root package's own spec types. The drift test in
+// package builtin (spec_reference_test.go) checks every type the full
+// Compiler knows against its reference: the same options as its builder
+// reads, examples that compile, and docs/spec.md as Markdown renders it.
 
 // templates is said of options that take {{ }} template variables.
 const templates = "Template variables: {{input}}, {{output}}, {{expected}}, {{item.KEY}}, {{sample.output_text}}."
@@ -65,8 +64,8 @@ var regexOptions = func(def string) []Option {
 
 var judgeRubric = Option{"rubric", "string", "(required)", "What the judge checks, in plain words. " + templates}
 
-// Types is the reference of every built-in spec type, by family.
-var Types = []Type{
+// Root is the reference of the root package's own spec types, by family.
+var Root = []Type{
 	// Text
 	{Name: "exact_match", Family: "text", Summary: "the output equals the expected answer",
 		About: "A JSON object or array as expected is compared structurally with the output decoded as JSON (fences removed), keys in any order. A number or boolean compares as its JSON text.",
@@ -186,67 +185,6 @@ var Types = []Type{
 		Options: []Option{{"expected", "integer or integer array", "(required)", "The accepted status codes, 100 to 599."}},
 		Example: `{"type": "http_status", "expected": [200, 201]}`},
 
-	// Tools
-	{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",
-		About: "Results are named after the type and the tool: tool_called:search.",
-		Options: []Option{
-			{"name", "string", "(required)", "The tool's name."},
-			{"min_times", "integer >= 1", "1", "The fewest calls."},
-		},
-		Example: `{"type": "tool_called", "name": "search"}`},
-	{Name: "tool_not_called", Family: "tools", Summary: "a tool was not called",
-		Options: []Option{{"name", "string", "(required)", "The tool's name."}},
-		Example: `{"type": "tool_not_called", "name": "delete_account"}`},
-	{Name: "tool_sequence", Family: "tools", Summary: "tools were called in a given order",
-		About: "Give names or calls. With calls the arguments count too, scored as ragas' ToolCallAccuracy: 0 unless the called names equal the expected ones (in order for exact; as sorted lists for any_order), else the mean over expected calls of the share of their arguments the paired call has with an equal value. Values compare as JSON values (10 equals 10.0), where ragas compares Python str() forms; names compare exactly, without globs.",
-		Options: []Option{
-			{"names", "string array", "", "The tool names, in order; each may be a glob pattern (*, ?, [...]). [] means no tool call is expected."},
-			{"mode", "string", "subsequence", "subsequence (or in_order): these calls in this order, others may come between; exact (or strict): exactly these calls, in this order; any_order: exactly these calls, in any order."},
-			{"max", "object of name to integer >= 0", "none", "At most that many calls may match each name or pattern, in every mode."},
-			{"calls", "array of {name, arguments}", "", "Instead of names: the expected calls with their arguments (absent arguments are {}). Needs mode exact/strict or any_order."},
-			{"threshold", "number in [0, 1]", "1", "The least passing score with calls."},
-		},
-		Example: `{"type": "tool_sequence", "names": ["search", "answer"]}`},
-	{Name: "tool_call_valid", Family: "tools", Summary: "every tool call names a declared tool, with arguments its schema accepts",
-		About: "Reads the sample's tool_calls when there are any, else tool calls from the output text (OpenAI messages, tool_calls and function_call, chat completions, transcripts, Responses function_call items, Anthropic tool_use blocks, Google functionCall, arrays of {name, arguments}; one JSON value, or one per line; not inside fences). Arguments in a JSON string are decoded; absent arguments are {}. Fails on the first bad call, or when there is no call; not graded when no tools are declared or they do not compile. Matches promptfoo's is-valid-openai-tools-call and is-valid-openai-function-call.",
-		Options: []Option{
-			{"tools", "array of tools", "the sample's item.tools (or item.functions)", `The declared tools: OpenAI tools ({"type": "function", "function": {"name", "parameters"}}), legacy functions ({"name", "parameters"}) or Anthropic tools ({"name", "input_schema"}). A tool without a schema takes any arguments.`},
-		},
-		Example: `{"type": "tool_call_valid", "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}`},
-	{Name: "tool_call_f1", Family: "tools", Summary: "F1 of the called tools against the expected ones",
-		About: "Precision, recall and F1 of the distinct called tool names against the expected names (promptfoo's tool-call-f1), or of distinct (name, arguments) pairs against expected_calls (ragas' ToolCallF1, which rounds to 4 decimals; we do not). Order and repeats do not count. Reads tool calls as tool_call_valid does. Evidence: precision, recall, tool_calls.",
-		Options: []Option{
-			{"expected", "string array", "", "The expected tool names. Give expected or expected_calls."},
-			{"expected_calls", "array of {name, arguments}", "", "Instead of expected: a call counts only with the same name and equal arguments, compared as JSON values (absent arguments are {})."},
-			{"threshold", "number in [0, 1]", "1", "The least passing F1 (promptfoo's default)."},
-		},
-		Example: `{"type": "tool_call_f1", "expected": ["search", "book"], "threshold": 0.8}`},
-	{Name: "tool_step_count", Family: "tools", Summary: "the number of tool calls is within bounds",
-		About: "Give at least one bound; bounds are inclusive (promptfoo's trajectory step count). Reads tool calls as tool_call_valid does.",
-		Options: []Option{
-			{"min", "integer >= 0", "none", "Fewest calls."},
-			{"max", "integer >= min", "none", "Most calls."},
-		},
-		Example: `{"type": "tool_step_count", "min": 1, "max": 5}`},
-	{Name: "tool_argument_assertion", Family: "tools", Summary: "a tool was called with an argument equal to a value",
-		Options: []Option{
-			{"name", "string", "(required)", "The tool's name."},
-			{"path", "string", "(required)", "A JSONPath query into the call's arguments."},
-			{"equals", "any JSON value", "(required)", "The value the argument must equal in some call."},
-		},
-		Example: `{"type": "tool_argument_assertion", "name": "search", "path": "$.q", "equals": "refund policy"}`},
-
-	// Disclosure
-	{Name: "no_pii", Family: "disclosure", Summary: "the output holds no personal data",
-		Options: []Option{{"kinds", "string array", "all kinds", "Which kinds to look for: email, phone, ssn, credit_card (Luhn-valid), iban (checksum-valid), ip."}},
-		Example: `{"type": "no_pii", "kinds": ["email", "phone"]}`},
-	{Name: "no_secrets", Family: "disclosure", Summary: "the output holds no credentials",
-		About:   "Finds provider key formats, private key blocks, JWTs and high-entropy assignments; placeholders such as sk-xxxx or <YOUR_KEY> are not secrets.",
-		Example: `{"type": "no_secrets"}`},
-	{Name: "forbidden", Family: "disclosure", Summary: "the output names none of the listed entities",
-		Options: []Option{{"entities", "string array", "(required)", "Names, codes or phrases that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
-		Example: `{"type": "forbidden", "entities": ["Project Falcon"]}`},
-
 	// Similarity
 	{Name: "bleu", Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
 		About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0.",
@@ -338,15 +276,6 @@ var Types = []Type{
 			threshold("0.5"),
 		},
 		Example: `{"type": "context_f1", "measure": "recall", "threshold": 0.8}`},
-
-	// Code
-	{Name: "python_compiles", Family: "code", Summary: "the output is Python that compiles",
-		About:   "Not graded, with the reason, where no python3 is installed.",
-		Options: []Option{{"timeout_ms", "integer, 1 to 600000", "10000", "How long the check may take."}},
-		Example: `{"type": "python_compiles"}`},
-	{Name: "go_compiles", Family: "code", Summary: "the output parses as Go",
-		About:   "A Go file or, failing that, a list of statements.",
-		Example: `{"type": "go_compiles"}`},
 
 	// Network
 	{Name: "custom_webhook", Family: "network", Summary: "an HTTP service of yours decides",

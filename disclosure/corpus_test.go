@@ -1,4 +1,4 @@
-package proctor
+package disclosure
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 
 	"github.com/proctorhq/proctor/internal/detect"
 )
@@ -25,7 +27,7 @@ type corpusRow struct {
 }
 
 func loadCorpus(t testing.TB) []corpusRow {
-	return loadCorpusFile(t, "testdata/disclosure/corpus.jsonl")
+	return loadCorpusFile(t, "../testdata/disclosure/corpus.jsonl")
 }
 
 func loadCorpusFile(t testing.TB, path string) []corpusRow {
@@ -52,7 +54,7 @@ func loadCorpusFile(t testing.TB, path string) []corpusRow {
 }
 
 // kindsFound returns the distinct kinds in a grade's evidence.
-func kindsFound(g Grade) []string {
+func kindsFound(g proctor.Grade) []string {
 	ev, _ := g.Evidence.([]DisclosureFinding)
 	var out []string
 	for _, f := range ev {
@@ -98,7 +100,7 @@ func TestDisclosureCorpus(t *testing.T) {
 // detectors were finished and not used to tune them (gen_heldout.py).
 // Every secret kind must have a positive in it.
 func TestSecretsHeldout(t *testing.T) {
-	rows := loadCorpusFile(t, "testdata/disclosure/secrets-heldout.jsonl")
+	rows := loadCorpusFile(t, "../testdata/disclosure/secrets-heldout.jsonl")
 	corpusPR(t, rows, detect.Secrets().Kinds(), 0.98, false)
 }
 
@@ -138,7 +140,7 @@ func corpusPR(t *testing.T, rows []corpusRow, need []string, floor float64, with
 		} else {
 			pos++
 		}
-		s := &Sample{Output: r.Text}
+		s := &proctor.Sample{Output: r.Text}
 		if withPII {
 			tally(i, r, r.PII, kindsFound(pii.Grade(context.Background(), s)))
 		}

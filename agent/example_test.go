@@ -1,9 +1,11 @@
-package proctor_test
+package agent_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/proctorhq/proctor/agent"
 
 	"github.com/proctorhq/proctor"
 )
@@ -11,7 +13,7 @@ import (
 func ExampleNewToolCallValid() {
 	tools := `[{"type":"function","function":{"name":"get_weather",
 	  "parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]`
-	g, err := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(tools)})
+	g, err := agent.NewToolCallValid(agent.ToolCallValidOptions{Tools: json.RawMessage(tools)})
 	if err != nil {
 		panic(err)
 	}
@@ -21,7 +23,7 @@ func ExampleNewToolCallValid() {
 }
 
 func ExampleNewToolCallF1() {
-	g, err := proctor.NewToolCallF1([]string{"search", "book"}, proctor.ToolCallF1Options{Threshold: proctor.Ptr(0.6)})
+	g, err := agent.NewToolCallF1([]string{"search", "book"}, agent.ToolCallF1Options{Threshold: proctor.Ptr(0.6)})
 	if err != nil {
 		panic(err)
 	}
@@ -31,8 +33,8 @@ func ExampleNewToolCallF1() {
 }
 
 func ExampleNewToolSequence_anyOrder() {
-	g, err := proctor.NewToolSequence([]string{"get_*", "book"}, proctor.ToolSequenceOptions{
-		Mode: proctor.SequenceAnyOrder,
+	g, err := agent.NewToolSequence([]string{"get_*", "book"}, agent.ToolSequenceOptions{
+		Mode: agent.SequenceAnyOrder,
 		Max:  map[string]int{"get_*": 1},
 	})
 	if err != nil {

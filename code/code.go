@@ -1,7 +1,8 @@
-package proctor
+package code
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/fence"
 	"github.com/proctorhq/proctor/internal/proc"
@@ -90,18 +94,18 @@ type PythonCompilesOptions struct {
 	Name string
 }
 
-var _ Grader = (*PythonCompiles)(nil)
+var _ proctor.Grader = (*PythonCompiles)(nil)
 
 // NewPythonCompiles returns a PythonCompiles grader. The interpreter is
 // looked up on first use, not here.
 func NewPythonCompiles(opts PythonCompilesOptions) *PythonCompiles {
-	py := nameOr(opts.Python, "python3")
+	py := cmp.Or(opts.Python, "python3")
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
 	return &PythonCompiles{
-		name:    nameOr(opts.Name, "python_compiles"),
+		name:    cmp.Or(opts.Name, "python_compiles"),
 		timeout: timeout,
 		python:  sync.OnceValues(func() (string, error) { return exec.LookPath(py) }),
 	}
@@ -111,14 +115,14 @@ func NewPythonCompiles(opts PythonCompilesOptions) *PythonCompiles {
 func (g *PythonCompiles) Name() string { return g.name }
 
 // Grade compiles the candidate with python3.
-func (g *PythonCompiles) Grade(ctx context.Context, s *Sample) Grade {
+func (g *PythonCompiles) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	py, err := g.python()
 	if err != nil {
-		return ErrorGrade("python3 is not available", err)
+		return proctor.ErrorGrade("python3 is not available", err)
 	}
 	src := codeBody(s.Output, "python", "py", "python3")
 	if strings.TrimSpace(src) == "" {
-		return Fail("the output holds no code")
+		return proctor.Fail("the output holds no code")
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
@@ -133,19 +137,19 @@ func (g *PythonCompiles) Grade(ctx context.Context, s *Sample) Grade {
 	cmd.Stderr = &stderr
 	err = cmd.Run()
 	if err == nil {
-		return Pass("")
+		return proctor.Pass("")
 	}
 	if err := parent.Err(); err != nil {
-		return ErrorGrade("python3 was stopped", err)
+		return proctor.ErrorGrade("python3 was stopped", err)
 	}
 	if err := ctx.Err(); err != nil {
-		return ErrorGrade(fmt.Sprintf("python3 did not finish within %v", g.timeout), err)
+		return proctor.ErrorGrade(fmt.Sprintf("python3 did not finish within %v", g.timeout), err)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 3 {
-		return Failf("the output does not compile as Python: %s", lastLine(stderr.String()))
+		return proctor.Failf("the output does not compile as Python: %s", lastLine(stderr.String()))
 	}
-	return ErrorGrade("python3 failed: "+lastLine(stderr.String()), err)
+	return proctor.ErrorGrade("python3 failed: "+lastLine(stderr.String()), err)
 }
 
 // lastLine returns the last non-empty line of s, trimmed.
@@ -192,27 +196,27 @@ type GoCompilesOptions struct {
 	Name string
 }
 
-var _ Grader = (*GoCompiles)(nil)
+var _ proctor.Grader = (*GoCompiles)(nil)
 
 // NewGoCompiles returns a GoCompiles grader.
 func NewGoCompiles(opts GoCompilesOptions) *GoCompiles {
-	return &GoCompiles{name: nameOr(opts.Name, "go_compiles")}
+	return &GoCompiles{name: cmp.Or(opts.Name, "go_compiles")}
 }
 
 // Name returns the grader's name.
 func (g *GoCompiles) Name() string { return g.name }
 
 // Grade parses the candidate.
-func (g *GoCompiles) Grade(_ context.Context, s *Sample) Grade {
+func (g *GoCompiles) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	src := codeBody(s.Output, "go", "golang")
 	if strings.TrimSpace(src) == "" {
-		return Fail("the output holds no code")
+		return proctor.Fail("the output holds no code")
 	}
 	err := parseGo(src)
 	if err == nil {
-		return Pass("")
+		return proctor.Pass("")
 	}
-	return Failf("the output does not parse as Go: %s", clipRunes(err.Error(), 300))
+	return proctor.Failf("the output does not parse as Go: %s", kit.ClipRunes(err.Error(), 300))
 }
 
 // parseGo tries the three readings and returns nil when one parses, or
@@ -269,8 +273,8 @@ func firstError(err error) (token.Position, string) {
 }
 
 // codeSpecs registers the spec types python_compiles, go_compiles.
-func codeSpecs(m map[string]Builder) {
-	m["python_compiles"] = func(o *SpecOptions) (Grader, error) {
+func codeSpecs(m map[string]proctor.Builder) {
+	m["python_compiles"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		ms, ok := o.OptInt("timeout_ms")
 		if ok && (ms < 1 || ms > 600_000) {
 			o.Errorf("timeout_ms", "want an integer from 1 to 600000, got %d", ms)
@@ -280,7 +284,7 @@ func codeSpecs(m map[string]Builder) {
 		}
 		return NewPythonCompiles(PythonCompilesOptions{Timeout: time.Duration(ms) * time.Millisecond, Name: o.Name()}), nil
 	}
-	m["go_compiles"] = func(o *SpecOptions) (Grader, error) {
+	m["go_compiles"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		return NewGoCompiles(GoCompilesOptions{Name: o.Name()}), nil
 	}
 }

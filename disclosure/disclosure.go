@@ -1,12 +1,16 @@
-package proctor
+package disclosure
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/detect"
 )
@@ -44,9 +48,9 @@ const maxListed = 5
 
 // disclosureGrade fails with a reason naming each finding's kind, span and
 // masked value, or passes when there are none.
-func disclosureGrade(what string, found []detect.Finding) Grade {
+func disclosureGrade(what string, found []detect.Finding) proctor.Grade {
 	if len(found) == 0 {
-		return Pass("")
+		return proctor.Pass("")
 	}
 	ev := make([]DisclosureFinding, len(found))
 	var b strings.Builder
@@ -65,7 +69,7 @@ func disclosureGrade(what string, found []detect.Finding) Grade {
 	if n := len(found) - maxListed; n > 0 {
 		fmt.Fprintf(&b, "; and %d more", n)
 	}
-	return Fail(b.String()).WithEvidence(ev)
+	return proctor.Fail(b.String()).WithEvidence(ev)
 }
 
 // NoPII passes when the output holds no personal data of the kinds it looks
@@ -95,7 +99,7 @@ type NoPIIOptions struct {
 	Name string
 }
 
-var _ Grader = (*NoPII)(nil)
+var _ proctor.Grader = (*NoPII)(nil)
 
 // NewNoPII returns a grader that fails on personal data. It returns an
 // error for an unknown kind.
@@ -104,7 +108,7 @@ func NewNoPII(opts NoPIIOptions) (*NoPII, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proctor: no_pii: %w", err)
 	}
-	return &NoPII{name: nameOr(opts.Name, "no_pii"), set: set}, nil
+	return &NoPII{name: cmp.Or(opts.Name, "no_pii"), set: set}, nil
 }
 
 // MustNoPII is [NewNoPII] that panics on an unknown kind.
@@ -120,7 +124,7 @@ func MustNoPII(opts NoPIIOptions) *NoPII {
 func (g *NoPII) Name() string { return g.name }
 
 // Grade searches the whole output (not trimmed, so spans index s.Output).
-func (g *NoPII) Grade(_ context.Context, s *Sample) Grade {
+func (g *NoPII) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	return disclosureGrade("PII", g.set.Find(s.Output))
 }
 
@@ -153,18 +157,18 @@ type NoSecretsOptions struct {
 	Name string
 }
 
-var _ Grader = (*NoSecrets)(nil)
+var _ proctor.Grader = (*NoSecrets)(nil)
 
 // NewNoSecrets returns a grader that fails on credentials.
 func NewNoSecrets(opts NoSecretsOptions) *NoSecrets {
-	return &NoSecrets{name: nameOr(opts.Name, "no_secrets"), set: detect.Secrets()}
+	return &NoSecrets{name: cmp.Or(opts.Name, "no_secrets"), set: detect.Secrets()}
 }
 
 // Name returns the grader's name.
 func (g *NoSecrets) Name() string { return g.name }
 
 // Grade searches the whole output.
-func (g *NoSecrets) Grade(_ context.Context, s *Sample) Grade {
+func (g *NoSecrets) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	return disclosureGrade("a secret", g.set.Find(s.Output))
 }
 
@@ -191,7 +195,7 @@ type ForbiddenOptions struct {
 	Name string
 }
 
-var _ Grader = (*Forbidden)(nil)
+var _ proctor.Grader = (*Forbidden)(nil)
 
 // NewForbidden returns a grader that fails when the output names any of
 // entities. It returns an error when entities is empty or holds an entity
@@ -205,7 +209,7 @@ func NewForbidden(entities []string, opts ForbiddenOptions) (*Forbidden, error) 
 			return nil, fmt.Errorf("proctor: forbidden: entity %d is empty", i)
 		}
 	}
-	return &Forbidden{name: nameOr(opts.Name, "forbidden"), entities: entities, opts: opts}, nil
+	return &Forbidden{name: cmp.Or(opts.Name, "forbidden"), entities: entities, opts: opts}, nil
 }
 
 // MustForbidden is [NewForbidden] that panics on an empty entity list.
@@ -221,7 +225,7 @@ func MustForbidden(entities []string, opts ForbiddenOptions) *Forbidden {
 func (g *Forbidden) Name() string { return g.name }
 
 // Grade searches the whole output.
-func (g *Forbidden) Grade(_ context.Context, s *Sample) Grade {
+func (g *Forbidden) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	text := s.Output
 	var ev []DisclosureFinding
 	prev := utf8.RuneError
@@ -239,7 +243,7 @@ func (g *Forbidden) Grade(_ context.Context, s *Sample) Grade {
 		ri++
 	}
 	if len(ev) == 0 {
-		return Pass("")
+		return proctor.Pass("")
 	}
 	var b strings.Builder
 	b.WriteString("output names a forbidden entity: ")
@@ -252,7 +256,7 @@ func (g *Forbidden) Grade(_ context.Context, s *Sample) Grade {
 	if n := len(ev) - maxListed; n > 0 {
 		fmt.Fprintf(&b, "; and %d more", n)
 	}
-	return Fail(b.String()).WithEvidence(ev)
+	return proctor.Fail(b.String()).WithEvidence(ev)
 }
 
 // entityAt returns the first entity that matches as a whole word or phrase
@@ -314,7 +318,7 @@ func matchEntity(text, entity string, fold bool) int {
 			}
 			continue
 		}
-		if er != tr && (!fold || !equalFoldRune(er, tr)) {
+		if er != tr && (!fold || !kit.EqualFoldRune(er, tr)) {
 			return -1
 		}
 		i += tn
@@ -324,8 +328,8 @@ func matchEntity(text, entity string, fold bool) int {
 }
 
 // disclosureSpecs registers the spec types no_pii, no_secrets, forbidden.
-func disclosureSpecs(m map[string]Builder) {
-	m["no_pii"] = func(o *SpecOptions) (Grader, error) {
+func disclosureSpecs(m map[string]proctor.Builder) {
+	m["no_pii"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		kinds, has := o.OptStrings("kinds")
 		if err := o.Err(); err != nil {
 			return nil, err
@@ -341,10 +345,10 @@ func disclosureSpecs(m map[string]Builder) {
 		}
 		return g, nil
 	}
-	m["no_secrets"] = func(o *SpecOptions) (Grader, error) {
+	m["no_secrets"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		return NewNoSecrets(NoSecretsOptions{Name: o.Name()}), nil
 	}
-	m["forbidden"] = func(o *SpecOptions) (Grader, error) {
+	m["forbidden"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		ents, has := o.OptStrings("entities")
 		cs := o.Bool("case_sensitive", false)
 		if err := o.Err(); err != nil {

@@ -1,4 +1,4 @@
-package proctor_test
+package agent_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 	"testing"
+
+	"github.com/proctorhq/proctor/agent"
 
 	"github.com/proctorhq/proctor"
 )
@@ -63,7 +65,7 @@ func TestToolCallF1Reference(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := proctor.NewToolCallF1(tt.expected, proctor.ToolCallF1Options{})
+			g, err := agent.NewToolCallF1(tt.expected, agent.ToolCallF1Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,11 +76,11 @@ func TestToolCallF1Reference(t *testing.T) {
 		})
 	}
 	// Recorded calls take precedence over the output text.
-	g, _ := proctor.NewToolCallF1([]string{"a"}, proctor.ToolCallF1Options{Threshold: proctor.Ptr(0.5)})
+	g, _ := agent.NewToolCallF1([]string{"a"}, agent.ToolCallF1Options{Threshold: proctor.Ptr(0.5)})
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: `[{"name":"b"}]`, ToolCalls: calls("a")}); got.Status != proctor.StatusPassed {
 		t.Errorf("recorded calls: got %v, want passed", got)
 	}
-	if _, err := proctor.NewToolCallF1(nil, proctor.ToolCallF1Options{}); err == nil {
+	if _, err := agent.NewToolCallF1(nil, agent.ToolCallF1Options{}); err == nil {
 		t.Error("no expected names: want an error")
 	}
 }
@@ -111,7 +113,7 @@ func TestToolCallAccuracyRagas(t *testing.T) {
 		{"string arguments", []proctor.ToolCall{argCall("search", `"{\"query\":\"python\"}"`)}, []proctor.ToolCall{search}, true, 1},
 	}
 	for _, tt := range tests {
-		if got := proctor.ToolCallAccuracy(tt.pred, tt.ref, tt.strict); math.Abs(got-tt.want) > 1e-12 {
+		if got := agent.ToolCallAccuracy(tt.pred, tt.ref, tt.strict); math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -122,28 +124,28 @@ func TestToolSequenceExtensions(t *testing.T) {
 	tests := []struct {
 		name  string
 		names []string
-		opts  proctor.ToolSequenceOptions
+		opts  agent.ToolSequenceOptions
 		calls []proctor.ToolCall
 		want  proctor.Status
 	}{
-		{"none expected, none made", []string{}, proctor.ToolSequenceOptions{}, nil, proctor.StatusPassed},
-		{"none expected, one made", nil, proctor.ToolSequenceOptions{}, calls("search"), proctor.StatusFailed},
-		{"any order", []string{"a", "b"}, proctor.ToolSequenceOptions{Mode: proctor.SequenceAnyOrder}, calls("b", "a"), proctor.StatusPassed},
-		{"any order, extra call", []string{"a", "b"}, proctor.ToolSequenceOptions{Mode: proctor.SequenceAnyOrder}, calls("b", "a", "c"), proctor.StatusFailed},
-		{"any order, glob needs matching", []string{"get_*", "get_user"}, proctor.ToolSequenceOptions{Mode: proctor.SequenceAnyOrder}, calls("get_user", "get_order"), proctor.StatusPassed},
-		{"glob in order", []string{"search_*", "book"}, proctor.ToolSequenceOptions{}, calls("search_flights", "price", "book"), proctor.StatusPassed},
-		{"glob exact", []string{"search_?", "book"}, proctor.ToolSequenceOptions{Mode: proctor.SequenceExact}, calls("search_x", "book"), proctor.StatusPassed},
-		{"glob no match", []string{"search_?"}, proctor.ToolSequenceOptions{}, calls("search_xy"), proctor.StatusFailed},
-		{"max respected", []string{"search"}, proctor.ToolSequenceOptions{Max: map[string]int{"search": 2}}, calls("search", "search"), proctor.StatusPassed},
-		{"max exceeded", []string{"search"}, proctor.ToolSequenceOptions{Max: map[string]int{"search*": 1}}, calls("search", "search_web"), proctor.StatusFailed},
-		{"calls exact", nil, proctor.ToolSequenceOptions{Mode: proctor.SequenceExact, Calls: []proctor.ToolCall{argCall("search", `{"q":"x","n":1}`)}},
+		{"none expected, none made", []string{}, agent.ToolSequenceOptions{}, nil, proctor.StatusPassed},
+		{"none expected, one made", nil, agent.ToolSequenceOptions{}, calls("search"), proctor.StatusFailed},
+		{"any order", []string{"a", "b"}, agent.ToolSequenceOptions{Mode: agent.SequenceAnyOrder}, calls("b", "a"), proctor.StatusPassed},
+		{"any order, extra call", []string{"a", "b"}, agent.ToolSequenceOptions{Mode: agent.SequenceAnyOrder}, calls("b", "a", "c"), proctor.StatusFailed},
+		{"any order, glob needs matching", []string{"get_*", "get_user"}, agent.ToolSequenceOptions{Mode: agent.SequenceAnyOrder}, calls("get_user", "get_order"), proctor.StatusPassed},
+		{"glob in order", []string{"search_*", "book"}, agent.ToolSequenceOptions{}, calls("search_flights", "price", "book"), proctor.StatusPassed},
+		{"glob exact", []string{"search_?", "book"}, agent.ToolSequenceOptions{Mode: agent.SequenceExact}, calls("search_x", "book"), proctor.StatusPassed},
+		{"glob no match", []string{"search_?"}, agent.ToolSequenceOptions{}, calls("search_xy"), proctor.StatusFailed},
+		{"max respected", []string{"search"}, agent.ToolSequenceOptions{Max: map[string]int{"search": 2}}, calls("search", "search"), proctor.StatusPassed},
+		{"max exceeded", []string{"search"}, agent.ToolSequenceOptions{Max: map[string]int{"search*": 1}}, calls("search", "search_web"), proctor.StatusFailed},
+		{"calls exact", nil, agent.ToolSequenceOptions{Mode: agent.SequenceExact, Calls: []proctor.ToolCall{argCall("search", `{"q":"x","n":1}`)}},
 			[]proctor.ToolCall{argCall("search", `{"q":"x","n":2}`)}, proctor.StatusFailed},
-		{"calls partial credit passes threshold", nil, proctor.ToolSequenceOptions{Mode: proctor.SequenceExact, Threshold: proctor.Ptr(0.5), Calls: []proctor.ToolCall{argCall("search", `{"q":"x","n":1}`)}},
+		{"calls partial credit passes threshold", nil, agent.ToolSequenceOptions{Mode: agent.SequenceExact, Threshold: proctor.Ptr(0.5), Calls: []proctor.ToolCall{argCall("search", `{"q":"x","n":1}`)}},
 			[]proctor.ToolCall{argCall("search", `{"q":"x","n":2}`)}, proctor.StatusPassed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := proctor.NewToolSequence(tt.names, tt.opts)
+			g, err := agent.NewToolSequence(tt.names, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,12 +154,12 @@ func TestToolSequenceExtensions(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []proctor.ToolSequenceOptions{
-		{Calls: []proctor.ToolCall{{Name: "a"}}},                     // subsequence with calls
-		{Mode: proctor.SequenceExact, Calls: []proctor.ToolCall{{}}}, // unnamed call
-		{Max: map[string]int{"a": -1}},                               // negative max
+	for _, bad := range []agent.ToolSequenceOptions{
+		{Calls: []proctor.ToolCall{{Name: "a"}}},                   // subsequence with calls
+		{Mode: agent.SequenceExact, Calls: []proctor.ToolCall{{}}}, // unnamed call
+		{Max: map[string]int{"a": -1}},                             // negative max
 	} {
-		if _, err := proctor.NewToolSequence(nil, bad); err == nil {
+		if _, err := agent.NewToolSequence(nil, bad); err == nil {
 			t.Errorf("NewToolSequence(%+v): want an error", bad)
 		}
 	}
@@ -167,7 +169,7 @@ var weatherTools = `[{"type":"function","function":{"name":"get_weather","parame
  {"type":"function","function":{"name":"now"}}]`
 
 func TestToolCallValid(t *testing.T) {
-	g, err := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(weatherTools)})
+	g, err := agent.NewToolCallValid(agent.ToolCallValidOptions{Tools: json.RawMessage(weatherTools)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +177,7 @@ func TestToolCallValid(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[{"name":"get_weather","parameters":{"type":"object","required":["city"]}}]`), &itemTools); err != nil {
 		t.Fatal(err)
 	}
-	fromItem, _ := proctor.NewToolCallValid(proctor.ToolCallValidOptions{})
+	fromItem, _ := agent.NewToolCallValid(agent.ToolCallValidOptions{})
 	tests := []struct {
 		name string
 		g    proctor.Grader
@@ -225,7 +227,7 @@ func TestToolCallValid(t *testing.T) {
 	}
 	wg.Wait()
 	for _, bad := range []string{`{}`, `[]`, `[{"function":{}}]`, `[{"name":"a"},{"name":"a"}]`, `[{"name":"a","parameters":{"type":7}}]`} {
-		if _, err := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(bad)}); err == nil {
+		if _, err := agent.NewToolCallValid(agent.ToolCallValidOptions{Tools: json.RawMessage(bad)}); err == nil {
 			t.Errorf("tools %s: want an error", bad)
 		}
 	}
@@ -233,7 +235,7 @@ func TestToolCallValid(t *testing.T) {
 
 func TestToolStepCount(t *testing.T) {
 	ctx := context.Background()
-	g, err := proctor.NewToolStepCount(proctor.ToolStepCountOptions{Min: proctor.Ptr(1), Max: proctor.Ptr(2)})
+	g, err := agent.NewToolStepCount(agent.ToolStepCountOptions{Min: proctor.Ptr(1), Max: proctor.Ptr(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,8 +248,8 @@ func TestToolStepCount(t *testing.T) {
 			t.Errorf("%d calls: got %v, want %v", n, got, want)
 		}
 	}
-	for _, bad := range []proctor.ToolStepCountOptions{{}, {Min: proctor.Ptr(-1)}, {Min: proctor.Ptr(3), Max: proctor.Ptr(2)}} {
-		if _, err := proctor.NewToolStepCount(bad); err == nil {
+	for _, bad := range []agent.ToolStepCountOptions{{}, {Min: proctor.Ptr(-1)}, {Min: proctor.Ptr(3), Max: proctor.Ptr(2)}} {
+		if _, err := agent.NewToolStepCount(bad); err == nil {
 			t.Errorf("%+v: want an error", bad)
 		}
 	}
@@ -291,7 +293,7 @@ func FuzzExtractToolCalls(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, out string) {
-		cs, found := proctor.ExtractToolCalls(out)
+		cs, found := agent.ExtractToolCalls(out)
 		if len(cs) > 0 && !found {
 			t.Errorf("calls %v without found", cs)
 		}
@@ -300,7 +302,7 @@ func FuzzExtractToolCalls(f *testing.F) {
 				t.Errorf("call %q has arguments that are not JSON: %q", c.Name, c.Arguments)
 			}
 		}
-		g, _ := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(weatherTools)})
+		g, _ := agent.NewToolCallValid(agent.ToolCallValidOptions{Tools: json.RawMessage(weatherTools)})
 		if st := g.Grade(context.Background(), &proctor.Sample{Output: out}).Status; st != proctor.StatusPassed && st != proctor.StatusFailed {
 			t.Errorf("status %v, want passed or failed", st)
 		}
@@ -312,7 +314,7 @@ func FuzzToolDeclarations(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, tools string) {
-		g, err := proctor.NewToolCallValid(proctor.ToolCallValidOptions{Tools: json.RawMessage(tools)})
+		g, err := agent.NewToolCallValid(agent.ToolCallValidOptions{Tools: json.RawMessage(tools)})
 		if err != nil {
 			return
 		}
@@ -343,7 +345,7 @@ func TestToolCallF1WithArguments(t *testing.T) {
 		{[]proctor.ToolCall{wf}, []proctor.ToolCall{argCall("WeatherForecast", `"{\"location\": \"Paris\"}"`)}, 1},
 	}
 	for i, tt := range tests {
-		g, err := proctor.NewToolCallF1(nil, proctor.ToolCallF1Options{Calls: tt.expected})
+		g, err := agent.NewToolCallF1(nil, agent.ToolCallF1Options{Calls: tt.expected})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,7 +354,7 @@ func TestToolCallF1WithArguments(t *testing.T) {
 			t.Errorf("case %d: got %v, want %v (ragas)", i, got, tt.want)
 		}
 	}
-	if _, err := proctor.NewToolCallF1([]string{"a"}, proctor.ToolCallF1Options{Calls: []proctor.ToolCall{{Name: "a"}}}); err == nil {
+	if _, err := agent.NewToolCallF1([]string{"a"}, agent.ToolCallF1Options{Calls: []proctor.ToolCall{{Name: "a"}}}); err == nil {
 		t.Error("names and calls: want an error")
 	}
 	runSpecRows(t, &proctor.Sample{ToolCalls: []proctor.ToolCall{wf}}, []specRow{

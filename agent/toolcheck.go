@@ -1,7 +1,8 @@
-package proctor
+package agent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,12 +12,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // toolCheckSpecs registers the spec types tool_call_valid, tool_call_f1 and
 // tool_step_count.
-func toolCheckSpecs(m map[string]Builder) {
-	m["tool_call_valid"] = func(o *SpecOptions) (Grader, error) {
+func toolCheckSpecs(m map[string]proctor.Builder) {
+	m["tool_call_valid"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		var opts ToolCallValidOptions
 		opts.Name = o.Name()
 		if r, ok := o.Raw("tools"); ok {
@@ -32,13 +36,13 @@ func toolCheckSpecs(m map[string]Builder) {
 		}
 		return g, nil
 	}
-	m["tool_call_f1"] = func(o *SpecOptions) (Grader, error) {
+	m["tool_call_f1"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		names, ok := o.OptStrings("expected")
-		opts := ToolCallF1Options{Threshold: specThreshold(o), Name: o.Name()}
+		opts := ToolCallF1Options{Threshold: o.OptThreshold(), Name: o.Name()}
 		if o.Has("expected_calls") {
-			var calls []ToolCall
+			var calls []proctor.ToolCall
 			if o.Decode("expected_calls", &calls) {
-				opts.Calls = append([]ToolCall{}, calls...)
+				opts.Calls = append([]proctor.ToolCall{}, calls...)
 			}
 		} else if !ok && o.Err() == nil {
 			o.Errorf("expected", "missing: tool_call_f1 needs the expected tool names (or expected_calls)")
@@ -53,7 +57,7 @@ func toolCheckSpecs(m map[string]Builder) {
 		}
 		return g, nil
 	}
-	m["tool_step_count"] = func(o *SpecOptions) (Grader, error) {
+	m["tool_step_count"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		opts := ToolStepCountOptions{Name: o.Name()}
 		if n, ok := o.OptInt("min"); ok {
 			opts.Min = &n
@@ -89,7 +93,7 @@ const maxToolShapeDepth = 8
 // toolCall.functionCalls, and arrays of {"name", "arguments"}. Objects that
 // are none of these are skipped. found reports whether any such shape was
 // seen (an empty "tool_calls" list counts); calls keep their order.
-func ExtractToolCalls(output string) (calls []ToolCall, found bool) {
+func ExtractToolCalls(output string) (calls []proctor.ToolCall, found bool) {
 	t := strings.TrimSpace(output)
 	var v any
 	if json.Unmarshal([]byte(t), &v) == nil { // Unmarshal checks validity before it decodes
@@ -112,7 +116,7 @@ func ExtractToolCalls(output string) (calls []ToolCall, found bool) {
 }
 
 // collectToolCalls appends the calls in v to dst.
-func collectToolCalls(dst []ToolCall, v any, depth int) ([]ToolCall, bool) {
+func collectToolCalls(dst []proctor.ToolCall, v any, depth int) ([]proctor.ToolCall, bool) {
 	if depth > maxToolShapeDepth {
 		return dst, false
 	}
@@ -189,10 +193,10 @@ func collectToolCalls(dst []ToolCall, v any, depth int) ([]ToolCall, bool) {
 // simpleCall reads one entry of a tool_calls list or of an array of calls:
 // {"function": {"name", "arguments"}}, a tool_use block, a functionCall,
 // or {"name", "arguments"|"input"|"args"}.
-func simpleCall(v any) (ToolCall, bool) {
+func simpleCall(v any) (proctor.ToolCall, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return ToolCall{}, false
+		return proctor.ToolCall{}, false
 	}
 	if fn, ok := m["function"].(map[string]any); ok {
 		return namedCall(fn, "arguments")
@@ -201,10 +205,10 @@ func simpleCall(v any) (ToolCall, bool) {
 		return namedCall(fc, "args")
 	}
 	if _, isMsg := m["role"]; isMsg {
-		return ToolCall{}, false
+		return proctor.ToolCall{}, false
 	}
 	if t, ok := m["type"].(string); ok && t != "tool_use" && t != "function_call" && t != "function" {
-		return ToolCall{}, false
+		return proctor.ToolCall{}, false
 	}
 	for _, key := range []string{"arguments", "input", "args"} {
 		if _, ok := m[key]; ok {
@@ -216,12 +220,12 @@ func simpleCall(v any) (ToolCall, bool) {
 
 // namedCall makes a ToolCall from an object with a string "name" and its
 // arguments under argKey (kept as JSON; absent arguments stay nil).
-func namedCall(m map[string]any, argKey string) (ToolCall, bool) {
+func namedCall(m map[string]any, argKey string) (proctor.ToolCall, bool) {
 	name, ok := m["name"].(string)
 	if !ok {
-		return ToolCall{}, false
+		return proctor.ToolCall{}, false
 	}
-	c := ToolCall{Name: name}
+	c := proctor.ToolCall{Name: name}
 	if a, ok := m[argKey]; ok && a != nil {
 		b, err := json.Marshal(a)
 		if err == nil {
@@ -233,7 +237,7 @@ func namedCall(m map[string]any, argKey string) (ToolCall, bool) {
 
 // sampleToolCalls returns the calls a tool check grades: the sample's
 // recorded ToolCalls when there are any, else those in its output text.
-func sampleToolCalls(s *Sample) []ToolCall {
+func sampleToolCalls(s *proctor.Sample) []proctor.ToolCall {
 	if len(s.ToolCalls) > 0 {
 		return s.ToolCalls
 	}
@@ -244,7 +248,7 @@ func sampleToolCalls(s *Sample) []ToolCall {
 // declaredTool is one tool a model may call, with its compiled parameters
 // schema (nil: any arguments).
 type declaredTool struct {
-	params *JSONSchema
+	params *proctor.JSONSchema
 }
 
 // parseTools reads declared tools: an array of OpenAI tools ({"type":
@@ -278,7 +282,7 @@ func parseTools(raw []byte) (map[string]declaredTool, error) {
 			params, ok = t["input_schema"]
 		}
 		if ok && string(bytes.TrimSpace(params)) != "null" {
-			sch, err := NewJSONSchema([]byte(params), JSONSchemaOptions{})
+			sch, err := proctor.NewJSONSchema([]byte(params), proctor.JSONSchemaOptions{})
 			if err != nil {
 				return nil, fmt.Errorf("tool %q: parameters: %w", name, err)
 			}
@@ -354,13 +358,13 @@ func (c *itemToolsCache) get(raw []byte) (map[string]declaredTool, error) {
 	return e.tools, e.err
 }
 
-var _ Grader = (*ToolCallValid)(nil)
+var _ proctor.Grader = (*ToolCallValid)(nil)
 
 // NewToolCallValid returns a tool-call validity grader. It returns an error
 // when opts.Tools is not an array of declarations with names, or a
 // parameters schema does not compile.
 func NewToolCallValid(opts ToolCallValidOptions) (*ToolCallValid, error) {
-	g := &ToolCallValid{name: nameOr(opts.Name, "tool_call_valid")}
+	g := &ToolCallValid{name: cmp.Or(opts.Name, "tool_call_valid")}
 	if opts.Tools == nil {
 		g.items = &itemToolsCache{m: map[string]itemTools{}}
 	} else {
@@ -377,7 +381,7 @@ func NewToolCallValid(opts ToolCallValidOptions) (*ToolCallValid, error) {
 func (g *ToolCallValid) Name() string { return g.name }
 
 // Grade checks every call against the declared tools.
-func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolCallValid) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	tools := g.tools
 	if tools == nil {
 		raw, ok := s.Item["tools"]
@@ -385,37 +389,38 @@ func (g *ToolCallValid) Grade(_ context.Context, s *Sample) Grade {
 			raw, ok = s.Item["functions"]
 		}
 		if !ok {
-			return NotGraded("no tools declared: set tools on the spec or tools in the case's item")
+			return proctor.NotGraded("no tools declared: set tools on the spec or tools in the case's item")
 		}
 		b, err := json.Marshal(raw)
 		if err == nil {
 			tools, err = g.items.get(b)
 		}
 		if err != nil {
-			return NotGradedf("the item's tools: %v", err)
+			return proctor.NotGradedf("the item's tools: %v", err)
 		}
 	}
 	calls := sampleToolCalls(s)
 	if len(calls) == 0 {
-		return Fail("no tool calls in the output")
+		return proctor.Fail("no tool calls in the output")
 	}
 	for i, c := range calls {
 		d, ok := tools[c.Name]
 		if !ok {
-			return Failf("call %d names %q, which is not a declared tool (declared: %s)", i+1, c.Name, strings.Join(slices.Sorted(maps.Keys(tools)), ", "))
+			return proctor.Failf("call %d names %q, which is not a declared tool (declared: %s)", i+1, c.Name, strings.Join(slices.Sorted(maps.Keys(tools)), ", "))
 		}
 		args, err := argumentsOrEmpty(c.Arguments)
 		if err != nil {
-			return Failf("call %d to %q: arguments are not JSON: %v", i+1, c.Name, err)
+			return proctor.Failf("call %d to %q: arguments are not JSON: %v", i+1, c.Name, err)
 		}
 		if d.params == nil {
 			continue
 		}
-		if err := d.params.schema.Validate(args); err != nil {
-			return Failf("call %d to %q: arguments break the tool's parameters: %v", i+1, c.Name, err)
+		if gr := d.params.GradeValue(ctx, args); gr.Status != proctor.StatusPassed {
+			gr.Reason = fmt.Sprintf("call %d to %q: arguments break the tool's parameters: %s", i+1, c.Name, gr.Reason)
+			return gr
 		}
 	}
-	return Passf("%d tool call%s valid", len(calls), plural(len(calls)))
+	return proctor.Passf("%d tool call%s valid", len(calls), kit.Plural(len(calls)))
 }
 
 // ToolCallF1Options configure [NewToolCallF1]. The zero value passes at an
@@ -425,7 +430,7 @@ type ToolCallF1Options struct {
 	// a call then counts only with the same name and equal arguments (as
 	// JSON values; absent arguments are {}), as ragas' ToolCallF1
 	// compares them. The expected names must then be empty.
-	Calls []ToolCall
+	Calls []proctor.ToolCall
 	// Threshold is the F1 to reach; nil means 1.
 	Threshold *float64
 	// Name is shown in results; default "tool_call_f1".
@@ -448,7 +453,7 @@ type ToolCallF1 struct {
 	threshold float64
 }
 
-var _ Grader = (*ToolCallF1)(nil)
+var _ proctor.Grader = (*ToolCallF1)(nil)
 
 // NewToolCallF1 returns a grader for the expected tool names. It returns an
 // error when expected is empty or holds an empty name.
@@ -473,7 +478,7 @@ func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, erro
 		if len(keys) == 0 {
 			return nil, errors.New("proctor: tool_call_f1 needs at least one expected call")
 		}
-		return &ToolCallF1{name: nameOr(opts.Name, "tool_call_f1"), expected: keys, withArgs: true, threshold: thresholdOr(opts.Threshold, 1)}, nil
+		return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: keys, withArgs: true, threshold: kit.Deref(opts.Threshold, 1)}, nil
 	}
 	var names []string
 	for _, n := range expected {
@@ -488,7 +493,7 @@ func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, erro
 	if len(names) == 0 {
 		return nil, errors.New("proctor: tool_call_f1 needs at least one expected tool name")
 	}
-	return &ToolCallF1{name: nameOr(opts.Name, "tool_call_f1"), expected: names, threshold: thresholdOr(opts.Threshold, 1)}, nil
+	return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: names, threshold: kit.Deref(opts.Threshold, 1)}, nil
 }
 
 // Name returns the grader's name.
@@ -496,12 +501,12 @@ func (g *ToolCallF1) Name() string { return g.name }
 
 // callKey is a call's name and canonical arguments: name(JSON with sorted
 // keys), absent arguments taken as {}.
-func callKey(c ToolCall) (string, error) {
+func callKey(c proctor.ToolCall) (string, error) {
 	args, err := argumentsOrEmpty(c.Arguments)
 	if err != nil {
 		return "", err
 	}
-	return c.Name + jsStringify(args), nil
+	return c.Name + kit.Stringify(args), nil
 }
 
 // argumentsOrEmpty is [decodeArguments] with absent arguments taken as {}.
@@ -542,7 +547,7 @@ func ToolNameF1(called, expected []string) (precision, recall, f1 float64) {
 }
 
 // Grade scores the called names.
-func (g *ToolCallF1) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolCallF1) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	calls := sampleToolCalls(s)
 	names := callNames(calls)
 	called := names
@@ -557,9 +562,9 @@ func (g *ToolCallF1) Grade(_ context.Context, s *Sample) Grade {
 		}
 	}
 	p, r, f1 := ToolNameF1(called, g.expected)
-	gr := scoreGrade("tool call F1", f1, g.threshold, 0, nil)
+	gr := proctor.Scored(f1, g.threshold, kit.ScoreReason("tool call F1", f1, g.threshold, 0))
 	gr.Reason += fmt.Sprintf(" (precision %s, recall %s; expected [%s], called [%s])",
-		fmtScore(p), fmtScore(r), strings.Join(g.expected, ", "), strings.Join(called, ", "))
+		kit.FormatScore(p), kit.FormatScore(r), strings.Join(g.expected, ", "), strings.Join(called, ", "))
 	gr.Evidence = map[string]any{"precision": p, "recall": r, "tool_calls": names}
 	return gr
 }
@@ -584,12 +589,12 @@ type ToolStepCount struct {
 	min, max int // max < 0: none
 }
 
-var _ Grader = (*ToolStepCount)(nil)
+var _ proctor.Grader = (*ToolStepCount)(nil)
 
 // NewToolStepCount returns a step-count grader. It returns an error when
 // neither bound is set, a bound is negative, or Min exceeds Max.
 func NewToolStepCount(opts ToolStepCountOptions) (*ToolStepCount, error) {
-	g := &ToolStepCount{name: nameOr(opts.Name, "tool_step_count"), max: -1}
+	g := &ToolStepCount{name: cmp.Or(opts.Name, "tool_step_count"), max: -1}
 	if opts.Min == nil && opts.Max == nil {
 		return nil, errors.New("proctor: tool_step_count needs min, max or both")
 	}
@@ -612,15 +617,15 @@ func NewToolStepCount(opts ToolStepCountOptions) (*ToolStepCount, error) {
 func (g *ToolStepCount) Name() string { return g.name }
 
 // Grade counts the calls.
-func (g *ToolStepCount) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolStepCount) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	n := len(sampleToolCalls(s))
 	switch {
 	case n < g.min:
-		return Failf("%d tool call%s, fewer than min %d", n, plural(n), g.min)
+		return proctor.Failf("%d tool call%s, fewer than min %d", n, kit.Plural(n), g.min)
 	case g.max >= 0 && n > g.max:
-		return Failf("%d tool call%s, more than max %d", n, plural(n), g.max)
+		return proctor.Failf("%d tool call%s, more than max %d", n, kit.Plural(n), g.max)
 	}
-	return Passf("%d tool call%s", n, plural(n))
+	return proctor.Passf("%d tool call%s", n, kit.Plural(n))
 }
 
 // globMatch reports whether name matches pattern: path.Match syntax (*, ?,

@@ -1,7 +1,8 @@
-package proctor
+package agent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,15 +13,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
+
 	"github.com/ohler55/ojg/jp"
 )
 
 // toolCallNames is the evidence tool graders attach: the names of the
 // calls the sample made, in order.
-func toolCallNames(s *Sample) []string { return callNames(s.ToolCalls) }
+func toolCallNames(s *proctor.Sample) []string { return callNames(s.ToolCalls) }
 
 // callNames returns the calls' names, in order.
-func callNames(calls []ToolCall) []string {
+func callNames(calls []proctor.ToolCall) []string {
 	names := make([]string, len(calls))
 	for i, c := range calls {
 		names[i] = c.Name
@@ -30,7 +34,7 @@ func callNames(calls []ToolCall) []string {
 
 // observed describes the sample's tool calls for a reason: "calls: [a, b]"
 // or "no tool calls".
-func observed(s *Sample) string {
+func observed(s *proctor.Sample) string {
 	if len(s.ToolCalls) == 0 {
 		return "no tool calls"
 	}
@@ -39,13 +43,13 @@ func observed(s *Sample) string {
 
 // toolFail is a failed grade whose reason ends with the observed calls and
 // whose evidence lists them.
-func toolFail(s *Sample, format string, args ...any) Grade {
-	g := Failf(format+"; "+observed(s), args...)
+func toolFail(s *proctor.Sample, format string, args ...any) proctor.Grade {
+	g := proctor.Failf(format+"; "+observed(s), args...)
 	g.Evidence = map[string]any{"tool_calls": toolCallNames(s)}
 	return g
 }
 
-func countCalls(s *Sample, name string) int {
+func countCalls(s *proctor.Sample, name string) int {
 	n := 0
 	for _, c := range s.ToolCalls {
 		if c.Name == name {
@@ -74,7 +78,7 @@ type ToolCalledOptions struct {
 	Name string
 }
 
-var _ Grader = (*ToolCalled)(nil)
+var _ proctor.Grader = (*ToolCalled)(nil)
 
 // NewToolCalled returns a grader that passes when tool was called. It
 // returns an error for an empty tool name or a negative MinTimes.
@@ -85,17 +89,17 @@ func NewToolCalled(tool string, opts ToolCalledOptions) (*ToolCalled, error) {
 	if opts.MinTimes < 0 {
 		return nil, fmt.Errorf("proctor: tool_called: min_times %d is negative", opts.MinTimes)
 	}
-	return &ToolCalled{name: nameOr(opts.Name, "tool_called"), tool: tool, min: max(opts.MinTimes, 1)}, nil
+	return &ToolCalled{name: cmp.Or(opts.Name, "tool_called"), tool: tool, min: max(opts.MinTimes, 1)}, nil
 }
 
 // Name returns the grader's name.
 func (g *ToolCalled) Name() string { return g.name }
 
 // Grade counts the calls to the tool.
-func (g *ToolCalled) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolCalled) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	n := countCalls(s, g.tool)
 	if n >= g.min {
-		return Pass("")
+		return proctor.Pass("")
 	}
 	if g.min == 1 {
 		return toolFail(s, "tool %q was not called", g.tool)
@@ -117,7 +121,7 @@ type ToolNotCalledOptions struct {
 	Name string
 }
 
-var _ Grader = (*ToolNotCalled)(nil)
+var _ proctor.Grader = (*ToolNotCalled)(nil)
 
 // NewToolNotCalled returns a grader that fails when tool was called. It
 // returns an error for an empty tool name.
@@ -125,25 +129,18 @@ func NewToolNotCalled(tool string, opts ToolNotCalledOptions) (*ToolNotCalled, e
 	if tool == "" {
 		return nil, errors.New("proctor: tool_not_called needs a tool name")
 	}
-	return &ToolNotCalled{name: nameOr(opts.Name, "tool_not_called"), tool: tool}, nil
+	return &ToolNotCalled{name: cmp.Or(opts.Name, "tool_not_called"), tool: tool}, nil
 }
 
 // Name returns the grader's name.
 func (g *ToolNotCalled) Name() string { return g.name }
 
 // Grade looks for a call to the tool.
-func (g *ToolNotCalled) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolNotCalled) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	if n := countCalls(s, g.tool); n > 0 {
-		return toolFail(s, "tool %q was called %d time%s", g.tool, n, plural(n))
+		return toolFail(s, "tool %q was called %d time%s", g.tool, n, kit.Plural(n))
 	}
-	return Pass("")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return proctor.Pass("")
 }
 
 // SequenceMode says how [ToolSequence] compares the calls with its names.
@@ -176,6 +173,20 @@ func (m SequenceMode) String() string {
 	return "mode_" + strconv.Itoa(int(m))
 }
 
+// MarshalText encodes m as [SequenceMode.String] does.
+func (m SequenceMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes "subsequence", "exact" or "any_order".
+func (m *SequenceMode) UnmarshalText(b []byte) error {
+	for v := SequenceSubsequence; v <= SequenceAnyOrder; v++ {
+		if v.String() == string(b) {
+			*m = v
+			return nil
+		}
+	}
+	return fmt.Errorf("agent: unknown mode %q (want subsequence, exact, any_order)", b)
+}
+
 // ToolSequence passes when the sample's tool calls follow the names: as a
 // subsequence (the default), exactly, or in any order. An empty list of
 // names means no tool calls are expected. Names may be glob patterns
@@ -194,7 +205,7 @@ type ToolSequence struct {
 	names     []string
 	mode      SequenceMode
 	caps      []toolCap // sorted by pattern, so the first broken cap reported is fixed
-	calls     []ToolCall
+	calls     []proctor.ToolCall
 	threshold float64
 }
 
@@ -209,7 +220,7 @@ type ToolSequenceOptions struct {
 	Max map[string]int
 	// Calls, when not nil, are the expected calls with their arguments;
 	// names must then be empty, and Mode SequenceExact or SequenceAnyOrder.
-	Calls []ToolCall
+	Calls []proctor.ToolCall
 	// Threshold is the ToolCallAccuracy score Calls must reach; nil
 	// means 1.
 	Threshold *float64
@@ -217,7 +228,7 @@ type ToolSequenceOptions struct {
 	Name string
 }
 
-var _ Grader = (*ToolSequence)(nil)
+var _ proctor.Grader = (*ToolSequence)(nil)
 
 // NewToolSequence returns a grader for the call order names; empty names
 // (and no Calls) expect no tool calls. It returns an error for an empty
@@ -235,8 +246,8 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 			return nil, fmt.Errorf("proctor: tool_sequence: max %q: %d: want a tool name and a count >= 0", k, n)
 		}
 	}
-	g := &ToolSequence{name: nameOr(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
-		threshold: thresholdOr(opts.Threshold, 1)}
+	g := &ToolSequence{name: cmp.Or(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
+		threshold: kit.Deref(opts.Threshold, 1)}
 	for _, k := range slices.Sorted(maps.Keys(opts.Max)) {
 		g.caps = append(g.caps, toolCap{k, opts.Max[k]})
 	}
@@ -261,7 +272,7 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 func (g *ToolSequence) Name() string { return g.name }
 
 // Grade compares the order of s.ToolCalls with the names.
-func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolSequence) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	for _, c := range g.caps {
 		n := 0
 		for _, call := range s.ToolCalls {
@@ -275,15 +286,15 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 	}
 	if g.calls != nil {
 		score := ToolCallAccuracy(s.ToolCalls, g.calls, g.mode == SequenceExact)
-		gr := scoreGrade("tool call accuracy", score, g.threshold, 0, map[string]any{"tool_calls": toolCallNames(s)})
-		if gr.Status == StatusFailed {
+		gr := proctor.Scored(score, g.threshold, kit.ScoreReason("tool call accuracy", score, g.threshold, 0)).WithEvidence(map[string]any{"tool_calls": toolCallNames(s)})
+		if gr.Status == proctor.StatusFailed {
 			gr.Reason += "; " + observed(s)
 		}
 		return gr
 	}
 	if len(g.names) == 0 {
 		if len(s.ToolCalls) == 0 {
-			return Pass("no tool calls, as expected")
+			return proctor.Pass("no tool calls, as expected")
 		}
 		return toolFail(s, "no tool calls were expected")
 	}
@@ -298,13 +309,13 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 				}
 			}
 			if same {
-				return Pass("")
+				return proctor.Pass("")
 			}
 		}
 		return toolFail(s, "tool calls are not exactly [%s]", strings.Join(g.names, ", "))
 	case SequenceAnyOrder:
 		if len(s.ToolCalls) == len(g.names) && matchAll(g.names, s.ToolCalls) {
-			return Pass("")
+			return proctor.Pass("")
 		}
 		return toolFail(s, "tool calls are not [%s] in any order", strings.Join(g.names, ", "))
 	}
@@ -315,7 +326,7 @@ func (g *ToolSequence) Grade(_ context.Context, s *Sample) Grade {
 		}
 	}
 	if next == len(g.names) {
-		return Pass("")
+		return proctor.Pass("")
 	}
 	return toolFail(s, "tool calls do not include [%s] in order (matched up to %q)", strings.Join(g.names, ", "), g.names[next])
 }
@@ -329,7 +340,7 @@ type toolCap struct {
 // matchAll reports whether every pattern can be given a different call it
 // matches (bipartite matching by augmenting paths; patterns and calls are
 // few).
-func matchAll(patterns []string, calls []ToolCall) bool {
+func matchAll(patterns []string, calls []proctor.ToolCall) bool {
 	owner := make([]int, len(calls)) // pattern index + 1 holding each call
 	var try func(p int, seen []bool) bool
 	try = func(p int, seen []bool) bool {
@@ -362,7 +373,7 @@ func matchAll(patterns []string, calls []ToolCall) bool {
 // as JSON values, where ragas compares Python str forms), times the share
 // of reference calls paired. Arguments that are not a JSON object count as
 // none.
-func ToolCallAccuracy(pred, ref []ToolCall, strict bool) float64 {
+func ToolCallAccuracy(pred, ref []proctor.ToolCall, strict bool) float64 {
 	switch {
 	case len(pred) == 0 && len(ref) == 0:
 		return 1
@@ -395,7 +406,7 @@ type argCall struct {
 	key  string // args as JSON with sorted keys; set by sortArgCalls
 }
 
-func argCalls(cs []ToolCall) []argCall {
+func argCalls(cs []proctor.ToolCall) []argCall {
 	out := make([]argCall, len(cs))
 	for i, c := range cs {
 		out[i].name = c.Name
@@ -467,7 +478,7 @@ type ToolArgumentAssertionOptions struct {
 	Name string
 }
 
-var _ Grader = (*ToolArgumentAssertion)(nil)
+var _ proctor.Grader = (*ToolArgumentAssertion)(nil)
 
 // NewToolArgumentAssertion returns a grader that checks the argument at
 // path of calls to tool against equals (any JSON-encodable value). The path
@@ -481,12 +492,12 @@ func NewToolArgumentAssertion(tool, path string, equals any, opts ToolArgumentAs
 	if err != nil {
 		return nil, fmt.Errorf("proctor: tool_argument_assertion: path %q: %w", path, err)
 	}
-	want, err := normJSON(equals)
+	want, err := kit.NormJSON(equals)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: tool_argument_assertion: equals: %w", err)
 	}
 	return &ToolArgumentAssertion{
-		name: nameOr(opts.Name, "tool_argument_assertion"), tool: tool,
+		name: cmp.Or(opts.Name, "tool_argument_assertion"), tool: tool,
 		path: x, pathText: path, singular: singularPath(x), want: want,
 	}, nil
 }
@@ -511,18 +522,6 @@ func singularPath(x jp.Expr) bool {
 		}
 	}
 	return true
-}
-
-// normJSON round-trips v through JSON so that numbers are float64 and
-// structs are maps, as decoded arguments are.
-func normJSON(v any) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	err = json.Unmarshal(b, &out)
-	return out, err
 }
 
 // decodeArguments decodes a call's arguments; a JSON string holding JSON
@@ -550,7 +549,7 @@ func decodeArguments(raw json.RawMessage) (any, error) {
 func (g *ToolArgumentAssertion) Name() string { return g.name }
 
 // Grade checks every call to the tool until one matches.
-func (g *ToolArgumentAssertion) Grade(_ context.Context, s *Sample) Grade {
+func (g *ToolArgumentAssertion) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	calls := 0
 	var seen []string
 	for _, c := range s.ToolCalls {
@@ -578,7 +577,7 @@ func (g *ToolArgumentAssertion) Grade(_ context.Context, s *Sample) Grade {
 			got = nodes[0]
 		}
 		if reflect.DeepEqual(got, g.want) {
-			return Pass("")
+			return proctor.Pass("")
 		}
 		seen = append(seen, clipJSON(got))
 	}
@@ -589,8 +588,8 @@ func (g *ToolArgumentAssertion) Grade(_ context.Context, s *Sample) Grade {
 }
 
 // toolSpecs registers the spec types tool_called, tool_not_called, tool_sequence, tool_argument_assertion.
-func toolSpecs(m map[string]Builder) {
-	m["tool_called"] = func(o *SpecOptions) (Grader, error) {
+func toolSpecs(m map[string]proctor.Builder) {
+	m["tool_called"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		tool := o.RequireString("name")
 		n := o.Int("min_times", 1)
 		if n < 1 && o.Err() == nil {
@@ -601,21 +600,21 @@ func toolSpecs(m map[string]Builder) {
 		}
 		return NewToolCalled(tool, ToolCalledOptions{MinTimes: n, Name: specName(o)})
 	}
-	m["tool_not_called"] = func(o *SpecOptions) (Grader, error) {
+	m["tool_not_called"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		tool := o.RequireString("name")
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
 		return NewToolNotCalled(tool, ToolNotCalledOptions{Name: specName(o)})
 	}
-	m["tool_sequence"] = func(o *SpecOptions) (Grader, error) {
+	m["tool_sequence"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		names, hasNames := o.OptStrings("names")
 		var opts ToolSequenceOptions
 		if o.Has("calls") {
-			var calls []ToolCall
+			var calls []proctor.ToolCall
 			if o.Decode("calls", &calls) {
 				if calls == nil {
-					calls = []ToolCall{}
+					calls = []proctor.ToolCall{}
 				}
 				opts.Calls = calls
 			}
@@ -624,7 +623,7 @@ func toolSpecs(m map[string]Builder) {
 		}
 		mode := o.Enum("mode", "subsequence", "subsequence", "in_order", "exact", "strict", "any_order")
 		o.Decode("max", &opts.Max)
-		opts.Threshold = specThreshold(o)
+		opts.Threshold = o.OptThreshold()
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
@@ -646,7 +645,7 @@ func toolSpecs(m map[string]Builder) {
 		}
 		return g, nil
 	}
-	m["tool_argument_assertion"] = func(o *SpecOptions) (Grader, error) {
+	m["tool_argument_assertion"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		tool := o.RequireString("name")
 		path := o.RequireString("path")
 		want, ok := o.Value("equals")
@@ -667,7 +666,7 @@ func toolSpecs(m map[string]Builder) {
 
 // specName is the grader name for the spec types whose "name" option is
 // the tool's name (docs/spec.md): the type and the tool, "tool_called:search".
-func specName(o *SpecOptions) string { return o.Type() + ":" + o.Name() }
+func specName(o *proctor.SpecOptions) string { return o.Type() + ":" + o.Name() }
 
 // clipJSON writes v as compact JSON for a reason, shortened to 80 runes.
 func clipJSON(v any) string {
@@ -675,5 +674,5 @@ func clipJSON(v any) string {
 	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return clipRunes(string(b), 80)
+	return kit.ClipRunes(string(b), 80)
 }

@@ -1,9 +1,11 @@
-package proctor
+package disclosure
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 
 	"github.com/proctorhq/proctor/internal/detect"
 )
@@ -36,7 +38,7 @@ var benchSizes = []struct {
 func BenchmarkNoPII(b *testing.B) {
 	g := MustNoPII(NoPIIOptions{})
 	for _, sz := range benchSizes {
-		s := &Sample{Output: benchText(sz.n)}
+		s := &proctor.Sample{Output: benchText(sz.n)}
 		b.Run(sz.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(sz.n))
@@ -50,7 +52,7 @@ func BenchmarkNoPII(b *testing.B) {
 func BenchmarkNoSecrets(b *testing.B) {
 	g := NewNoSecrets(NoSecretsOptions{})
 	for _, sz := range benchSizes {
-		s := &Sample{Output: benchText(sz.n)}
+		s := &proctor.Sample{Output: benchText(sz.n)}
 		b.Run(sz.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(sz.n))
@@ -86,7 +88,7 @@ func BenchmarkDetectFind(b *testing.B) {
 func BenchmarkForbidden(b *testing.B) {
 	g := MustForbidden([]string{"Globex", "Initech", "Zoë", "New York"}, ForbiddenOptions{})
 	for _, sz := range benchSizes {
-		s := &Sample{Output: benchText(sz.n)}
+		s := &proctor.Sample{Output: benchText(sz.n)}
 		b.Run(sz.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(sz.n))
@@ -103,7 +105,7 @@ func BenchmarkForbidden(b *testing.B) {
 // every space of the run started a match that read the rest of the run).
 func BenchmarkForbiddenWhiteSpace(b *testing.B) {
 	g := MustForbidden([]string{" x", "a b"}, ForbiddenOptions{})
-	s := &Sample{Output: strings.Repeat(" ", 64<<10)}
+	s := &proctor.Sample{Output: strings.Repeat(" ", 64<<10)}
 	b.SetBytes(int64(len(s.Output)))
 	for b.Loop() {
 		g.Grade(context.Background(), s)

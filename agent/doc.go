@@ -1,0 +1,14 @@
+// Package agent grades what an agent did: which tools it called, in what
+// order, with which arguments, and how many steps it took. Its graders read
+// the sample's tool calls ([proctor.Sample].ToolCalls), or tool calls written
+// in the output text in the common vendor formats.
+//
+// The package is one of proctor's families built on the root package's
+// public API. Its spec types (tool_called, tool_not_called, tool_sequence,
+// tool_argument_assertion, tool_call_valid, tool_call_f1, tool_step_count)
+// reach a [proctor.Compiler] through [Types], or with every other family
+// through builtin.Types:
+//
+//	c := proctor.NewCompiler(agent.Types())
+//	check, err := c.Compile([]byte(`{"type": "tool_called", "name": "search"}`))
+package agent

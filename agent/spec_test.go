@@ -1,0 +1,90 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/agent"
+)
+
+// TestSpecs runs each spec type of the family through a Compiler given
+// agent.Types(), as proctor grade does.
+func TestSpecs(t *testing.T) {
+	tests := []struct {
+		spec, sample string
+		want         proctor.Status
+	}{
+		{`{"type":"tool_called","name":"search","min_times":2}`, `{"output":"x","tool_calls":[{"name":"search"}]}`, proctor.StatusFailed},
+		{`{"type":"tool_not_called","name":"delete_user"}`, `{"output":"x"}`, proctor.StatusPassed},
+		{`{"type":"tool_sequence","names":["a","b"],"mode":"exact"}`, `{"output":"x","tool_calls":[{"name":"a"},{"name":"b"}]}`, proctor.StatusPassed},
+		{`{"type":"tool_argument_assertion","name":"book","path":"$.seats","equals":2}`, `{"output":"x","tool_calls":[{"name":"book","arguments":{"seats":2}}]}`, proctor.StatusPassed},
+	}
+	c := proctor.NewCompiler(agent.Types())
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			ch, err := c.Compile([]byte(tt.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s proctor.Sample
+			if err := json.Unmarshal([]byte(tt.sample), &s); err != nil {
+				t.Fatal(err)
+			}
+			if got := ch.Grade(context.Background(), &s); got.Status != tt.want {
+				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
+			}
+		})
+	}
+}
+
+// TestSpecErrors checks that loading is fail-closed: each bad spec is a
+// *SpecError naming the option at fault.
+func TestSpecErrors(t *testing.T) {
+	tests := []struct {
+		spec, option string
+	}{
+		{`{"type":"tool_called"}`, "name"},
+		{`{"type":"tool_called","name":"x","min_times":0}`, "min_times"},
+		{`{"type":"tool_sequence"}`, "names"},
+		{`{"type":"tool_sequence","names":["a"],"mode":"sideways"}`, "mode"},
+		{`{"type":"tool_argument_assertion","name":"b","path":"$.x"}`, "equals"},
+		{`{"type":"tool_argument_assertion","name":"b","path":"$[","equals":1}`, "path"},
+	}
+	c := proctor.NewCompiler(agent.Types())
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			_, err := c.Compile([]byte(tt.spec))
+			var se *proctor.SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a *SpecError", err)
+			}
+			if se.Option != tt.option {
+				t.Errorf("error %q names option %q, want %q", err, se.Option, tt.option)
+			}
+		})
+	}
+}
+
+func TestToolSpecName(t *testing.T) {
+	ch, err := proctor.NewCompiler(agent.Types()).Compile([]byte(`{"type":"tool_called","name":"search"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.Name(); !strings.Contains(got, "search") || !strings.Contains(got, "tool_called") {
+		t.Errorf("Name() = %q, want the type and the tool", got)
+	}
+}
+
+// TestUnknownWithoutFamily checks that a Compiler without the family
+// refuses its types and says where they come from.
+func TestUnknownWithoutFamily(t *testing.T) {
+	_, err := proctor.NewCompiler().Compile([]byte(`{"type":"tool_called","name":"search"}`))
+	var se *proctor.SpecError
+	if !errors.As(err, &se) || se.Option != "type" || !strings.Contains(err.Error(), "builtin.Types()") {
+		t.Errorf("got %v, want an unknown-type error that names builtin.Types()", err)
+	}
+}

@@ -1,0 +1,70 @@
+package agent
+
+import "github.com/proctorhq/proctor"
+
+// SpecTypes returns the agent family's spec types (tool_called,
+// tool_not_called, tool_sequence, tool_call_valid, tool_call_f1,
+// tool_step_count, tool_argument_assertion) with their reference and
+// builders, for [proctor.WithSpecTypes].
+func SpecTypes() []proctor.SpecType {
+	b := map[string]proctor.Builder{}
+	toolSpecs(b)
+	toolCheckSpecs(b)
+	types := []proctor.SpecType{
+		{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",
+			About: "Results are named after the type and the tool: tool_called:search.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "name", Type: "string", Default: "(required)", Meaning: "The tool's name."},
+				{Name: "min_times", Type: "integer >= 1", Default: "1", Meaning: "The fewest calls."},
+			},
+			Example: `{"type": "tool_called", "name": "search"}`},
+		{Name: "tool_not_called", Family: "tools", Summary: "a tool was not called",
+			Options: []proctor.SpecOptionDoc{{Name: "name", Type: "string", Default: "(required)", Meaning: "The tool's name."}},
+			Example: `{"type": "tool_not_called", "name": "delete_account"}`},
+		{Name: "tool_sequence", Family: "tools", Summary: "tools were called in a given order",
+			About: "Give names or calls. With calls the arguments count too, scored as ragas' ToolCallAccuracy: 0 unless the called names equal the expected ones (in order for exact; as sorted lists for any_order), else the mean over expected calls of the share of their arguments the paired call has with an equal value. Values compare as JSON values (10 equals 10.0), where ragas compares Python str() forms; names compare exactly, without globs.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "names", Type: "string array", Default: "", Meaning: "The tool names, in order; each may be a glob pattern (*, ?, [...]). [] means no tool call is expected."},
+				{Name: "mode", Type: "string", Default: "subsequence", Meaning: "subsequence (or in_order): these calls in this order, others may come between; exact (or strict): exactly these calls, in this order; any_order: exactly these calls, in any order."},
+				{Name: "max", Type: "object of name to integer >= 0", Default: "none", Meaning: "At most that many calls may match each name or pattern, in every mode."},
+				{Name: "calls", Type: "array of {name, arguments}", Default: "", Meaning: "Instead of names: the expected calls with their arguments (absent arguments are {}). Needs mode exact/strict or any_order."},
+				{Name: "threshold", Type: "number in [0, 1]", Default: "1", Meaning: "The least passing score with calls."},
+			},
+			Example: `{"type": "tool_sequence", "names": ["search", "answer"]}`},
+		{Name: "tool_call_valid", Family: "tools", Summary: "every tool call names a declared tool, with arguments its schema accepts",
+			About: "Reads the sample's tool_calls when there are any, else tool calls from the output text (OpenAI messages, tool_calls and function_call, chat completions, transcripts, Responses function_call items, Anthropic tool_use blocks, Google functionCall, arrays of {name, arguments}; one JSON value, or one per line; not inside fences). Arguments in a JSON string are decoded; absent arguments are {}. Fails on the first bad call, or when there is no call; not graded when no tools are declared or they do not compile. Matches promptfoo's is-valid-openai-tools-call and is-valid-openai-function-call.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "tools", Type: "array of tools", Default: "the sample's item.tools (or item.functions)", Meaning: `The declared tools: OpenAI tools ({"type": "function", "function": {"name", "parameters"}}), legacy functions ({"name", "parameters"}) or Anthropic tools ({"name", "input_schema"}). A tool without a schema takes any arguments.`},
+			},
+			Example: `{"type": "tool_call_valid", "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}`},
+		{Name: "tool_call_f1", Family: "tools", Summary: "F1 of the called tools against the expected ones",
+			About: "Precision, recall and F1 of the distinct called tool names against the expected names (promptfoo's tool-call-f1), or of distinct (name, arguments) pairs against expected_calls (ragas' ToolCallF1, which rounds to 4 decimals; we do not). Order and repeats do not count. Reads tool calls as tool_call_valid does. Evidence: precision, recall, tool_calls.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "expected", Type: "string array", Default: "", Meaning: "The expected tool names. Give expected or expected_calls."},
+				{Name: "expected_calls", Type: "array of {name, arguments}", Default: "", Meaning: "Instead of expected: a call counts only with the same name and equal arguments, compared as JSON values (absent arguments are {})."},
+				{Name: "threshold", Type: "number in [0, 1]", Default: "1", Meaning: "The least passing F1 (promptfoo's default)."},
+			},
+			Example: `{"type": "tool_call_f1", "expected": ["search", "book"], "threshold": 0.8}`},
+		{Name: "tool_step_count", Family: "tools", Summary: "the number of tool calls is within bounds",
+			About: "Give at least one bound; bounds are inclusive (promptfoo's trajectory step count). Reads tool calls as tool_call_valid does.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "min", Type: "integer >= 0", Default: "none", Meaning: "Fewest calls."},
+				{Name: "max", Type: "integer >= min", Default: "none", Meaning: "Most calls."},
+			},
+			Example: `{"type": "tool_step_count", "min": 1, "max": 5}`},
+		{Name: "tool_argument_assertion", Family: "tools", Summary: "a tool was called with an argument equal to a value",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "name", Type: "string", Default: "(required)", Meaning: "The tool's name."},
+				{Name: "path", Type: "string", Default: "(required)", Meaning: "A JSONPath query into the call's arguments."},
+				{Name: "equals", Type: "any JSON value", Default: "(required)", Meaning: "The value the argument must equal in some call."},
+			},
+			Example: `{"type": "tool_argument_assertion", "name": "search", "path": "$.q", "equals": "refund policy"}`},
+	}
+	for i := range types {
+		types[i].Build = b[types[i].Name]
+	}
+	return types
+}
+
+// Types gives a [proctor.Compiler] the agent family's spec types.
+func Types() proctor.Option { return proctor.WithSpecTypes(SpecTypes()...) }

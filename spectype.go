@@ -1,0 +1,130 @@
+package proctor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/proctorhq/proctor/internal/specdoc"
+	"github.com/proctorhq/proctor/metric"
+)
+
+// SpecType is one spec type as a [Compiler] knows it: its name, the family
+// of the reference it belongs to, its documentation and its builder. A
+// family package outside the root (agent, disclosure, code) exports its
+// types as SpecType values and gives them to a Compiler with
+// [WithSpecTypes]; docs/spec.md and `proctor types` are rendered from the
+// Compiler's list ([Compiler.SpecTypes]), so a type documents itself where
+// it is built.
+type SpecType struct {
+	// Name is the spec's "type" value, such as "tool_called".
+	Name string
+	// Family is the key of the reference section the type is shown in,
+	// such as "tools" or "disclosure".
+	Family string
+	// Summary is one line, lower case, with no final stop.
+	Summary string
+	// About says more about what the type checks; it may be empty.
+	About string
+	// Options documents the options the builder reads, in the order the
+	// reference lists them. A test of each family keeps this list equal to
+	// what [Compiler.Options] finds the builder reading.
+	Options []SpecOptionDoc
+	// Example is a spec of this type, as JSON; it must compile.
+	Example string
+	// Build builds the grader from the spec's options.
+	Build Builder
+}
+
+// SpecOptionDoc documents one option of a [SpecType].
+type SpecOptionDoc struct {
+	// Name is the option's key.
+	Name string
+	// Type is the option's JSON type, in words ("string", "number array").
+	Type string
+	// Default is the value taken when the option is absent: "(required)"
+	// when it must be given, "" when it has none.
+	Default string
+	// Meaning says what the option does.
+	Meaning string
+}
+
+// WithSpecTypes gives a [Compiler] the spec types of a family package:
+// specs may name them, and [Compiler.SpecTypes] lists them. A later type
+// of the same name replaces an earlier one; [Compiler.Register] replaces
+// both. On a [Runner] or a grader the option has no effect.
+func WithSpecTypes(types ...SpecType) Option {
+	return optionFunc(func(c *config) {
+		c.specTypes = append(c.specTypes, types...)
+	})
+}
+
+// SpecTypes returns the documented spec types c knows: the root package's
+// own and those given with [WithSpecTypes], in the order of their families
+// in the reference and, within a family, as they were given. Types added
+// with [Compiler.Register] carry no documentation and are left out.
+func (c *Compiler) SpecTypes() []SpecType {
+	out := builtinSpecTypes()
+	seen := make(map[string]int, len(out))
+	for i, t := range out {
+		seen[t.Name] = i
+	}
+	for _, t := range c.cfg.specTypes {
+		if i, ok := seen[t.Name]; ok {
+			out[i] = t
+			continue
+		}
+		seen[t.Name] = len(out)
+		out = append(out, t)
+	}
+	return out
+}
+
+// unknownType is the error for a spec whose type c does not know: the
+// nearest known type when one is close, and where proctor's family types
+// come from when c has none of them.
+func (c *Compiler) unknownType(o *SpecOptions, typ string) *SpecError {
+	known := c.Types()
+	msg := fmt.Sprintf("unknown type %q", typ)
+	if near, ok := nearest(typ, known); ok {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	} else {
+		msg += " (known: " + strings.Join(known, ", ") + ")"
+	}
+	if len(c.cfg.specTypes) == 0 {
+		msg += "; the agent, disclosure and code families' types come with builtin.Types() (package github.com/proctorhq/proctor/builtin)"
+	}
+	return &SpecError{Spec: o.label(), Option: "type", Msg: msg}
+}
+
+// nearest returns the word of words that s most likely misspells: the
+// nearest by edit distance (ignoring case), within 2 edits and fewer than
+// half of s's letters.
+func nearest(s string, words []string) (string, bool) {
+	best, bestD := "", 3
+	ls := strings.ToLower(s)
+	for _, w := range words {
+		d := metric.LevenshteinDistance(ls, strings.ToLower(w))
+		if d < bestD || (d == bestD && w < best) {
+			best, bestD = w, d
+		}
+	}
+	if best == "" || 2*bestD >= len([]rune(s)) {
+		return "", false
+	}
+	return best, true
+}
+
+// builtinSpecTypes returns the root package's own spec types with their
+// reference (internal/specdoc) and builders.
+func builtinSpecTypes() []SpecType {
+	b := builtinTypes()
+	out := make([]SpecType, 0, len(specdoc.Root))
+	for _, t := range specdoc.Root {
+		st := SpecType{Name: t.Name, Family: t.Family, Summary: t.Summary, About: t.About, Example: t.Example, Build: b[t.Name]}
+		for _, o := range t.Options {
+			st.Options = append(st.Options, SpecOptionDoc(o))
+		}
+		out = append(out, st)
+	}
+	return out
+}
