@@ -36,8 +36,11 @@
 // 0-1 scale with a threshold ([NewBLEU], [NewRouge], [NewTokenF1],
 // [NewLevenshtein], and [NewSemanticSimilarity] over an
 // [EmbeddingProvider]; the formulas themselves, callable on plain
-// strings, are in package metric), look for disclosures in the output ([NewNoPII],
-// [NewNoSecrets], [NewForbidden]) and ask a service ([NewCustomWebhook]).
+// strings, are in package metric) and ask a service ([NewCustomWebhook]).
+// The tool and agent graders (package agent), the disclosure graders
+// (package disclosure) and the code graders (package code) are families
+// built on this package's public API; package builtin gives a [Compiler]
+// all of them.
 // Network graders refuse loopback, private and other special-purpose
 // addresses when they dial, after DNS, unless [WithNetworkAllow] allows
 // them; nothing leaves the machine unless the caller wires it.
