@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 )
 
@@ -90,13 +92,38 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // version is the module version proctor was built from: a tag for
-// `go install ...@v1.2.3`, "(devel)" for a build from a checkout.
+// `go install ...@v1.2.3`, "(devel)" for a build from a checkout, followed
+// by the VCS revision (and "+dirty" for uncommitted changes) when the
+// build recorded one.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
-	if !ok || bi.Main.Version == "" {
+	if !ok {
 		return "(devel)"
 	}
-	return bi.Main.Version
+	return versionOf(bi)
+}
+
+// versionOf formats the module version and VCS revision of bi.
+func versionOf(bi *debug.BuildInfo) string {
+	v := cmp.Or(bi.Main.Version, "(devel)")
+	var rev string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" || strings.Contains(v, rev[:min(12, len(rev))]) {
+		return v
+	}
+	v += " (revision " + rev[:min(12, len(rev))]
+	if dirty {
+		v += "+dirty"
+	}
+	return v + ")"
 }
 
 // newFlags returns a flag set for a subcommand whose parse errors go to
