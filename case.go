@@ -168,6 +168,27 @@ func WithRecordOutputs() Option {
 	return optionFunc(func(c *config) { c.recordOutputs = true })
 }
 
+type recordOutputsKey struct{}
+
+// ContextWithRecordOutputs returns a copy of ctx under which a [Runner]
+// keeps each case's input, expected answer and graded outputs in the
+// results it returns, as [WithRecordOutputs] does, for the calls made with
+// it alone: a test helper can then show what a failed case was graded on.
+// Redactors ([WithResultRedactor]) still run after, so a held-out split's
+// outputs stay out.
+func ContextWithRecordOutputs(ctx context.Context) context.Context {
+	return context.WithValue(ctx, recordOutputsKey{}, true)
+}
+
+// records reports whether results graded under ctx keep their outputs.
+func (r *Runner) records(ctx context.Context) bool {
+	return r.cfg.recordOutputs || ctx.Value(recordOutputsKey{}) != nil
+}
+
+// Concurrency returns how many cases [Runner.Run] grades at once: the
+// [WithConcurrency] value, 4 by default.
+func (r *Runner) Concurrency() int { return cmp.Or(r.cfg.concurrency, 4) }
+
 // WithResultRedactor has a [Runner] pass every case result through f
 // before returning it (from [Runner.Run] and [Runner.RunCase]): to keep
 // the outputs of a held-out split out of every report, say. Several are
@@ -217,7 +238,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	results := make([]*CaseResult, len(cases))
 	ctx = r.judgeContext(ctx)
 	var g errgroup.Group
-	g.SetLimit(cmp.Or(r.cfg.concurrency, 4))
+	g.SetLimit(r.Concurrency())
 	for i := range cases {
 		if ctx.Err() != nil {
 			break
@@ -298,7 +319,7 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 
 func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
 	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
-	if r.cfg.recordOutputs {
+	if r.records(ctx) {
 		res.Input, res.Expected = c.Sample.Input, c.Sample.Expected
 	}
 	checks := orderChecks(r.cfg.checks, c.Checks)
@@ -353,7 +374,7 @@ func (r *Runner) attempt(ctx context.Context, c *Case, a int, checks []Check) (a
 		s.ID = c.ID
 	}
 	ar, cut = gradeAttempt(ctx, &s, checks, c.ID, c.Severity)
-	if r.cfg.recordOutputs {
+	if r.records(ctx) {
 		out := s.Output
 		ar.Output = &out
 	}

@@ -2,6 +2,7 @@ package proctortest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -89,6 +90,8 @@ func TestRunSubtests(t *testing.T) {
 			"--- PASS: TestHelperRun/ok",
 			"--- FAIL: TestHelperRun/wrong",
 			`output "Lyon" does not equal expected "Paris"`,
+			`output: "Lyon"`,
+			`judge scripted: fail: "Criterion: names Paris Violations: The answer names Lyon, not Paris."`,
 			"--- FAIL: TestHelperRun/wobbly",
 			"is flaky",
 			"--- SKIP: TestHelperRun/unknowable",
@@ -98,6 +101,14 @@ func TestRunSubtests(t *testing.T) {
 			"--- PASS: TestHelperRun/wobbly",
 			"is flaky (allowed)",
 		}, []string{"--- FAIL: TestHelperRun/wobbly"}},
+		{"log outputs", "log", []string{
+			"case ok passed:",
+			`output: "Paris"`,
+		}, nil},
+		{"held-out outputs stay out", "redact", []string{
+			"--- FAIL: TestHelperRun/wrong",
+			`output "Lyon" does not equal expected "Paris"`,
+		}, []string{`output: "Lyon"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,17 +137,39 @@ func TestHelperRun(t *testing.T) {
 		t.Skip("run by TestRunSubtests")
 	}
 	exact := proctor.Check{Grader: proctor.NewExactMatch(proctor.ExactMatchOptions{})}
+	judge := proctor.JudgeModel{Name: "scripted", Family: "scripted", Model: "canned",
+		Call: func(_ context.Context, prompt string) (string, error) {
+			if strings.Contains(prompt, "Lyon") {
+				return `{"criterion":"names Paris","violations":"The answer names Lyon, not Paris.","basis":"answer","verdict":"fail","confidence":"high"}`, nil
+			}
+			return `{"criterion":"names Paris","violations":"none","basis":"answer","verdict":"pass","confidence":"high"}`, nil
+		}}
+	pool := proctor.NewJudgePool(judge)
+	capital := proctor.Check{Grader: proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, pool)}
 	cases := []proctor.Case{
 		{ID: "ok", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Paris"}}},
-		{ID: "wrong", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Lyon"}}},
+		{ID: "wrong", Split: "holdout", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Lyon"}}, Checks: []proctor.Check{capital}},
 		{ID: "wobbly", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Paris"}, {Output: "Rome"}}},
 		{ID: "unknowable", Outputs: []proctor.Sample{{Output: "Paris"}}},
 	}
 	var opts []proctortest.Option
-	if mode == "allow" {
+	runOpts := []proctor.Option{proctor.WithChecks(exact), pool}
+	switch mode {
+	case "allow":
 		opts = append(opts, proctortest.AllowFlaky())
+	case "log":
+		opts = append(opts, proctortest.LogOutputs())
+	case "redact":
+		runOpts = append(runOpts, proctor.WithResultRedactor(func(res proctor.CaseResult) proctor.CaseResult {
+			if res.Split == "holdout" {
+				for i := range res.Attempts {
+					res.Attempts[i].Output = nil
+				}
+			}
+			return res
+		}))
 	}
-	proctortest.Run(t, proctor.NewRunner(proctor.WithChecks(exact)), cases, opts...)
+	proctortest.Run(t, proctor.NewRunner(runOpts...), cases, opts...)
 }
 
 // TestRunReportsJudgeStats checks that the report Run returns carries the
@@ -156,5 +189,48 @@ func TestRunReportsJudgeStats(t *testing.T) {
 	}
 	if len(rep.Judges) != 1 || rep.Judges[0].Name != "scripted" || rep.Judges[0].Calls != 1 {
 		t.Errorf("judges %+v, want the scripted judge with one call", rep.Judges)
+	}
+}
+
+// TestRunConcurrent: cases are graded as many at a time as the Runner's
+// concurrency, not one after another, and the report takes the Runner's
+// suite name. The subject holds each call until four are in flight (or
+// two seconds pass), so one-at-a-time grading shows as a peak of 1.
+func TestRunConcurrent(t *testing.T) {
+	var inflight, peak atomic.Int64
+	arrived := make(chan struct{}, 64)
+	subject := func(ctx context.Context, in proctor.Sample, _ int) (proctor.Sample, error) {
+		n := inflight.Add(1)
+		defer inflight.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		arrived <- struct{}{}
+		deadline := time.After(2 * time.Second)
+		for peak.Load() < 4 {
+			select {
+			case <-deadline:
+				return proctor.Sample{Output: "Paris"}, nil
+			case <-ctx.Done():
+				return proctor.Sample{}, ctx.Err()
+			case <-time.After(time.Millisecond):
+			}
+		}
+		return proctor.Sample{Output: "Paris"}, nil
+	}
+	exact := proctor.Check{Grader: proctor.NewExactMatch(proctor.ExactMatchOptions{})}
+	r := proctor.NewRunner(proctor.WithSubject(subject), proctor.WithChecks(exact), proctor.WithConcurrency(4), proctor.WithSuiteName("capitals"))
+	var cases []proctor.Case
+	for i := range 12 {
+		cases = append(cases, proctor.Case{ID: fmt.Sprintf("c%02d", i), Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}})
+	}
+	rep := proctortest.Run(t, r, cases)
+	if got := peak.Load(); got != 4 {
+		t.Errorf("at most %d cases graded at once, want the Runner's concurrency, 4", got)
+	}
+	if rep.Totals.Passed != 12 {
+		t.Errorf("totals %+v, want 12 passed", rep.Totals)
+	}
+	if rep.Suite != "capitals" {
+		t.Errorf("report suite %q, want the Runner's suite name", rep.Suite)
 	}
 }
