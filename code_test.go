@@ -49,6 +49,7 @@ func TestPythonCompiles(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not on PATH")
 	}
+	t.Parallel()
 	tests := []struct {
 		name, out string
 		want      Status
@@ -66,6 +67,7 @@ func TestPythonCompiles(t *testing.T) {
 	g := NewPythonCompiles(PythonCompilesOptions{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := g.Grade(context.Background(), sampleOut(tt.out))
 			if got.Status != tt.want || !strings.Contains(got.Reason, tt.reason) {
 				t.Errorf("got %v (%q), want %v with %q", got.Status, got.Reason, tt.want, tt.reason)
@@ -75,6 +77,7 @@ func TestPythonCompiles(t *testing.T) {
 }
 
 func TestPythonCompilesNotGraded(t *testing.T) {
+	t.Parallel()
 	g := NewPythonCompiles(PythonCompilesOptions{Python: "proctor-no-such-python"})
 	got := g.Grade(context.Background(), sampleOut("x = 1"))
 	if got.Status != StatusNotGraded || got.Err == nil {

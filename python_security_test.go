@@ -73,6 +73,7 @@ const candidateMarker = "proctor-candidate-marker-7f3a"
 // The candidate reaches python_compiles on standard input only, never on
 // its command line.
 func TestPythonCompilesCandidateOnStdinOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	py := fakeInterpreter(t, `printf '%s\n' "$0" "$@" > `+dir+`/argv
 cat > `+dir+`/stdin
@@ -94,6 +95,7 @@ cat > `+dir+`/stdin
 // A python_compiles that outruns its timeout has its whole process group
 // killed, children included; a flood on standard error is capped.
 func TestPythonCompilesKillsGroupAndCapsOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	py := fakeInterpreter(t, `sleep 60 &
 echo $! > `+dir+`/child
@@ -120,6 +122,7 @@ exit 1
 // not graded: python3 cannot compile it either.
 func TestPythonCompilesTooDeep(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	g := NewPythonCompiles(PythonCompilesOptions{})
 	for _, src := range []string{"x = " + strings.Repeat("1+", 200000) + "1", "x = " + strings.Repeat("-", 200000) + "1"} {
 		got := g.Grade(context.Background(), sampleOut(src))
@@ -133,6 +136,7 @@ func TestPythonCompilesTooDeep(t *testing.T) {
 // command line nor its environment holds it.
 func TestPythonCandidateNotOnCommandLine(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 	defer g.Close()
 	if got := g.Grade(context.Background(), &Sample{Output: candidateMarker, Item: map[string]any{"k": candidateMarker}}); got.Status != StatusPassed {
@@ -162,6 +166,7 @@ func TestPythonCandidateNotOnCommandLine(t *testing.T) {
 // started does not outlive it.
 func TestPythonTimeoutKillsGroup(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	dir := t.TempDir()
 	src := "import subprocess\ndef grade(sample, item):\n    p = subprocess.Popen(['sleep', '60'])\n    open(" + strconv.Quote(dir+"/child") + ", 'w').write(str(p.pid))\n    while True:\n        pass\n"
 	g := MustPython(src, PythonOptions{Timeout: 500 * time.Millisecond})
@@ -178,6 +183,7 @@ func TestPythonTimeoutKillsGroup(t *testing.T) {
 // graded and the next grade gets a fresh worker.
 func TestPythonPipesDoNotDeadlock(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	src := "import sys\ndef grade(sample, item):\n    if sample['output_text'] == 'flood':\n        sys.stderr.write('e' * (8 << 20))\n        sys.stderr.flush()\n        return 1\n    if sample['output_text'] == 'huge':\n        return type('T' * 200000, (), {})()\n    return 1\n"
 	g := MustPython(src, PythonOptions{Timeout: 20 * time.Second})
 	defer g.Close()
@@ -200,6 +206,7 @@ func TestPythonPipesDoNotDeadlock(t *testing.T) {
 // context's stop is never overridden by the 10 s call deadline.
 func TestPythonCancelledBeforeCall(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
 	defer g.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -220,6 +227,7 @@ func TestPythonCancelledBeforeCall(t *testing.T) {
 // killed, and the next sample gets its own score from a fresh worker.
 func TestPythonForgedRepliesDoNotShift(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	src := `import os, sys
 def forge(frame):
     for fd in range(3, 1024):
@@ -268,6 +276,7 @@ def grade(sample, item):
 // AF_UNIX included, through the socket module and the C module under it.
 func TestPythonSocketsRefused(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	src := `import socket, _socket
 def grade(sample, item):
     for make in (lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM), lambda: _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM), lambda: socket.socketpair()):

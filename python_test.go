@@ -22,6 +22,7 @@ func needPython(t testing.TB) {
 
 func TestPython(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	tests := []struct {
 		name, source string
 		sample       Sample
@@ -62,6 +63,7 @@ func TestPython(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			g := MustPython(tt.source, PythonOptions{})
 			defer g.Close()
 			got := g.Grade(context.Background(), &tt.sample)
@@ -77,6 +79,7 @@ func TestPython(t *testing.T) {
 
 func TestPythonTimeoutAndRestart(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	src := "def grade(sample, item):\n    if sample['output_text'] == 'loop':\n        while True:\n            pass\n    if sample['output_text'] == 'crash':\n        import os\n        os._exit(3)\n    return 1\n"
 	g := MustPython(src, PythonOptions{Timeout: 300 * time.Millisecond})
 	defer g.Close()
@@ -99,6 +102,7 @@ func TestPythonTimeoutAndRestart(t *testing.T) {
 
 func TestPythonCancel(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
 	defer g.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -120,6 +124,7 @@ func TestPythonNoInterpreter(t *testing.T) {
 }
 
 func TestPythonConcurrentAndClose(t *testing.T) {
+	// Not parallel: it counts goroutines.
 	needPython(t)
 	before := runtime.NumGoroutine()
 	g := MustPython("import time\ndef grade(sample, item):\n    return int(sample['output_text']) % 2\n", PythonOptions{Workers: 2})
@@ -205,6 +210,7 @@ func TestPythonSpec(t *testing.T) {
 
 func TestPythonImageTagCaveat(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{ImageTag: "2025-05-08"})
 	defer g.Close()
 	got := g.Grade(context.Background(), &Sample{Output: "x"})
@@ -229,6 +235,7 @@ func BenchmarkPython(b *testing.B) {
 // garbage collected.
 func TestPythonCleanupBackstop(t *testing.T) {
 	needPython(t)
+	t.Parallel()
 	pid := func() int {
 		g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 		if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {
