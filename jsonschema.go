@@ -34,10 +34,11 @@ import (
 // candidates are tried in order and the first that is valid JSON wins: the
 // bracketed value the output starts with (prose after it dropped), the body
 // of each ```json (or bare ```) fence, then each bracketed span in the
-// prose, both read after the bracketed value the output starts with, so
-// that a value nested in a broken one (`[{"a": 1}`) is never taken. A
-// broken block followed by a corrected one yields the corrected one. When nothing is valid, the result is the candidate to
-// report the syntax error in: the leading bracketed value, else the first
+// prose. Fences and prose are read only after the bracketed value the
+// output starts with, so that a value nested in a broken one, as in
+// `[{"a": 1}`, is never taken. A broken block followed by a corrected one
+// yields the corrected one. When nothing is valid, the result is the
+// candidate to report the syntax error in: the leading bracketed value, else the first
 // fence body, else the first bracketed span, else the trimmed output.
 // Every JSON grader reads the output this way.
 //
