@@ -32,6 +32,7 @@ func nested(depth int) string { return strings.Repeat("[", depth) + strings.Repe
 // allocated bytes, with a verdict when the work fits the budget and not
 // graded with the reason when it does not.
 func TestJSONPathBlowUp(t *testing.T) {
+	// Not parallel: it measures what each grade allocates.
 	tests := []struct {
 		name, path string
 		want       any
@@ -266,13 +267,14 @@ func FuzzJSONPath(f *testing.F) {
 // (run with -race): the compiled query is shared, each grade's state is
 // its own.
 func TestJSONPathConcurrent(t *testing.T) {
+	t.Parallel()
 	g := MustJSONPathEquals(`$..[?@.a == @.b && match(@.s, "x.") && count(@..*) > 1].s`, "xy", JSONPathOptions{})
 	out := `{"k":[{"a":[1],"b":[1.0],"s":"xy"},{"a":1,"b":2,"s":"xz"}]}`
 	done := make(chan Grade)
 	for range 8 {
 		go func() {
 			var last Grade
-			for range 50 {
+			for range 5 {
 				last = gradeOutput(g, out)
 			}
 			done <- last

@@ -47,6 +47,7 @@ func loadCTS(t testing.TB) []ctsCase {
 // must be a *SpecError on "path" at load, and an error from the Go
 // constructors.
 func TestJSONPathCTS(t *testing.T) {
+	t.Parallel()
 	cases := loadCTS(t)
 	c := NewCompiler()
 	valid, invalid, validRight, invalidRefused := 0, 0, 0, 0

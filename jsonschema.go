@@ -37,9 +37,11 @@ import (
 // candidates are tried in order and the first that is valid JSON wins: the
 // bracketed value the output starts with (prose after it dropped), the body
 // of each ```json (or bare ```) fence, then each bracketed span in the
-// prose. A broken block followed by a corrected one therefore yields the
-// corrected one. When nothing is valid, the result is the candidate to
-// report the syntax error in: the leading bracketed value, else the first
+// prose. Fences and prose are read only after the bracketed value the
+// output starts with, so that a value nested in a broken one, as in
+// `[{"a": 1}`, is never taken. A broken block followed by a corrected one
+// yields the corrected one. When nothing is valid, the result is the
+// candidate to report the syntax error in: the leading bracketed value, else the first
 // fence body, else the first bracketed span, else the trimmed output.
 // Every JSON grader reads the output this way.
 //
@@ -61,21 +63,12 @@ func newParsers(native, strict bool) *parsers {
 }
 
 // eachCandidate calls try with each text JSON is read from, in order,
-// until try returns true: those of [fence.Candidates] (which assumes try
-// stops at the first that parses), of [fence.AllCandidates] with all, or
-// with strict the trimmed output alone (nothing when it is empty).
-func (ps *parsers) eachCandidate(output string, all bool, try func(c string) (stop bool)) {
+// until try returns true: those of [fence.Candidates], or with strict the
+// trimmed output alone (nothing when it is empty).
+func (ps *parsers) eachCandidate(output string, try func(c string) (stop bool)) {
 	if ps.strict {
 		if t := strings.TrimSpace(output); t != "" {
 			try(t)
-		}
-		return
-	}
-	if all {
-		for c := range fence.AllCandidates(output) {
-			if try(c) {
-				return
-			}
 		}
 		return
 	}
@@ -94,7 +87,7 @@ func (ps *parsers) parse(output string) (v any, text string, err error) {
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	found := false
-	ps.eachCandidate(output, false, func(c string) bool {
+	ps.eachCandidate(output, func(c string) bool {
 		v, err = p.Parse(c)
 		found, text = err == nil, c
 		return found
@@ -126,7 +119,7 @@ func (ps *parsers) firstValue(output string, read func(string) readResult) (v an
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	found := false
-	ps.eachCandidate(output, false, func(c string) bool {
+	ps.eachCandidate(output, func(c string) bool {
 		switch read(c) {
 		case readDone:
 			found, text, done = true, c, true
@@ -156,7 +149,7 @@ func (ps *parsers) each(output string, yield func(v any, text string) bool) erro
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	parsed := false
-	ps.eachCandidate(output, true, func(c string) bool {
+	ps.eachCandidate(output, func(c string) bool {
 		v, err := p.Parse(c)
 		if err != nil {
 			return false
@@ -195,7 +188,7 @@ func (ps *parsers) selectPath(output string, steps []any) (v any, found bool, er
 	p := ps.pool.Get().(*jsonparse.Parser)
 	defer ps.pool.Put(p)
 	parsed := false
-	ps.eachCandidate(output, false, func(c string) bool {
+	ps.eachCandidate(output, func(c string) bool {
 		var serr error
 		v, found, serr = p.Select(c, steps)
 		parsed = serr == nil
@@ -252,7 +245,7 @@ func (g *JSONValid) Grade(_ context.Context, s *Sample) Grade {
 	p := g.ps.pool.Get().(*jsonparse.Parser)
 	defer g.ps.pool.Put(p)
 	valid := false
-	g.ps.eachCandidate(s.Output, false, func(c string) bool {
+	g.ps.eachCandidate(s.Output, func(c string) bool {
 		valid = p.Valid(c)
 		return valid
 	})

@@ -102,6 +102,7 @@ func FuzzFastSchema(f *testing.F) {
 // TestJSONSchemaFastWorkload grades every sample of both workload sample
 // sets with and without the fast path: the grades must be identical.
 func TestJSONSchemaFastWorkload(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, check := range []string{"json_schema", "json_schema_extract"} {
 		c := workload.Load(t, check)

@@ -175,6 +175,7 @@ func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, req
 // TestJSONSchemaFastSuite runs every suite file through both paths; with
 // -v it logs the share of schemas on the fast path per draft.
 func TestJSONSchemaFastSuite(t *testing.T) {
+	t.Parallel()
 	var all fastSuiteStats
 	for _, d := range suiteDrafts {
 		t.Run(d.dir, func(t *testing.T) {
@@ -207,6 +208,7 @@ func TestJSONSchemaFastSuite(t *testing.T) {
 // TestJSONSchemaFastRealSchemas checks that the workload's and the
 // quickstart's schemas take the fast path.
 func TestJSONSchemaFastRealSchemas(t *testing.T) {
+	t.Parallel()
 	ticket, err := os.ReadFile("examples/quickstart/testdata/schemas/ticket.json")
 	if err != nil {
 		t.Fatal(err)

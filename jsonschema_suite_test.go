@@ -89,6 +89,7 @@ func suiteFiles(t *testing.T, pattern string) []string {
 // TestJSONSchemaTestSuite runs every required test of drafts 4, 6, 7,
 // 2019-09 and 2020-12; with -v it logs the counts per draft.
 func TestJSONSchemaTestSuite(t *testing.T) {
+	t.Parallel()
 	total := 0
 	for _, d := range suiteDrafts {
 		t.Run(d.dir, func(t *testing.T) {

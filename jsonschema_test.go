@@ -96,6 +96,43 @@ func TestJSONSchemaExtraction(t *testing.T) {
 	}
 }
 
+// TestJSONBrokenLeadingValue: no JSON grader takes a value nested in a
+// broken value the output starts with. The first cases are autoevals'
+// ValidJSON cases (py/autoevals/test_json.py, test_valid_json,
+// braintrustdata/autoevals@3d1422ec5a585939031bb382efaae7f6353ab5a4), whose
+// default check is an object or an array; the rest are the CLI's checks
+// of the same rule.
+func TestJSONBrokenLeadingValue(t *testing.T) {
+	objOrArr := MustJSONSchema(`{"type":["object","array"]}`, JSONSchemaOptions{})
+	anyBlock := MustJSONSchema(`{"type":["object","array"]}`, JSONSchemaOptions{AnyBlock: true})
+	hasA, err := NewJSONPathExists("$..a", true, JSONPathOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graders := []Grader{NewJSONValid(JSONValidOptions{}), objOrArr, anyBlock, hasA, DecodesInto[any](DecodesOptions{})}
+	tests := []struct {
+		output string
+		want   Status
+	}{
+		{`{ "a": 1, "b": "hello" }`, StatusPassed},
+		{`[{ "a": 1 }]`, StatusPassed},
+		{`[{ "a": 1 }`, StatusFailed},
+		{`{ "mapping": { "a": "foo", "b": "bar" }, "extra": 4 }`, StatusPassed},
+		{`{ mapping: { "a": "foo", "b": "bar" }, "extra": 4 }`, StatusFailed},
+		{`{ mapping: { "a": "foo" }, "extra": 4 }`, StatusFailed},
+		{"Here it is:\n```json\n{\"a\": 1,}\n```\nFixed:\n```json\n{\"a\": 1}\n```", StatusPassed},
+		{`The ticket is {"a": 7} as asked.`, StatusPassed},
+		{`{"a": tru} I mean {"a": true}`, StatusPassed},
+	}
+	for _, tt := range tests {
+		for _, g := range graders {
+			if got := gradeOutput(g, tt.output); got.Status != tt.want {
+				t.Errorf("%s on %q: got %v (%s), want %v", g.Name(), tt.output, got.Status, got.Reason, tt.want)
+			}
+		}
+	}
+}
+
 func TestJSONSchemaAnyBlock(t *testing.T) {
 	g := MustJSONSchema(`{"type":"object","required":["a"]}`, JSONSchemaOptions{AnyBlock: true})
 	tests := []struct {

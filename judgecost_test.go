@@ -17,6 +17,7 @@ import (
 // asked at once, every escalated case costs two more. Both modes must reach
 // the same verdicts. Run with -v to print the figures quoted in the README.
 func TestScriptedRunFigures(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	idx := func(prompt string) int {
 		i := strings.Index(prompt, "answer #")

@@ -192,6 +192,7 @@ func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not on PATH: the seed's python graders need it")
 	}
+	t.Parallel()
 	list, err := os.ReadFile("testdata/compat/openai/testing_criteria.json")
 	if err != nil {
 		t.Fatal(err)

@@ -306,38 +306,59 @@ func TestJudgePanics(t *testing.T) {
 	}
 }
 
+// TestCancelMidPanel cancels a run while panel judges are blocked in
+// their calls: with WithPanelParallel both calls are in flight at once;
+// asked one at a time, the first panel call is in flight and the second is
+// never made. Each call in flight must see the cancellation itself (not
+// the 60 s judge timeout), the grade must come back at once, not graded
+// with context.Canceled, and no goroutine may be left behind.
 func TestCancelMidPanel(t *testing.T) {
-	before := runtime.NumGoroutine()
-	ctx, cancel := context.WithCancel(context.Background())
-	started := make(chan struct{}, 2)
-	block := func(ctx context.Context, _ string) (string, error) {
-		started <- struct{}{}
-		<-ctx.Done()
-		return "", ctx.Err()
-	}
-	j1 := says("j1", "fam-a", "pass", "low")
-	j2 := &fakeJudge{name: "j2", family: "fam-b", reply: block}
-	j3 := &fakeJudge{name: "j3", family: "fam-c", reply: block}
-	done := make(chan Grade)
-	go func() { done <- NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j1, j2, j3)).Grade(ctx, judgeSample()) }()
-	<-started
-	<-started
-	cancel()
-	var gr Grade
-	select {
-	case gr = <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Grade did not return after cancellation")
-	}
-	if gr.Status != StatusNotGraded || !errors.Is(gr.Err, context.Canceled) {
-		t.Errorf("got %v (%v), want not graded with context.Canceled", gr.Status, gr.Err)
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines left behind", n-before)
+	for _, parallel := range []bool{true, false} {
+		t.Run(fmt.Sprintf("parallel=%v", parallel), func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			started := make(chan struct{}, 2)
+			saw := make(chan error, 2)
+			block := func(ctx context.Context, _ string) (string, error) {
+				started <- struct{}{}
+				<-ctx.Done()
+				saw <- ctx.Err()
+				return "", ctx.Err()
+			}
+			j1 := says("j1", "fam-a", "pass", "low")
+			j2 := &fakeJudge{name: "j2", family: "fam-b", reply: block}
+			j3 := &fakeJudge{name: "j3", family: "fam-c", reply: block}
+			opts := []Option{judgePoolOf(j1, j2, j3)}
+			inFlight := 1
+			if parallel {
+				opts, inFlight = append(opts, WithPanelParallel()), 2
+			}
+			done := make(chan Grade, 1)
+			go func() { done <- NewLLMJudge("r", JudgeOptions{}, opts...).Grade(ctx, judgeSample()) }()
+			for range inFlight {
+				<-started
+			}
+			cancel()
+			var gr Grade
+			select {
+			case gr = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Grade did not return after cancellation")
+			}
+			if gr.Status != StatusNotGraded || !errors.Is(gr.Err, context.Canceled) {
+				t.Errorf("got %v (%v), want not graded with context.Canceled", gr.Status, gr.Err)
+			}
+			for range inFlight {
+				if err := <-saw; !errors.Is(err, context.Canceled) {
+					t.Errorf("a call in flight saw %v, want context.Canceled", err)
+				}
+			}
+			if n := j2.calls() + j3.calls(); n != inFlight {
+				t.Errorf("%d panel calls made, want %d: none after the cancellation, no retry", n, inFlight)
+			}
+			waitGoroutines(t, before)
+		})
 	}
 }
 

@@ -22,6 +22,7 @@ const candidateMarker = "proctor-candidate-marker-7f3a"
 // command line nor its environment holds it.
 func TestPythonCandidateNotOnCommandLine(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 	defer g.Close()
 	if got := g.Grade(context.Background(), &Sample{Output: candidateMarker, Item: map[string]any{"k": candidateMarker}}); got.Status != StatusPassed {
@@ -51,6 +52,7 @@ func TestPythonCandidateNotOnCommandLine(t *testing.T) {
 // started does not outlive it.
 func TestPythonTimeoutKillsGroup(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	dir := t.TempDir()
 	src := "import subprocess\ndef grade(sample, item):\n    p = subprocess.Popen(['sleep', '60'])\n    open(" + strconv.Quote(dir+"/child") + ", 'w').write(str(p.pid))\n    while True:\n        pass\n"
 	g := MustPython(src, PythonOptions{Timeout: 500 * time.Millisecond})
@@ -67,6 +69,7 @@ func TestPythonTimeoutKillsGroup(t *testing.T) {
 // graded and the next grade gets a fresh worker.
 func TestPythonPipesDoNotDeadlock(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	src := "import sys\ndef grade(sample, item):\n    if sample['output_text'] == 'flood':\n        sys.stderr.write('e' * (8 << 20))\n        sys.stderr.flush()\n        return 1\n    if sample['output_text'] == 'huge':\n        return type('T' * 200000, (), {})()\n    return 1\n"
 	g := MustPython(src, PythonOptions{Timeout: 20 * time.Second})
 	defer g.Close()
@@ -89,6 +92,7 @@ func TestPythonPipesDoNotDeadlock(t *testing.T) {
 // context's stop is never overridden by the 10 s call deadline.
 func TestPythonCancelledBeforeCall(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
 	defer g.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -109,6 +113,7 @@ func TestPythonCancelledBeforeCall(t *testing.T) {
 // killed, and the next sample gets its own score from a fresh worker.
 func TestPythonForgedRepliesDoNotShift(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	src := `import os, sys
 def forge(frame):
     for fd in range(3, 1024):
@@ -157,6 +162,7 @@ def grade(sample, item):
 // AF_UNIX included, through the socket module and the C module under it.
 func TestPythonSocketsRefused(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	src := `import socket, _socket
 def grade(sample, item):
     for make in (lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM), lambda: _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM), lambda: socket.socketpair()):

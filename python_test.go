@@ -16,6 +16,7 @@ import (
 
 func TestPython(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	tests := []struct {
 		name, source string
 		sample       Sample
@@ -56,6 +57,7 @@ func TestPython(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			g := MustPython(tt.source, PythonOptions{})
 			defer g.Close()
 			got := g.Grade(context.Background(), &tt.sample)
@@ -71,6 +73,7 @@ func TestPython(t *testing.T) {
 
 func TestPythonTimeoutAndRestart(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	src := "def grade(sample, item):\n    if sample['output_text'] == 'loop':\n        while True:\n            pass\n    if sample['output_text'] == 'crash':\n        import os\n        os._exit(3)\n    return 1\n"
 	g := MustPython(src, PythonOptions{Timeout: 300 * time.Millisecond})
 	defer g.Close()
@@ -93,6 +96,7 @@ func TestPythonTimeoutAndRestart(t *testing.T) {
 
 func TestPythonCancel(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    while True:\n        pass\n", PythonOptions{})
 	defer g.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -114,6 +118,7 @@ func TestPythonNoInterpreter(t *testing.T) {
 }
 
 func TestPythonConcurrentAndClose(t *testing.T) {
+	// Not parallel: it counts goroutines.
 	proctest.NeedPython(t)
 	before := runtime.NumGoroutine()
 	g := MustPython("import time\ndef grade(sample, item):\n    return int(sample['output_text']) % 2\n", PythonOptions{Workers: 2})
@@ -199,6 +204,7 @@ func TestPythonSpec(t *testing.T) {
 
 func TestPythonImageTagCaveat(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{ImageTag: "2025-05-08"})
 	defer g.Close()
 	got := g.Grade(context.Background(), &Sample{Output: "x"})
@@ -223,6 +229,7 @@ func BenchmarkPython(b *testing.B) {
 // garbage collected.
 func TestPythonCleanupBackstop(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	pid := func() int {
 		g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 		if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {

@@ -84,6 +84,7 @@ func TestRegexTimeout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs into the 250 ms match budget")
 	}
+	t.Parallel()
 	// (a+)+ before a b that never comes backtracks exponentially inside a
 	// lookahead, which sends the pattern to regexp2.
 	const pattern = `(?=(a+)+b)`

@@ -33,6 +33,7 @@ func TestRougeGrader(t *testing.T) {
 // long word against 150,000 tokens is graded, and 150,000 tokens on each
 // side are refused with the pair count they make.
 func TestRougeLimitStatesPairs(t *testing.T) {
+	t.Parallel()
 	g := MustRouge(RougeOptions{Variant: "rougeL"})
 	many := strings.Repeat("a ", 150_000)
 	word := strings.Repeat("a", 300_000)

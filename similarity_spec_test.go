@@ -102,6 +102,7 @@ func TestWithEmbedderSharesCache(t *testing.T) {
 
 // Every similarity grader survives hostile outputs with a valid status.
 func TestSimilarityGradersHostileInput(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word Ünïcödé, punct!? ", 3000) // ~64 KB
 	inputs := []string{"", "   ", "!!! ??? ...", "\xff\xfe invalid utf-8", "日本語のテキスト", long}
 	graders := []Grader{

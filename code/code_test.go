@@ -51,6 +51,7 @@ func TestPythonCompiles(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not on PATH")
 	}
+	t.Parallel()
 	tests := []struct {
 		name, out string
 		want      proctor.Status
@@ -68,6 +69,7 @@ func TestPythonCompiles(t *testing.T) {
 	g := NewPythonCompiles(PythonCompilesOptions{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := g.Grade(context.Background(), out(tt.out))
 			if got.Status != tt.want || !strings.Contains(got.Reason, tt.reason) {
 				t.Errorf("got %v (%q), want %v with %q", got.Status, got.Reason, tt.want, tt.reason)
@@ -77,6 +79,7 @@ func TestPythonCompiles(t *testing.T) {
 }
 
 func TestPythonCompilesNotGraded(t *testing.T) {
+	t.Parallel()
 	g := NewPythonCompiles(PythonCompilesOptions{Python: "proctor-no-such-python"})
 	got := g.Grade(context.Background(), out("x = 1"))
 	if got.Status != proctor.StatusNotGraded || got.Err == nil {

@@ -19,6 +19,7 @@ const candidateMarker = "proctor-candidate-marker-7f3a"
 // The candidate reaches python_compiles on standard input only, never on
 // its command line.
 func TestPythonCompilesCandidateOnStdinOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	py := proctest.FakeInterpreter(t, `printf '%s\n' "$0" "$@" > `+dir+`/argv
 cat > `+dir+`/stdin
@@ -40,6 +41,7 @@ cat > `+dir+`/stdin
 // A python_compiles that outruns its timeout has its whole process group
 // killed, children included; a flood on standard error is capped.
 func TestPythonCompilesKillsGroupAndCapsOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	py := proctest.FakeInterpreter(t, `sleep 60 &
 echo $! > `+dir+`/child
@@ -66,6 +68,7 @@ exit 1
 // not graded: python3 cannot compile it either.
 func TestPythonCompilesTooDeep(t *testing.T) {
 	proctest.NeedPython(t)
+	t.Parallel()
 	g := NewPythonCompiles(PythonCompilesOptions{})
 	for _, src := range []string{"x = " + strings.Repeat("1+", 200000) + "1", "x = " + strings.Repeat("-", 200000) + "1"} {
 		got := g.Grade(context.Background(), out(src))

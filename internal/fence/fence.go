@@ -29,68 +29,63 @@ const maxCandidates = 16
 //  3. the body of each ```json (or bare ```) fence, trimmed, in order;
 //  4. each bracketed span in the prose, in order: where a valid JSON value
 //     starts at a '{' or '[', that value (and the scan resumes after it);
-//     where none does, the span up to the matching bracket (unless that is
-//     the whole of s trimmed, already yielded).
+//     where none does, the span up to the matching bracket.
+//
+// When s, trimmed, starts with '{' or '[', steps 3 and 4 read only what
+// follows the bracketed value it starts with (to the end of s when that
+// value never closes). A piece of that value is never a candidate: when
+// the value is broken, as in `[{"a": 1}` or `{a: {"b": 1}}`, the model
+// did not mean the well-formed value nested in it, and when it parses, it
+// is the value.
 //
 // Callers parse each candidate in turn and take the first that parses, so
 // that a broken block followed by a corrected one reads as the corrected
-// one. Empty candidates are not yielded. Candidates relies on that: it
-// assumes that no candidate it yielded parsed, and so does not read again
-// (nor yield again) what would only repeat one; callers that go on past a
-// candidate that parses use [AllCandidates].
-func Candidates(s string) iter.Seq[string] { return candidates(s, true) }
-
-// AllCandidates yields the candidates [Candidates] yields for a caller
-// that goes on past one that parses, to try every JSON value in s.
-func AllCandidates(s string) iter.Seq[string] { return candidates(s, false) }
-
-func candidates(s string, failedSoFar bool) iter.Seq[string] {
+// one; a caller may also go on past a candidate that parses, to try every
+// JSON value in s. Empty candidates are not yielded.
+func Candidates(s string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		t := strings.TrimSpace(s)
 		if t == "" || !yield(t) {
 			return
 		}
-		misses := 0
 		rest := t
-		if t[0] == '{' || t[0] == '[' {
-			n := Span(t)
+		if n := Span(t); n > 0 {
 			if n < len(t) && !yield(t[:n]) {
 				return
 			}
-			if failedSoFar {
-				// No valid value starts t: it would end where its
-				// brackets close, at t or t[:n], and neither parsed. The
-				// scan below would count a miss there and yield t[:n]
-				// again.
-				misses, rest = 1, t[1:]
-			}
+			rest = t[n:]
 		}
-		for body := range bodies(t, "json") {
+		for body := range bodies(rest, "json") {
 			if b := strings.TrimSpace(body); b != "" && !yield(b) {
 				return
 			}
 		}
-		for misses < maxCandidates {
-			i := strings.IndexAny(rest, "{[")
-			if i < 0 {
-				return
-			}
-			rest = rest[i:]
-			if n := jsonparse.ValidPrefix(rest); n > 0 {
-				if !yield(rest[:n]) {
-					return
-				}
-				rest = rest[n:]
-				continue
-			}
-			misses++
-			// The span is yielded unless it is s trimmed, whole, which was
-			// yielded first and, not being a valid value, cannot parse.
-			if span := rest[:Span(rest)]; len(span) != len(t) && !yield(span) {
-				return
-			}
-			rest = rest[1:]
+		prose(rest, yield)
+	}
+}
+
+// prose yields each bracketed span in rest, as step 4 of [Candidates]
+// describes, until yield returns false or maxCandidates spans have started
+// no valid value.
+func prose(rest string, yield func(string) bool) {
+	for misses := 0; misses < maxCandidates; {
+		i := strings.IndexAny(rest, "{[")
+		if i < 0 {
+			return
 		}
+		rest = rest[i:]
+		if n := jsonparse.ValidPrefix(rest); n > 0 {
+			if !yield(rest[:n]) {
+				return
+			}
+			rest = rest[n:]
+			continue
+		}
+		misses++
+		if !yield(rest[:Span(rest)]) {
+			return
+		}
+		rest = rest[1:]
 	}
 }
 

@@ -111,7 +111,7 @@ var Root = []Type{
 
 	// Structure
 	{Name: "json_valid", Family: "structure", Summary: "the output holds valid JSON",
-		About: "An output that parses whole is the value; otherwise the first fenced block or bracketed span in the prose that parses is taken.",
+		About: "An output that parses whole is the value; otherwise the first fenced block or bracketed span in the prose that parses is taken, never a piece of a broken value the output starts with: `[{\"a\": 1}` and `{a: {\"b\": 1}}` fail, while a broken fenced block followed by a corrected one passes.",
 		Options: []Option{
 			{"strict", "boolean", "false", "The whole trimmed output must be JSON: no fences or prose around it."},
 		},
