@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,8 +98,15 @@ type JudgeVote struct {
 	// Confidence is how sure the judge said it was.
 	Confidence Confidence `json:"confidence"`
 	// Reasoning is what the judge wrote before its verdict: what would
-	// satisfy the criterion and what violates it.
+	// satisfy the criterion and what violates it; when the reply wrote
+	// none, the thinking its endpoint returned apart from it
+	// ([JudgeReply.Reasoning]), clipped.
 	Reasoning string `json:"reasoning"`
+	// VerdictProbability is the probability the model gave its verdict's
+	// token, the lowest of the vote's replies (pairwise asks twice); nil
+	// when the endpoint gave none. When set it decided Confidence, against
+	// the judge's [JudgeModel.ConfidenceThreshold].
+	VerdictProbability *float64 `json:"verdict_probability,omitempty"`
 	// Basis is "answer" or "outside" (knowledge), as the judge said.
 	Basis string `json:"basis,omitempty"`
 	// Score is the judge's score on the grader's scale (llm_score).
@@ -115,6 +123,7 @@ type JudgeVote struct {
 	err        error
 	score      float64 // normalised to [0, 1] when Score is set
 	violations string
+	threshold  float64 // the judge's confidence threshold, with VerdictProbability
 }
 
 // JudgeEvidence is the [Grade.Evidence] of a model-graded check: every
@@ -422,6 +431,8 @@ func panelReasons(ctx context.Context, first JudgeVote, sev Severity) []string {
 		out = append(out, "the first judge abstained: "+first.Error)
 	case first.Verdict == VerdictAbstain:
 		out = append(out, "the first judge abstained")
+	case first.Confidence == ConfidenceLow && first.VerdictProbability != nil:
+		out = append(out, fmt.Sprintf("the first judge's verdict probability %.3f was below %g", *first.VerdictProbability, first.threshold))
 	case first.Confidence == ConfidenceLow:
 		out = append(out, "the first judge's confidence was low")
 	}
@@ -469,6 +480,9 @@ func disagreement(info *CheckInfo, v Verdict) string {
 	return ""
 }
 
+// maxVoteReasoning caps, in runes, the thinking kept as a vote's reasoning.
+const maxVoteReasoning = 2000
+
 // vote asks judge i every prompt of the run and reads its verdict. A call
 // that fails or a reply that cannot be read is an abstention with the
 // error; a pairwise verdict that flips with the order is an abstention.
@@ -483,7 +497,13 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		if err != nil {
 			v.err = err
 			v.Error = "judge call failed: " + err.Error()
+			if errors.Is(err, ErrReplyTruncated) {
+				v.Error = "reply cut off at the token limit"
+			}
 			return abstained(v)
+		}
+		if pv := reply.VerdictProbability; pv > 0 && pv <= 1 && (v.VerdictProbability == nil || pv < *v.VerdictProbability) {
+			v.VerdictProbability = &pv
 		}
 		rep, read, err := parseAndRead(r.task, reply.Text, pr.nonce)
 		if err != nil {
@@ -511,7 +531,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		if rep.Basis != "" {
 			v.Basis = rep.Basis
 		}
-		reasoning = append(reasoning, reasoningOf(rep))
+		reasoning = append(reasoning, cmp.Or(reasoningOf(rep), clipRunes(reply.Reasoning, maxVoteReasoning)))
 		if rep.Violations != "" {
 			violations = append(violations, rep.Violations)
 		}
@@ -519,6 +539,14 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 	v.Reasoning = strings.Join(reasoning, " | ")
 	v.violations = strings.Join(violations, " | ")
 	v.Verdict = verdicts[0]
+	if v.VerdictProbability != nil {
+		// The model's own odds decide, not the confidence it wrote.
+		v.threshold = j.threshold()
+		v.Confidence = ConfidenceHigh
+		if *v.VerdictProbability < v.threshold {
+			v.Confidence = ConfidenceLow
+		}
+	}
 	for _, x := range verdicts[1:] {
 		if x != v.Verdict {
 			v.Verdict, v.Confidence = VerdictAbstain, ConfidenceLow

@@ -1,9 +1,7 @@
 package openai
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 )
@@ -16,7 +14,8 @@ const (
 	// StructuredAuto, the default, asks for a schema when the prompt lists
 	// the keys of the JSON object it wants (as proctor's judge prompts do)
 	// and falls back to plain text, for this call and every later one,
-	// when the endpoint refuses the response_format with a 400.
+	// when the endpoint refuses the response_format with a 400 (counted
+	// as a request; while it is unknown, calls go one at a time).
 	StructuredAuto Structured = ""
 	// StructuredOn asks for a schema whenever the prompt lists its keys;
 	// an endpoint that refuses it is an error.
@@ -112,15 +111,4 @@ func schemaFor(keys []string) *responseFormat {
 		Name: "judge_reply", Strict: true,
 		Schema: map[string]any{"type": "object", "properties": props, "required": keys, "additionalProperties": false},
 	}}
-}
-
-// refusedFormat reports whether err is an endpoint's refusal of the
-// response_format: a 400 whose body names it.
-func refusedFormat(err error) bool {
-	var se *StatusError
-	if !errors.As(err, &se) || se.StatusCode != http.StatusBadRequest {
-		return false
-	}
-	b := strings.ToLower(se.Body)
-	return strings.Contains(b, "response_format") || strings.Contains(b, "json_schema")
 }
