@@ -87,7 +87,7 @@ type chatResponse struct {
 func (c *Chat) Reply(ctx context.Context, prompt string) (proctor.JudgeReply, error) {
 	var format *responseFormat
 	if mode := c.opts.Structured; mode != StructuredOff {
-		if keys := promptKeys(prompt); len(keys) > 0 {
+		if keys := judgehttp.PromptKeys(prompt); len(keys) > 0 {
 			format = schemaFor(keys)
 		}
 	}
