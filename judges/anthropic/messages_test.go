@@ -70,8 +70,14 @@ func replyBody(stop string, blocks ...string) string {
 		`],"stop_reason":"` + stop + `","stop_sequence":null,"usage":{"input_tokens":300,"output_tokens":120}}`
 }
 
-func textBlock(s string) string     { b, _ := json.Marshal(s); return `{"type":"text","text":` + string(b) + `}` }
-func thinkingBlock(s string) string { b, _ := json.Marshal(s); return `{"type":"thinking","thinking":` + string(b) + `,"signature":"sig"}` }
+func textBlock(s string) string {
+	b, _ := json.Marshal(s)
+	return `{"type":"text","text":` + string(b) + `}`
+}
+func thinkingBlock(s string) string {
+	b, _ := json.Marshal(s)
+	return `{"type":"thinking","thinking":` + string(b) + `,"signature":"sig"}`
+}
 func toolBlock(input string) string {
 	return `{"type":"tool_use","id":"toolu_01","name":"judge_reply","input":` + input + `}`
 }
