@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -114,17 +112,13 @@ func New(opts Options) (*Judge, error) {
 	if opts.Model == "" {
 		return nil, errors.New("anthropic: model is required")
 	}
-	base := strings.TrimRight(cmp.Or(opts.BaseURL, DefaultBaseURL), "/")
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("anthropic: base URL %q: want http:// or https://", opts.BaseURL)
+	base, err := judgehttp.BaseURL("anthropic", cmp.Or(opts.BaseURL, DefaultBaseURL))
+	if err != nil {
+		return nil, err
 	}
-	key := opts.APIKey
-	if opts.APIKeyEnv != "" {
-		v, ok := os.LookupEnv(opts.APIKeyEnv)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("anthropic: API key variable %s is not set", opts.APIKeyEnv)
-		}
-		key = v
+	key, err := judgehttp.APIKey("anthropic", opts.APIKey, opts.APIKeyEnv)
+	if err != nil {
+		return nil, err
 	}
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = DefaultMaxTokens + max(opts.ThinkingBudget, 0)
@@ -165,21 +159,15 @@ func (o Options) check() error {
 // JudgeModel returns j registered as a judge named name of the given
 // family.
 func (j *Judge) JudgeModel(name, family string) proctor.JudgeModel {
-	return proctor.JudgeModel{Name: name, Family: family, Model: j.opts.Model, CallWithUsage: j.Reply,
-		ConfidenceThreshold: j.opts.ConfidenceThreshold}
+	return judgehttp.JudgeModel(name, family, j.opts.Model, j.opts.ConfidenceThreshold, j.Reply)
 }
 
 // Judge returns j as a plain [proctor.Judge].
-func (j *Judge) Judge() proctor.Judge {
-	return func(ctx context.Context, prompt string) (string, error) {
-		r, err := j.Reply(ctx, prompt)
-		return r.Text, err
-	}
-}
+func (j *Judge) Judge() proctor.Judge { return judgehttp.PlainJudge(j.Reply) }
 
 // cost is the price of in input and out output tokens.
 func (j *Judge) cost(in, out int) float64 {
-	return (float64(in)*j.opts.InputPerMTok + float64(out)*j.opts.OutputPerMTok) / 1e6
+	return judgehttp.Cost(in, out, j.opts.InputPerMTok, j.opts.OutputPerMTok)
 }
 
 // post sends r and decodes the reply into mr.

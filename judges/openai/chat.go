@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -124,17 +123,13 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if opts.Model == "" {
 		return nil, errors.New("openai: chat: model is required")
 	}
-	base := strings.TrimRight(opts.BaseURL, "/")
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("openai: chat: base URL %q: want http:// or https://", opts.BaseURL)
+	base, err := judgehttp.BaseURL("openai: chat", opts.BaseURL)
+	if err != nil {
+		return nil, err
 	}
-	key := opts.APIKey
-	if opts.APIKeyEnv != "" {
-		v, ok := os.LookupEnv(opts.APIKeyEnv)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("openai: chat: API key variable %s is not set", opts.APIKeyEnv)
-		}
-		key = v
+	key, err := judgehttp.APIKey("openai: chat", opts.APIKey, opts.APIKeyEnv)
+	if err != nil {
+		return nil, err
 	}
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -174,17 +169,11 @@ func (o ChatOptions) check() error {
 // JudgeModel returns c registered as a judge named name of the given
 // family, with its confidence threshold.
 func (c *Chat) JudgeModel(name, family string) proctor.JudgeModel {
-	return proctor.JudgeModel{Name: name, Family: family, Model: c.opts.Model, CallWithUsage: c.Reply,
-		ConfidenceThreshold: c.opts.ConfidenceThreshold}
+	return judgehttp.JudgeModel(name, family, c.opts.Model, c.opts.ConfidenceThreshold, c.Reply)
 }
 
 // Judge returns c as a plain [proctor.Judge].
-func (c *Chat) Judge() proctor.Judge {
-	return func(ctx context.Context, prompt string) (string, error) {
-		r, err := c.Reply(ctx, prompt)
-		return r.Text, err
-	}
-}
+func (c *Chat) Judge() proctor.Judge { return judgehttp.PlainJudge(c.Reply) }
 
 // Message is one chat message.
 type Message struct {
@@ -283,7 +272,7 @@ func (c *Chat) completion(cr chatResponse, status int) Completion {
 
 // cost is the price of in prompt and out completion tokens.
 func (c *Chat) cost(in, out int) float64 {
-	return (float64(in)*c.opts.InputPerMTok + float64(out)*c.opts.OutputPerMTok) / 1e6
+	return judgehttp.Cost(in, out, c.opts.InputPerMTok, c.opts.OutputPerMTok)
 }
 
 func deref(p *int) int {
