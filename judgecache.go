@@ -290,19 +290,7 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		if uerr := checkUsage(r); uerr != nil {
 			r, err = JudgeReply{}, uerr
 		}
-		reqs := max(r.Requests, 1) // every request but the last failed
-		p.mu.Lock()
-		p.stats[i].Calls += reqs
-		p.stats[i].Errors += reqs - 1
-		p.calls += reqs - 1 // spend counted the first
-		p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
-		p.stats[i].CostUSD += r.CostUSD
-		p.tokens = addSat(p.tokens, r.Tokens)
-		p.cost += r.CostUSD
-		if err != nil {
-			p.stats[i].Errors++
-		}
-		p.mu.Unlock()
+		p.counted(i, r, err)
 		if err == nil {
 			return r, nil
 		}
@@ -315,6 +303,24 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		}
 	}
 	return JudgeReply{}, fmt.Errorf("after %d attempts: %w", n, last)
+}
+
+// counted adds call r (or its error) of judge i to the stats and the
+// run's usage: r.Requests calls, every one but the last an error.
+func (p *JudgePool) counted(i int, r JudgeReply, err error) {
+	reqs := max(r.Requests, 1) // every request but the last failed
+	p.mu.Lock()
+	p.stats[i].Calls += reqs
+	p.stats[i].Errors += reqs - 1
+	p.calls += reqs - 1 // spend counted the first
+	p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
+	p.stats[i].CostUSD += r.CostUSD
+	p.tokens = addSat(p.tokens, r.Tokens)
+	p.cost += r.CostUSD
+	if err != nil {
+		p.stats[i].Errors++
+	}
+	p.mu.Unlock()
 }
 
 // spend checks the budget and counts one call against it.

@@ -495,16 +495,10 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		reply, cached, err := p.ask(ctx, r.jc, i, pr.text)
 		v.Cached = v.Cached && cached
 		if err != nil {
-			v.err = err
-			v.Error = "judge call failed: " + err.Error()
-			if errors.Is(err, ErrReplyTruncated) {
-				v.Error = "reply cut off at the token limit"
-			}
+			v.err, v.Error = err, callFailed(err)
 			return abstained(v)
 		}
-		if pv := reply.VerdictProbability; pv > 0 && pv <= 1 && (v.VerdictProbability == nil || pv < *v.VerdictProbability) {
-			v.VerdictProbability = &pv
-		}
+		v.noteProbability(reply.VerdictProbability)
 		rep, read, err := parseAndRead(r.task, reply.Text, pr.nonce)
 		if err != nil {
 			v.err = err
@@ -539,14 +533,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 	v.Reasoning = strings.Join(reasoning, " | ")
 	v.violations = strings.Join(violations, " | ")
 	v.Verdict = verdicts[0]
-	if v.VerdictProbability != nil {
-		// The model's own odds decide, not the confidence it wrote.
-		v.threshold = j.threshold()
-		v.Confidence = ConfidenceHigh
-		if *v.VerdictProbability < v.threshold {
-			v.Confidence = ConfidenceLow
-		}
-	}
+	v.confidenceFromProbability(j.threshold())
 	for _, x := range verdicts[1:] {
 		if x != v.Verdict {
 			v.Verdict, v.Confidence = VerdictAbstain, ConfidenceLow
@@ -554,6 +541,35 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		}
 	}
 	return v
+}
+
+// callFailed is a vote's error for a call that failed.
+func callFailed(err error) string {
+	if errors.Is(err, ErrReplyTruncated) {
+		return "reply cut off at the token limit"
+	}
+	return "judge call failed: " + err.Error()
+}
+
+// noteProbability keeps the lowest verdict probability the vote's replies
+// gave (0, or out of range, is none).
+func (v *JudgeVote) noteProbability(p float64) {
+	if p > 0 && p <= 1 && (v.VerdictProbability == nil || p < *v.VerdictProbability) {
+		v.VerdictProbability = &p
+	}
+}
+
+// confidenceFromProbability lets the model's own odds, when it gave them,
+// decide the vote's confidence rather than the confidence it wrote.
+func (v *JudgeVote) confidenceFromProbability(threshold float64) {
+	if v.VerdictProbability == nil {
+		return
+	}
+	v.threshold = threshold
+	v.Confidence = ConfidenceHigh
+	if *v.VerdictProbability < threshold {
+		v.Confidence = ConfidenceLow
+	}
 }
 
 // parseAndRead parses a reply and turns it into the task's verdict.
