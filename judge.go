@@ -25,8 +25,8 @@ import (
 // Return an error wrapped in [TransientError] (or any error with a
 // Temporary() bool method returning true) for failures worth retrying
 // (rate limits, 5xx); other errors are not retried. A TransientError with
-// StatusCode 429, 503 or 529, or a RetryAfter, also tells the pool the endpoint
-// is overloaded: it lowers the judge's calls in flight until calls succeed
+// StatusCode 429, 503 or 529, or a RetryAfter, also tells the pool the
+// endpoint is overloaded: it lowers the judge's calls in flight until calls succeed
 // again. Either way the judge is recorded as having abstained, with the
 // error kept in [Grade.Err] when the check is not graded; a failed call
 // never passes or fails a case.
@@ -135,8 +135,8 @@ type JudgeModel struct {
 	// Concurrency caps the calls in flight to this judge. 0 means the
 	// concurrency of the run that asks it: a [Runner]'s [WithConcurrency]
 	// (4 by default), or 4 for a grader called outside a Runner. Either
-	// way the limit shrinks while the endpoint answers 429, 503 or 529 and grows
-	// back as calls succeed (see [TransientError]).
+	// way the limit shrinks while the endpoint answers 429, 503 or 529 and
+	// grows back as calls succeed (see [TransientError]).
 	Concurrency int
 	// ConfidenceThreshold is the verdict probability (see
 	// [JudgeReply.VerdictProbability]) below which the judge's vote has
@@ -180,8 +180,8 @@ type TransientError struct {
 	RetryAfter time.Duration
 	// StatusCode is the HTTP status of the reply that failed, when there
 	// was one. 429, 503 and 529 (Anthropic's overloaded) mark the judge as
-	// overloaded, as RetryAfter
-	// does; other statuses only make the call worth retrying.
+	// overloaded, as RetryAfter does; other statuses only make the call
+	// worth retrying.
 	StatusCode int
 }
 

@@ -95,7 +95,8 @@ type JudgeVote struct {
 	Model  string `json:"model,omitempty"`
 	// Verdict is the judge's verdict: pass, fail or abstain.
 	Verdict Verdict `json:"verdict"`
-	// Confidence is how sure the judge said it was.
+	// Confidence is how sure the judge said it was, or, when the endpoint
+	// gave a VerdictProbability, how sure that probability says it was.
 	Confidence Confidence `json:"confidence"`
 	// Reasoning is what the judge wrote before its verdict: what would
 	// satisfy the criterion and what violates it; when the reply wrote
