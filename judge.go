@@ -26,8 +26,8 @@ import (
 // Temporary() bool method returning true) for failures worth retrying
 // (rate limits, 5xx); other errors are not retried. A TransientError with
 // StatusCode 429, 503 or 529, or a RetryAfter, also tells the pool the
-// endpoint is overloaded: it lowers the judge's calls in flight until calls succeed
-// again. Either way the judge is recorded as having abstained, with the
+// endpoint is overloaded: it lowers the judge's calls in flight until
+// calls succeed again. Either way the judge is recorded as having abstained, with the
 // error kept in [Grade.Err] when the check is not graded; a failed call
 // never passes or fails a case.
 //
