@@ -94,3 +94,17 @@ func TestJudgeKeysRefused(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTemperature reads any temperature value: a number, omit, or an
+// error; never a panic, never omit with a value.
+func FuzzTemperature(f *testing.F) {
+	for _, s := range []string{"0", "0.7", `"omit"`, `"hot"`, "null", "[1]", "1e400", " "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, omit, err := temperature(json.RawMessage(raw))
+		if err == nil && omit && v != 0 {
+			t.Errorf("%q: omit with temperature %v", raw, v)
+		}
+	})
+}
