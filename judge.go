@@ -25,9 +25,9 @@ import (
 // Return an error wrapped in [TransientError] (or any error with a
 // Temporary() bool method returning true) for failures worth retrying
 // (rate limits, 5xx); other errors are not retried. A TransientError with
-// StatusCode 429 or 503, or a RetryAfter, also tells the pool the endpoint
-// is overloaded: it lowers the judge's calls in flight until calls succeed
-// again. Either way the judge is recorded as having abstained, with the
+// StatusCode 429, 503 or 529, or a RetryAfter, also tells the pool the
+// endpoint is overloaded: it lowers the judge's calls in flight until
+// calls succeed again. Either way the judge is recorded as having abstained, with the
 // error kept in [Grade.Err] when the check is not graded; a failed call
 // never passes or fails a case.
 //
@@ -81,7 +81,36 @@ type JudgeReply struct {
 	Tokens int
 	// CostUSD is what the call cost; 0 when unknown.
 	CostUSD float64
+	// Reasoning is thinking the endpoint returned apart from Text (a
+	// reasoning model's reasoning_content or thinking blocks). It is
+	// never read for the verdict; it becomes the vote's reasoning when
+	// Text gives none.
+	Reasoning string
+	// Requests is the HTTP requests the call made, fallbacks after a
+	// refused parameter and the client's own retries included; 0 means
+	// 1. Every request but the last one failed, so [JudgeStats] counts
+	// Requests calls and Requests-1 errors (all of them when the call
+	// returned an error), and the budget's calls count them all.
+	Requests int
+	// VerdictProbability is the probability the model gave the token of
+	// its verdict (from log probabilities), in (0, 1]; 0 when unknown.
+	// When known, it decides the vote's confidence against
+	// [JudgeModel.ConfidenceThreshold] instead of the confidence the
+	// reply states.
+	VerdictProbability float64
 }
+
+// ErrReplyTruncated is the error a judge returns (wrapped) for a reply cut
+// off at its token limit: the verdict may be missing or half written, so
+// the reply is not read. The judge abstains with the reason "reply cut
+// off at the token limit"; the call is counted, with its tokens and cost.
+var ErrReplyTruncated = errors.New("proctor: reply cut off at the token limit")
+
+// DefaultConfidenceThreshold is the verdict probability below which a
+// vote has low confidence when [JudgeModel.ConfidenceThreshold] is 0: a
+// verdict the model would give the other way once in ten draws is not one
+// to let stand without a panel.
+const DefaultConfidenceThreshold = 0.9
 
 // UsageJudge is a [Judge] that reports tokens and cost with its reply.
 type UsageJudge func(ctx context.Context, prompt string) (JudgeReply, error)
@@ -106,9 +135,22 @@ type JudgeModel struct {
 	// Concurrency caps the calls in flight to this judge. 0 means the
 	// concurrency of the run that asks it: a [Runner]'s [WithConcurrency]
 	// (4 by default), or 4 for a grader called outside a Runner. Either
-	// way the limit shrinks while the endpoint answers 429 or 503 and grows
-	// back as calls succeed (see [TransientError]).
+	// way the limit shrinks while the endpoint answers 429, 503 or 529 and
+	// grows back as calls succeed (see [TransientError]).
 	Concurrency int
+	// ConfidenceThreshold is the verdict probability (see
+	// [JudgeReply.VerdictProbability]) below which the judge's vote has
+	// low confidence, so that a pool convenes its panel; 0 means
+	// [DefaultConfidenceThreshold]. Replies without a probability keep
+	// the confidence they state.
+	ConfidenceThreshold float64
+}
+
+func (m JudgeModel) threshold() float64 {
+	if m.ConfidenceThreshold > 0 {
+		return m.ConfidenceThreshold
+	}
+	return DefaultConfidenceThreshold
 }
 
 func (m JudgeModel) family() string {
@@ -137,8 +179,9 @@ type TransientError struct {
 	// in-flight limit and starts no call to it before the wait is over.
 	RetryAfter time.Duration
 	// StatusCode is the HTTP status of the reply that failed, when there
-	// was one. 429 and 503 mark the judge as overloaded, as RetryAfter
-	// does; other statuses only make the call worth retrying.
+	// was one. 429, 503 and 529 (Anthropic's overloaded) mark the judge as
+	// overloaded, as RetryAfter does; other statuses only make the call
+	// worth retrying.
 	StatusCode int
 }
 
@@ -157,13 +200,13 @@ func (e *TransientError) Unwrap() error { return e.Err }
 func (e *TransientError) Temporary() bool { return true }
 
 // overloaded reports whether err says the judge is overloaded: a
-// [TransientError] with status 429 or 503, or with a Retry-After.
+// [TransientError] with status 429, 503 or 529, or with a Retry-After.
 func overloaded(err error) (bool, time.Duration) {
 	var te *TransientError
 	if !errors.As(err, &te) {
 		return false, 0
 	}
-	if te.StatusCode == 429 || te.StatusCode == 503 || te.RetryAfter > 0 {
+	if te.StatusCode == 429 || te.StatusCode == 503 || te.StatusCode == 529 || te.RetryAfter > 0 {
 		return true, te.RetryAfter
 	}
 	return false, 0

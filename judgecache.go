@@ -290,16 +290,7 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		if uerr := checkUsage(r); uerr != nil {
 			r, err = JudgeReply{}, uerr
 		}
-		p.mu.Lock()
-		p.stats[i].Calls++
-		p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
-		p.stats[i].CostUSD += r.CostUSD
-		p.tokens = addSat(p.tokens, r.Tokens)
-		p.cost += r.CostUSD
-		if err != nil {
-			p.stats[i].Errors++
-		}
-		p.mu.Unlock()
+		p.counted(i, r, err)
 		if err == nil {
 			return r, nil
 		}
@@ -312,6 +303,24 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		}
 	}
 	return JudgeReply{}, fmt.Errorf("after %d attempts: %w", n, last)
+}
+
+// counted adds call r (or its error) of judge i to the stats and the
+// run's usage: r.Requests calls, every one but the last an error.
+func (p *JudgePool) counted(i int, r JudgeReply, err error) {
+	reqs := max(r.Requests, 1) // every request but the last failed
+	p.mu.Lock()
+	p.stats[i].Calls += reqs
+	p.stats[i].Errors += reqs - 1
+	p.calls += reqs - 1 // spend counted the first
+	p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
+	p.stats[i].CostUSD += r.CostUSD
+	p.tokens = addSat(p.tokens, r.Tokens)
+	p.cost += r.CostUSD
+	if err != nil {
+		p.stats[i].Errors++
+	}
+	p.mu.Unlock()
 }
 
 // spend checks the budget and counts one call against it.
@@ -349,6 +358,8 @@ type diskEntry struct {
 	Text          string  `json:"text"`
 	Tokens        int     `json:"tokens,omitempty"`
 	CostUSD       float64 `json:"cost_usd,omitempty"`
+	Reasoning     string  `json:"reasoning,omitempty"`
+	Probability   float64 `json:"verdict_probability,omitempty"`
 }
 
 func (p *JudgePool) fromDisk(jc *judgeConfig, key string) (JudgeReply, bool) {
@@ -363,7 +374,7 @@ func (p *JudgePool) fromDisk(jc *judgeConfig, key string) (JudgeReply, bool) {
 	if json.Unmarshal(b, &e) != nil || e.PromptVersion != PromptVersion {
 		return JudgeReply{}, false
 	}
-	return JudgeReply{Text: e.Text, Tokens: e.Tokens, CostUSD: e.CostUSD}, true
+	return JudgeReply{Text: e.Text, Tokens: e.Tokens, CostUSD: e.CostUSD, Reasoning: e.Reasoning, VerdictProbability: e.Probability}, true
 }
 
 // toDisk writes the reply atomically (temporary file, then rename). A
@@ -374,7 +385,7 @@ func (p *JudgePool) toDisk(jc *judgeConfig, i int, key string, r JudgeReply) {
 	}
 	err := writeCacheFile(jc.cacheDir, key, diskEntry{
 		Judge: p.judges[i].Name, Model: p.judges[i].Model, PromptVersion: PromptVersion,
-		Text: r.Text, Tokens: r.Tokens, CostUSD: r.CostUSD,
+		Text: r.Text, Tokens: r.Tokens, CostUSD: r.CostUSD, Reasoning: r.Reasoning, Probability: r.VerdictProbability,
 	})
 	if err != nil {
 		p.mu.Lock()

@@ -16,6 +16,9 @@ const (
 	maxCallTokens = 1 << 30
 	// maxCallCostUSD is more than any single call costs.
 	maxCallCostUSD = 10_000.0
+	// maxCallRequests is more requests than a client's fallbacks and
+	// retries make for one call.
+	maxCallRequests = 1000
 )
 
 // ErrJudgeUsage is the cause of a judge call refused because the usage it
@@ -30,6 +33,10 @@ func checkUsage(r JudgeReply) error {
 		return fmt.Errorf("%w: %d tokens (want 0 to %d)", ErrJudgeUsage, r.Tokens, maxCallTokens)
 	case math.IsNaN(r.CostUSD) || r.CostUSD < 0 || r.CostUSD > maxCallCostUSD:
 		return fmt.Errorf("%w: cost $%g (want 0 to %g)", ErrJudgeUsage, r.CostUSD, maxCallCostUSD)
+	case r.Requests < 0 || r.Requests > maxCallRequests:
+		return fmt.Errorf("%w: %d requests (want 0 to %d)", ErrJudgeUsage, r.Requests, maxCallRequests)
+	case !(r.VerdictProbability >= 0 && r.VerdictProbability <= 1):
+		return fmt.Errorf("%w: verdict probability %g (want 0 to 1)", ErrJudgeUsage, r.VerdictProbability)
 	}
 	return nil
 }

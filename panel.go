@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,11 +97,19 @@ type JudgeVote struct {
 	Model  string `json:"model,omitempty"`
 	// Verdict is the judge's verdict: pass, fail or abstain.
 	Verdict Verdict `json:"verdict"`
-	// Confidence is how sure the judge said it was.
+	// Confidence is how sure the judge said it was, or, when the endpoint
+	// gave a VerdictProbability, how sure that probability says it was.
 	Confidence Confidence `json:"confidence"`
 	// Reasoning is what the judge wrote before its verdict: what would
-	// satisfy the criterion and what violates it.
+	// satisfy the criterion and what violates it; when the reply wrote
+	// none, the thinking its endpoint returned apart from it
+	// ([JudgeReply.Reasoning]), clipped.
 	Reasoning string `json:"reasoning"`
+	// VerdictProbability is the probability the model gave its verdict's
+	// token, the lowest of the vote's replies (pairwise asks twice); nil
+	// when the endpoint gave none. When set it decided Confidence, against
+	// the judge's [JudgeModel.ConfidenceThreshold].
+	VerdictProbability *float64 `json:"verdict_probability,omitempty"`
 	// Basis is "answer" or "outside" (knowledge), as the judge said.
 	Basis string `json:"basis,omitempty"`
 	// Score is the judge's score on the grader's scale (llm_score).
@@ -117,6 +126,7 @@ type JudgeVote struct {
 	err        error
 	score      float64 // normalised to [0, 1] when Score is set
 	violations string
+	threshold  float64 // the judge's confidence threshold, with VerdictProbability
 }
 
 // JudgeEvidence is the [Grade.Evidence] of a model-graded check: every
@@ -424,6 +434,8 @@ func panelReasons(ctx context.Context, first JudgeVote, sev Severity) []string {
 		out = append(out, "the first judge abstained: "+first.Error)
 	case first.Verdict == VerdictAbstain:
 		out = append(out, "the first judge abstained")
+	case first.Confidence == ConfidenceLow && first.VerdictProbability != nil:
+		out = append(out, fmt.Sprintf("the first judge's verdict probability %.3f was below %g", *first.VerdictProbability, first.threshold))
 	case first.Confidence == ConfidenceLow:
 		out = append(out, "the first judge's confidence was low")
 	}
@@ -471,6 +483,9 @@ func disagreement(info *CheckInfo, v Verdict) string {
 	return ""
 }
 
+// maxVoteReasoning caps, in runes, the thinking kept as a vote's reasoning.
+const maxVoteReasoning = 2000
+
 // vote asks judge i every prompt of the run and reads its verdict. A call
 // that fails or a reply that cannot be read is an abstention with the
 // error; a pairwise verdict that flips with the order is an abstention.
@@ -483,10 +498,10 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		reply, cached, err := p.ask(ctx, r.jc, i, pr.text)
 		v.Cached = v.Cached && cached
 		if err != nil {
-			v.err = err
-			v.Error = "judge call failed: " + err.Error()
+			v.err, v.Error = err, callFailed(err)
 			return abstained(v)
 		}
+		v.noteProbability(reply.VerdictProbability)
 		rep, read, err := parseAndRead(r.task, reply.Text, pr.nonce)
 		if err != nil {
 			v.err = err
@@ -513,7 +528,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		if rep.Basis != "" {
 			v.Basis = rep.Basis
 		}
-		reasoning = append(reasoning, reasoningOf(rep))
+		reasoning = append(reasoning, cmp.Or(reasoningOf(rep), clipRunes(reply.Reasoning, maxVoteReasoning)))
 		if rep.Violations != "" {
 			violations = append(violations, rep.Violations)
 		}
@@ -521,6 +536,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 	v.Reasoning = strings.Join(reasoning, " | ")
 	v.violations = strings.Join(violations, " | ")
 	v.Verdict = verdicts[0]
+	v.confidenceFromProbability(j.threshold())
 	for _, x := range verdicts[1:] {
 		if x != v.Verdict {
 			v.Verdict, v.Confidence = VerdictAbstain, ConfidenceLow
@@ -528,6 +544,35 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		}
 	}
 	return v
+}
+
+// callFailed is a vote's error for a call that failed.
+func callFailed(err error) string {
+	if errors.Is(err, ErrReplyTruncated) {
+		return "reply cut off at the token limit"
+	}
+	return "judge call failed: " + err.Error()
+}
+
+// noteProbability keeps the lowest verdict probability the vote's replies
+// gave (0, or out of range, is none).
+func (v *JudgeVote) noteProbability(p float64) {
+	if p > 0 && p <= 1 && (v.VerdictProbability == nil || p < *v.VerdictProbability) {
+		v.VerdictProbability = &p
+	}
+}
+
+// confidenceFromProbability lets the model's own odds, when it gave them,
+// decide the vote's confidence rather than the confidence it wrote.
+func (v *JudgeVote) confidenceFromProbability(threshold float64) {
+	if v.VerdictProbability == nil {
+		return
+	}
+	v.threshold = threshold
+	v.Confidence = ConfidenceHigh
+	if *v.VerdictProbability < threshold {
+		v.Confidence = ConfidenceLow
+	}
 }
 
 // parseAndRead parses a reply and turns it into the task's verdict.

@@ -54,8 +54,10 @@ type JudgeStats struct {
 	Family string `json:"family,omitempty"`
 	// Model is its model name.
 	Model string `json:"model,omitempty"`
-	// Calls counts the calls made to the judge, retries included (Retries
-	// says how many of them were retries); cache hits are not calls.
+	// Calls counts the requests made to the judge, retries included (Retries
+	// says how many of them were retries) and so are a client's own
+	// fallbacks and retries (see [JudgeReply.Requests]); cache hits are not
+	// calls.
 	Calls int `json:"calls"`
 	// Retries counts calls repeated after a transient error.
 	Retries int `json:"retries,omitempty"`

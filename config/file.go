@@ -73,8 +73,8 @@ type embedderEntry struct {
 }
 
 type judgeEntry struct {
-	// Type is "openai" (the default: an OpenAI-compatible chat endpoint)
-	// or "scripted": canned replies from Replies, for demos and tests. A
+	// Type is "openai" (the default: an OpenAI-compatible chat endpoint),
+	// "anthropic" (the Messages API) or "scripted": canned replies from Replies, for demos and tests. A
 	// scripted judge is not a model and calls nothing.
 	Type      string `json:"type"`
 	Name      string `json:"name"`
@@ -85,6 +85,19 @@ type judgeEntry struct {
 	Seed      int    `json:"seed"`
 	MaxTokens int    `json:"max_tokens"`
 	TimeoutMS int    `json:"timeout_ms"`
+	// MaxTokensField (openai) is max_tokens or max_completion_tokens; by
+	// default max_tokens until the endpoint refuses it.
+	MaxTokensField string `json:"max_tokens_field"`
+	// Temperature is a number or "omit" (send none); absent means 0.
+	Temperature json.RawMessage `json:"temperature"`
+	// ReasoningEffort (openai) is sent as reasoning_effort.
+	ReasoningEffort string `json:"reasoning_effort"`
+	// ThinkingBudget (anthropic) enables extended thinking.
+	ThinkingBudget int `json:"thinking_budget"`
+	// Logprobs (openai) asks for token log probabilities, whose verdict
+	// token's probability decides confidence against ConfidenceThreshold.
+	Logprobs            bool    `json:"logprobs"`
+	ConfidenceThreshold float64 `json:"confidence_threshold"`
 	// Concurrency caps the calls in flight to this judge; 0 (the default)
 	// follows the run's --concurrency.
 	Concurrency int `json:"concurrency"`
@@ -232,35 +245,15 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
 		}
-		switch j.Type {
-		case "scripted":
-			m, err := scriptedJudge(j)
-			if err != nil {
-				return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
-			}
-			models = append(models, m)
-			continue
-		case "", "openai":
-			if len(j.Replies) > 0 {
-				return nil, fmt.Errorf("%s (%s): replies are for type scripted", where, j.Name)
-			}
-		default:
-			return nil, fmt.Errorf("%s (%s): type %q: want openai (the default) or scripted", where, j.Name, j.Type)
+		var m proctor.JudgeModel
+		if j.Type == "scripted" {
+			m, err = scriptedJudge(j)
+		} else {
+			m, err = modelJudge(j, structured)
 		}
-		o := openai.ChatOptions{
-			BaseURL: j.BaseURL, Model: j.Model, APIKeyEnv: j.APIKeyEnv,
-			Seed: j.Seed, MaxTokens: j.MaxTokens, Timeout: time.Duration(j.TimeoutMS) * time.Millisecond,
-			Structured: structured,
-		}
-		if j.Prices != nil {
-			o.InputPerMTok, o.OutputPerMTok = j.Prices.InputPerMTok, j.Prices.OutputPerMTok
-		}
-		chat, err := openai.NewChat(o)
 		if err != nil {
 			return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
 		}
-		m := chat.JudgeModel(j.Name, j.Family)
-		m.Concurrency = j.Concurrency
 		models = append(models, m)
 	}
 	c.pool = proctor.NewJudgePool(models[0], models[1:]...)

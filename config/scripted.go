@@ -36,6 +36,8 @@ func scriptedJudge(j judgeEntry) (proctor.JudgeModel, error) {
 	switch {
 	case j.BaseURL != "" || j.APIKeyEnv != "" || j.Prices != nil:
 		return proctor.JudgeModel{}, errors.New("a scripted judge calls nothing: base_url, api_key_env and prices are for type openai")
+	case j.Temperature != nil || j.ReasoningEffort != "" || j.ThinkingBudget != 0 || j.Logprobs || j.MaxTokensField != "" || j.ConfidenceThreshold != 0:
+		return proctor.JudgeModel{}, errors.New("a scripted judge samples nothing: temperature, reasoning_effort, thinking_budget, logprobs, max_tokens_field and confidence_threshold are for model judges")
 	case len(j.Replies) == 0:
 		return proctor.JudgeModel{}, errors.New("a scripted judge needs replies: [{case or prompt_contains, reply}]")
 	}

@@ -1,20 +1,22 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
+	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/judgehttp"
 )
 
-// ChatOptions configure [NewChat]. BaseURL and Model are required.
+// ChatOptions configure [NewChat]. BaseURL and Model are required; the
+// zero value of every other field is the default.
 type ChatOptions struct {
 	// BaseURL is the API root, such as "https://api.openai.com/v1"; the
 	// request goes to BaseURL + "/chat/completions".
@@ -27,11 +29,38 @@ type ChatOptions struct {
 	APIKey    string
 	APIKeyEnv string
 	// Seed is sent with every [Chat.Reply] (endpoints that take a seed
-	// sample deterministically with it); 0 means 7. Reply's temperature is
-	// always 0. [Chat.Complete] sends only what its [Request] holds.
+	// sample deterministically with it); 0 means 7. [Chat.Complete] sends
+	// only what its [Request] holds.
 	Seed int
-	// MaxTokens caps a [Chat.Reply]; 0 means 1024.
+	// Temperature is sent with every [Chat.Reply]; the default is 0.
+	// OmitTemperature sends none, for endpoints that take only their
+	// default (reasoning models). Without it, an endpoint that refuses the
+	// temperature (or the seed) with a 400 naming it is asked again
+	// without it, and from then on: learned once per Chat.
+	Temperature     float64
+	OmitTemperature bool
+	// MaxTokens caps a [Chat.Reply]'s completion, thinking included; 0
+	// means [DefaultMaxTokens].
 	MaxTokens int
+	// TokensField is the request field MaxTokens is sent as; the default,
+	// [TokensAuto], sends max_tokens and, when the endpoint refuses it with
+	// a 400 naming it (as OpenAI's reasoning models do), switches to
+	// max_completion_tokens for this call and every later one.
+	TokensField TokensField
+	// ReasoningEffort, when set, is sent as reasoning_effort: none,
+	// minimal, low, medium, high or xhigh.
+	ReasoningEffort string
+	// Logprobs asks for the log probabilities of the reply's tokens
+	// (logprobs: true); the probability of the token that starts the
+	// reply's verdict is then reported as [proctor.JudgeReply]'s
+	// VerdictProbability, and decides the vote's confidence against
+	// ConfidenceThreshold. An endpoint that refuses logprobs is asked
+	// again without them (learned once): confidence is then the judge's
+	// own.
+	Logprobs bool
+	// ConfidenceThreshold is the verdict probability below which a vote
+	// has low confidence; 0 means [proctor.DefaultConfidenceThreshold].
+	ConfidenceThreshold float64
 	// Timeout bounds each request; 0 means 60s.
 	Timeout time.Duration
 	// Client is the HTTP client; nil means a client with no redirects
@@ -49,68 +78,102 @@ type ChatOptions struct {
 	InputPerMTok, OutputPerMTok float64
 }
 
+// DefaultMaxTokens is the completion cap of a [Chat.Reply] when
+// [ChatOptions.MaxTokens] is 0. A reasoning model spends its thinking
+// from the same cap before it writes the verdict, and a judge's thinking
+// at medium effort runs to a few thousand tokens, so the old 1,024 cut
+// replies off; 16,384 leaves room for that thinking several times over
+// and is still within the output limit of common non-reasoning chat
+// models (gpt-4o's is 16,384), which refuse a larger cap. Tokens are
+// billed as used, not as capped.
+const DefaultMaxTokens = 16384
+
+// TokensField is the request field a completion cap is sent as.
+type TokensField string
+
+const (
+	// TokensAuto sends max_tokens until the endpoint refuses it, then
+	// max_completion_tokens.
+	TokensAuto TokensField = ""
+	// TokensMaxTokens always sends max_tokens.
+	TokensMaxTokens TokensField = "max_tokens"
+	// TokensMaxCompletionTokens always sends max_completion_tokens.
+	TokensMaxCompletionTokens TokensField = "max_completion_tokens"
+)
+
+// reasoningEfforts are the values reasoning_effort takes.
+var reasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+
 // Chat is a client of an OpenAI-compatible chat-completions endpoint: a
 // judge through [Chat.Reply], or any chat call through [Chat.Complete]. It
 // is safe for concurrent use.
 type Chat struct {
-	ep      endpoint
-	opts    ChatOptions
-	refused atomic.Bool // the endpoint refused response_format (StructuredAuto)
+	ep    judgehttp.Endpoint
+	opts  ChatOptions
+	learn judgehttp.Learner // parameters the endpoint refused
 }
 
 // maxChatReply caps how much of a reply body is read.
 const maxChatReply = 16 << 20
 
 // NewChat returns a Chat, or an error when BaseURL or Model is missing, the
-// base URL is not http(s), or APIKeyEnv names an unset variable.
+// base URL is not http(s), APIKeyEnv names an unset variable, or an option
+// is out of range.
 func NewChat(opts ChatOptions) (*Chat, error) {
 	if opts.Model == "" {
 		return nil, errors.New("openai: chat: model is required")
 	}
-	base := strings.TrimRight(opts.BaseURL, "/")
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("openai: chat: base URL %q: want http:// or https://", opts.BaseURL)
-	}
-	key := opts.APIKey
-	if opts.APIKeyEnv != "" {
-		v, ok := os.LookupEnv(opts.APIKeyEnv)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("openai: chat: API key variable %s is not set", opts.APIKeyEnv)
-		}
-		key = v
-	}
-	if _, err := ParseStructured(string(opts.Structured)); err != nil {
+	base, err := judgehttp.BaseURL("openai: chat", opts.BaseURL)
+	if err != nil {
 		return nil, err
 	}
-	if opts.Seed == 0 {
-		opts.Seed = 7
+	key, err := judgehttp.APIKey("openai: chat", opts.APIKey, opts.APIKeyEnv)
+	if err != nil {
+		return nil, err
 	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	opts.Seed = cmp.Or(opts.Seed, 7)
 	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = 1024
+		opts.MaxTokens = DefaultMaxTokens
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
 	}
 	client := opts.Client
 	if client == nil {
-		client = noRedirects()
+		client = judgehttp.NoRedirects()
 	}
-	ep := endpoint{api: "chat", url: base + "/chat/completions", key: key, client: client, timeout: opts.Timeout, maxBody: maxChatReply}
-	return &Chat{ep: ep, opts: opts}, nil
+	return &Chat{ep: newEndpoint("chat", base+"/chat/completions", key, client, opts.Timeout, maxChatReply), opts: opts}, nil
 }
 
-// JudgeModel returns c registered as a judge named name of the given family.
+// check refuses options out of range.
+func (o ChatOptions) check() error {
+	if _, err := ParseStructured(string(o.Structured)); err != nil {
+		return err
+	}
+	switch {
+	case o.TokensField != TokensAuto && o.TokensField != TokensMaxTokens && o.TokensField != TokensMaxCompletionTokens:
+		return fmt.Errorf("openai: chat: tokens field %q: want max_tokens or max_completion_tokens", o.TokensField)
+	case o.ReasoningEffort != "" && !slices.Contains(reasoningEfforts, o.ReasoningEffort):
+		return fmt.Errorf("openai: chat: reasoning effort %q: want one of %s", o.ReasoningEffort, strings.Join(reasoningEfforts, ", "))
+	case !(o.Temperature >= 0 && o.Temperature <= 2):
+		return fmt.Errorf("openai: chat: temperature %v: want 0 to 2", o.Temperature)
+	case !(o.ConfidenceThreshold >= 0 && o.ConfidenceThreshold <= 1):
+		return fmt.Errorf("openai: chat: confidence threshold %v: want 0 to 1", o.ConfidenceThreshold)
+	}
+	return nil
+}
+
+// JudgeModel returns c registered as a judge named name of the given
+// family, with its confidence threshold.
 func (c *Chat) JudgeModel(name, family string) proctor.JudgeModel {
-	return proctor.JudgeModel{Name: name, Family: family, Model: c.opts.Model, CallWithUsage: c.Reply}
+	return judgehttp.JudgeModel(name, family, c.opts.Model, c.opts.ConfidenceThreshold, c.Reply)
 }
 
 // Judge returns c as a plain [proctor.Judge].
-func (c *Chat) Judge() proctor.Judge {
-	return func(ctx context.Context, prompt string) (string, error) {
-		r, err := c.Reply(ctx, prompt)
-		return r.Text, err
-	}
-}
+func (c *Chat) Judge() proctor.Judge { return judgehttp.PlainJudge(c.Reply) }
 
 // Message is one chat message.
 type Message struct {
@@ -145,96 +208,23 @@ type Completion struct {
 	CostUSD float64
 }
 
-type chatRequest struct {
-	Model       string    `json:"model"`
-	Messages    []Message `json:"messages"`
-	Temperature *float64  `json:"temperature,omitempty"`
-	Seed        *int      `json:"seed,omitempty"`
-	MaxTokens   int       `json:"max_tokens,omitempty"`
-	// ResponseFormat asks for a JSON schema; nil sends none.
-	ResponseFormat *responseFormat `json:"response_format,omitempty"`
-}
-
-type chatResponse struct {
-	Choices []struct {
-		Message struct {
-			Content   *string `json:"content"`
-			ToolCalls []struct {
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"message"`
-	} `json:"choices"`
-	Usage struct {
-		PromptTokens     *int `json:"prompt_tokens"`
-		CompletionTokens *int `json:"completion_tokens"`
-		TotalTokens      *int `json:"total_tokens"`
-	} `json:"usage"`
-}
-
-// call sends r and returns the decoded reply and its HTTP status, or an
-// error when the reply has no choice.
-func (c *Chat) call(ctx context.Context, r chatRequest) (chatResponse, int, error) {
+// call sends r and decodes the reply into cr, returning its HTTP status,
+// or an error when the reply has no choice.
+func (c *Chat) call(ctx context.Context, r chatRequest, cr *chatResponse) (int, error) {
 	r.Model = c.opts.Model
 	body, err := json.Marshal(r)
 	if err != nil {
-		return chatResponse{}, 0, fmt.Errorf("openai: chat: %w", err)
+		return 0, fmt.Errorf("openai: chat: %w", err)
 	}
-	var cr chatResponse
-	status, err := c.ep.post(ctx, body, &cr)
+	*cr = chatResponse{}
+	status, _, err := c.ep.Post(ctx, body, cr)
 	if err != nil {
-		return cr, status, err
+		return status, err
 	}
 	if len(cr.Choices) == 0 {
-		return cr, status, errors.New("openai: chat: reply has no choices")
+		return status, errors.New("openai: chat: reply has no choices")
 	}
-	return cr, status, nil
-}
-
-// Reply sends prompt as one user message at temperature 0 with the seed
-// and MaxTokens of [ChatOptions], and returns the first choice's text with
-// the tokens it used. When the prompt lists the keys of the JSON object it
-// wants (proctor's judge prompts do), the request asks for that object as
-// a strict JSON schema, as [ChatOptions.Structured] says. 429, 5xx and
-// network errors are returned wrapped in [proctor.TransientError] (with the
-// server's Retry-After and the status); a status outside 2xx is a
-// *[StatusError]; a reply without message content is an error.
-func (c *Chat) Reply(ctx context.Context, prompt string) (proctor.JudgeReply, error) {
-	req := chatRequest{
-		Messages:    []Message{{Role: "user", Content: prompt}},
-		Temperature: new(float64),
-		Seed:        &c.opts.Seed,
-		MaxTokens:   c.opts.MaxTokens,
-	}
-	mode := c.opts.Structured
-	if mode != StructuredOff && !(mode == StructuredAuto && c.refused.Load()) {
-		if keys := promptKeys(prompt); len(keys) > 0 {
-			req.ResponseFormat = schemaFor(keys)
-		}
-	}
-	cr, _, err := c.call(ctx, req)
-	if err != nil && req.ResponseFormat != nil && mode == StructuredAuto && refusedFormat(err) {
-		// The endpoint does not take a schema: ask in plain text, now
-		// and from now on.
-		c.refused.Store(true)
-		req.ResponseFormat = nil
-		cr, _, err = c.call(ctx, req)
-	}
-	if err != nil {
-		return proctor.JudgeReply{}, err
-	}
-	if cr.Choices[0].Message.Content == nil {
-		return proctor.JudgeReply{}, errors.New("openai: chat: reply has no message content")
-	}
-	u := cr.Usage
-	in, out := deref(u.PromptTokens), deref(u.CompletionTokens)
-	tokens := deref(u.TotalTokens)
-	if tokens == 0 {
-		tokens = in + out
-	}
-	return proctor.JudgeReply{Text: *cr.Choices[0].Message.Content, Tokens: tokens, CostUSD: c.cost(in, out)}, nil
+	return status, nil
 }
 
 // Complete sends r's messages and returns the first choice with its tool
@@ -242,7 +232,14 @@ func (c *Chat) Reply(ctx context.Context, prompt string) (proctor.JudgeReply, er
 // sampling settings r holds. Errors are as Reply's, except that a reply
 // with tool calls and no content is a completion with empty Text.
 func (c *Chat) Complete(ctx context.Context, r Request) (Completion, error) {
-	cr, status, err := c.call(ctx, chatRequest{Messages: r.Messages, Temperature: r.Temperature, MaxTokens: r.MaxTokens})
+	req := chatRequest{Messages: r.Messages, Temperature: r.Temperature}
+	if c.opts.TokensField == TokensMaxCompletionTokens {
+		req.MaxCompletionTokens = r.MaxTokens
+	} else {
+		req.MaxTokens = r.MaxTokens
+	}
+	var cr chatResponse
+	status, err := c.call(ctx, req, &cr)
 	if err != nil {
 		return Completion{}, err
 	}
@@ -275,7 +272,7 @@ func (c *Chat) completion(cr chatResponse, status int) Completion {
 
 // cost is the price of in prompt and out completion tokens.
 func (c *Chat) cost(in, out int) float64 {
-	return (float64(in)*c.opts.InputPerMTok + float64(out)*c.opts.OutputPerMTok) / 1e6
+	return judgehttp.Cost(in, out, c.opts.InputPerMTok, c.opts.OutputPerMTok)
 }
 
 func deref(p *int) int {

@@ -12,6 +12,22 @@
 // backoff. Other failures (400, 401, 404, a reply with no choices) are not
 // retried. A status outside 2xx is a *[StatusError] for both endpoints.
 //
+// # Reasoning models
+//
+// A reasoning model refuses max_tokens and any temperature but its
+// default, and spends its thinking from the completion budget. A Chat
+// learns from the first 400 naming a parameter (max_tokens, temperature,
+// seed, logprobs, response_format) to send max_completion_tokens instead,
+// or to leave the parameter out, once per Chat; while it has not learned,
+// its calls go one at a time so that one request at most is refused, and
+// every request, the refused one included, is counted in
+// [proctor.JudgeReply]'s Requests. [ChatOptions] also set the field and
+// the temperature outright, and reasoning_effort. Thinking returned as
+// reasoning_content or reasoning is the reply's Reasoning, never its
+// verdict; a reply cut off at the token limit is
+// [proctor.ErrReplyTruncated]. With [ChatOptions.Logprobs], the
+// probability of the verdict token decides the vote's confidence.
+//
 //	chat, err := openai.NewChat(openai.ChatOptions{
 //		BaseURL:   "https://api.openai.com/v1",
 //		Model:     "gpt-4.1",

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/proctorhq/proctor/internal/judgehttp"
 )
 
 // EmbedderConfig configures [NewEmbedder]. Only Model is required.
@@ -45,7 +47,7 @@ type EmbedderConfig struct {
 // (POST {base}/embeddings). It satisfies proctor.EmbeddingProvider and
 // proctor.BatchEmbedder and is safe for concurrent use.
 type Embedder struct {
-	ep    endpoint
+	ep    judgehttp.Endpoint
 	model string
 	dims  int
 	batch int
@@ -60,41 +62,37 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
 		return nil, errors.New("openai: embeddings: Model is required")
 	}
+	key := ""
+	if cfg.APIKeyEnv != "" {
+		key = os.Getenv(cfg.APIKeyEnv)
+		if key == "" {
+			return nil, fmt.Errorf("openai: embeddings: environment variable %s is unset or empty", cfg.APIKeyEnv)
+		}
+	}
+	url := strings.TrimRight(embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/") + "/embeddings"
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
 	e := &Embedder{
-		ep: endpoint{
-			api:     "embeddings",
-			url:     strings.TrimRight(embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/") + "/embeddings",
-			client:  cfg.HTTPClient,
-			timeout: cfg.Timeout,
-			maxBody: maxEmbeddingsReply,
-			retries: cfg.MaxRetries,
-			base:    cfg.RetryBaseDelay,
-		},
+		ep:    newEndpoint("embeddings", url, key, client, cfg.Timeout, maxEmbeddingsReply),
 		model: cfg.Model,
 		dims:  cfg.Dimensions,
 		batch: cfg.BatchSize,
 	}
-	if cfg.APIKeyEnv != "" {
-		e.ep.key = os.Getenv(cfg.APIKeyEnv)
-		if e.ep.key == "" {
-			return nil, fmt.Errorf("openai: embeddings: environment variable %s is unset or empty", cfg.APIKeyEnv)
-		}
+	e.ep.Retries, e.ep.Base = cfg.MaxRetries, cfg.RetryBaseDelay
+	if e.ep.Timeout <= 0 {
+		e.ep.Timeout = 30 * time.Second
 	}
-	if e.ep.timeout <= 0 {
-		e.ep.timeout = 30 * time.Second
+	if e.ep.Base <= 0 {
+		e.ep.Base = 500 * time.Millisecond
 	}
-	if e.ep.base <= 0 {
-		e.ep.base = 500 * time.Millisecond
+	if e.ep.Retries == 0 {
+		e.ep.Retries = 3
 	}
-	if e.ep.retries == 0 {
-		e.ep.retries = 3
-	}
-	e.ep.retries = max(e.ep.retries, 0)
+	e.ep.Retries = max(e.ep.Retries, 0)
 	if e.batch <= 0 {
 		e.batch = 256
-	}
-	if e.ep.client == nil {
-		e.ep.client = &http.Client{}
 	}
 	return e, nil
 }
@@ -143,7 +141,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		return nil, fmt.Errorf("openai: embeddings: %w", err)
 	}
 	var r embeddingsReply
-	if _, err := e.ep.post(ctx, body, &r); err != nil {
+	if _, _, err := e.ep.Post(ctx, body, &r); err != nil {
 		return nil, err
 	}
 	n := len(texts)

@@ -166,7 +166,7 @@ func TestNewEmbedderErrors(t *testing.T) {
 	if _, err := NewEmbedder(EmbedderConfig{Model: "m", APIKeyEnv: "PROCTOR_EMPTY_KEY"}); err == nil {
 		t.Error("empty key variable: got nil error")
 	}
-	if e, err := NewEmbedder(EmbedderConfig{Model: "m"}); err != nil || e.ep.key != "" {
+	if e, err := NewEmbedder(EmbedderConfig{Model: "m"}); err != nil || e.ep.Header.Get("Authorization") != "" {
 		t.Errorf("no key variable: got %v, %v; want no key and no error", e, err)
 	}
 }
@@ -177,7 +177,7 @@ func TestEmbedBadReplies(t *testing.T) {
 			_, _ = w.Write([]byte(body))
 		}))
 		e := newTestEmbedder(t, srv.URL, EmbedderConfig{})
-		e.ep.key = ""
+		e.ep.Header.Del("Authorization")
 		if _, err := e.Embed(t.Context(), []string{"x"}); err == nil {
 			t.Errorf("reply %s: got nil error", body)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/judgehttp"
 )
 
 const judgeReplyBody = `{"choices":[{"message":{"content":"{\"criterion\":\"x\",\"violations\":\"none\",\"basis\":\"answer\",\"verdict\":\"pass\",\"confidence\":\"high\"}"}}]}`
@@ -183,7 +184,7 @@ func proctorPrompt(t *testing.T) string {
 }
 
 func TestPromptKeys(t *testing.T) {
-	if got := promptKeys(proctorPrompt(t)); !slices.Equal(got, []string{"criterion", "violations", "basis", "verdict", "confidence"}) {
+	if got := judgehttp.PromptKeys(proctorPrompt(t)); !slices.Equal(got, []string{"criterion", "violations", "basis", "verdict", "confidence"}) {
 		t.Errorf("keys of a proctor prompt: %q", got)
 	}
 	for _, p := range []string{
@@ -192,8 +193,8 @@ func TestPromptKeys(t *testing.T) {
 		"one JSON object with these keys:\n- \"a\": x\n- \"a\": y\n", // repeated: no schema
 		"one JSON object with these keys:\nnothing listed\n",
 	} {
-		if got := promptKeys(p); got != nil {
-			t.Errorf("promptKeys(%q) = %q, want none", p, got)
+		if got := judgehttp.PromptKeys(p); got != nil {
+			t.Errorf("judgehttp.PromptKeys(%q) = %q, want none", p, got)
 		}
 	}
 }
@@ -202,8 +203,8 @@ func FuzzPromptKeys(f *testing.F) {
 	f.Add("Think and write your reply as one JSON object with these keys, in this order:\n- \"criterion\": x\n- \"verdict\": y\nWrite nothing after.")
 	f.Add("one JSON object with these keys\n- \"\": \n- \"a\\\"b\": c")
 	f.Fuzz(func(t *testing.T, p string) {
-		keys := promptKeys(p)
-		if len(keys) > maxSchemaKeys {
+		keys := judgehttp.PromptKeys(p)
+		if len(keys) > judgehttp.MaxSchemaKeys {
 			t.Fatalf("%d keys", len(keys))
 		}
 		for i, k := range keys {
