@@ -528,7 +528,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 		if rep.Basis != "" {
 			v.Basis = rep.Basis
 		}
-		reasoning = append(reasoning, cmp.Or(reasoningOf(rep), clipRunes(reply.Reasoning, maxVoteReasoning)))
+		reasoning = append(reasoning, cmp.Or(reasoningOf(rep), kit.ClipRunes(reply.Reasoning, maxVoteReasoning)))
 		if rep.Violations != "" {
 			violations = append(violations, rep.Violations)
 		}
