@@ -284,8 +284,9 @@ func (rj *runJudges) asked() []*JudgePool {
 
 // WithJudges configures the judges: primary is asked first, panel are the
 // judges a panel is drawn from. It is shorthand for [NewJudgePool]; use
-// that when you want [JudgePool.Stats]. It panics when a judge has no Call
-// or two judges share a name.
+// that when you want [JudgePool.Stats]. A judge with no Call, or two
+// judges that share a name, make the pool refuse to run: [Runner.Run]
+// returns an error wrapping [ErrJudgeMisconfigured] (see [NewJudgePool]).
 //
 // Giving it to the [Runner] is enough: a model-graded check built without
 // judges (by the [Compiler] or a constructor such as [NewLLMJudge]) asks

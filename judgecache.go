@@ -30,6 +30,8 @@ type JudgePool struct {
 	judges []JudgeModel
 	lims   []*limiter
 	flight singleflight.Group
+	halted context.Context // done once the pool stops (see JudgePool.Err)
+	stop   context.CancelCauseFunc
 
 	mu            sync.Mutex
 	mem           map[string]JudgeReply
@@ -39,37 +41,46 @@ type JudgePool struct {
 	tokens        int
 	cost          float64
 	cacheErr      error
+	fatal         error     // why the pool stopped (judgefail.go); nil while it runs
+	caveats       []string  // said in every report the pool's judges are in
 	agree         agreement // votes against final verdicts, and panel coincidences
 	reportedAgree agreement
 }
 
 // NewJudgePool returns a pool whose first judge is primary and whose others
-// form the panel, in the order given. It panics when a judge has neither
-// Call nor CallWithUsage, or two judges share a name.
+// form the panel, in the order given. A pool built wrong, with a judge that
+// has neither Call nor CallWithUsage or two judges that share a name, never
+// calls a judge: its [JudgePool.Err] says what is wrong (wrapping
+// [ErrJudgeMisconfigured]), [Runner.Run] returns that error before grading
+// anything, and a grader asking the pool outside a Runner is not graded
+// with it as the cause. It never panics.
 func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
 	all := append([]JudgeModel{primary}, panel...)
 	p := &JudgePool{judges: all, mem: map[string]JudgeReply{}}
+	p.halted, p.stop = context.WithCancelCause(context.Background())
 	seen := map[string]bool{}
 	for i, j := range all {
-		if j.Call == nil && j.CallWithUsage == nil {
-			panic(fmt.Sprintf("proctor: NewJudgePool: judge %d (%q) has no Call", i, j.Name))
-		}
 		if j.Name == "" {
 			all[i].Name = fmt.Sprintf("judge%d", i+1)
 		}
-		if seen[all[i].Name] {
-			panic(fmt.Sprintf("proctor: NewJudgePool: two judges named %q", all[i].Name))
+		switch {
+		case j.Call == nil && j.CallWithUsage == nil:
+			p.halt(&JudgeConfigError{Judge: all[i].Name, Err: fmt.Errorf("judge %d has no Call", i+1)})
+		case seen[all[i].Name]:
+			p.halt(&JudgeConfigError{Err: fmt.Errorf("two judges are named %q: names must be unique in a pool", all[i].Name)})
 		}
 		seen[all[i].Name] = true
 		p.lims = append(p.lims, &limiter{fixed: max(j.Concurrency, 0)})
 		p.stats = append(p.stats, JudgeStats{Name: all[i].Name, Family: j.Family, Model: j.Model, PromptVersion: PromptVersion})
 	}
 	p.reported = make([]JudgeStats, len(p.stats))
+	p.caveats = p.seatCaveats()
 	return p
 }
 
 func (p *JudgePool) apply(c *config) {
 	c.pool = p
+	c.caveats = append(c.caveats, p.caveats...)
 	c.finishers = append(c.finishers, p.finish)
 }
 
@@ -113,6 +124,9 @@ func (p *JudgePool) finish(r *Report) {
 	p.reportedAgree = p.agree
 	if p.cacheErr != nil {
 		r.AddCaveat("judge cache not written: " + p.cacheErr.Error())
+	}
+	for _, c := range p.caveats {
+		r.AddCaveat(c)
 	}
 }
 
@@ -253,6 +267,25 @@ func (p *JudgePool) count(i int, f func(*JudgeStats)) {
 // and full jitter, each call bounded by the judge's semaphore and the
 // per-call timeout, and checked against the budget first.
 func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt string) (JudgeReply, error) {
+	if err := p.Err(); err != nil {
+		return JudgeReply{}, err
+	}
+	ctx, done := p.haltable(ctx)
+	defer done()
+	r, err := p.attempts(ctx, jc, i, prompt)
+	if f := misconfigured(p.judges[i].Name, err); f != nil {
+		p.halt(f)
+		return JudgeReply{}, f
+	}
+	if err != nil && p.halted.Err() != nil {
+		// Cut short because another call found the pool misconfigured.
+		return JudgeReply{}, p.Err()
+	}
+	return r, err
+}
+
+// attempts makes the calls of [JudgePool.call]: the first and the retries.
+func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt string) (JudgeReply, error) {
 	j := p.judges[i]
 	n := jc.retry.attempts()
 	var last error

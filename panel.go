@@ -348,7 +348,7 @@ func stopped(ctx context.Context, v JudgeVote, ev *JudgeEvidence, caveats []stri
 	switch {
 	case ctx.Err() != nil:
 		err = ctx.Err()
-	case errors.Is(v.err, ErrJudgeBudget), errors.Is(v.err, ErrJudgeCacheMiss):
+	case errors.Is(v.err, ErrJudgeBudget), errors.Is(v.err, ErrJudgeCacheMiss), errors.Is(v.err, ErrJudgeMisconfigured):
 		err = v.err
 	default:
 		return Grade{}, false
@@ -434,17 +434,19 @@ func panelReasons(ctx context.Context, first JudgeVote, sev Severity) []string {
 	return out
 }
 
-// disagreement reports a deterministic check that disagrees with verdict:
-// with a criterion, any deterministic check on the same criterion whose
-// pass or fail is the opposite; without one, the deterministic checks taken
-// together (any failed against a pass, all passed against a fail).
+// disagreement reports the deterministic checks that disagree with
+// verdict, naming them: only checks that share the judge's criterion count
+// (a failed one against a pass, a passed one against a fail). A judge
+// check without a criterion is disputed by none: a check of some other
+// property (no_pii beside a correctness judge) says nothing about the
+// judge's verdict.
 func disagreement(info *CheckInfo, v Verdict) string {
-	if info == nil || v == VerdictAbstain {
+	if info == nil || v == VerdictAbstain || info.Criterion == "" {
 		return ""
 	}
 	var passed, failed []string
 	for _, pg := range info.Prior {
-		if pg.Kind != KindDeterministic || (info.Criterion != "" && pg.Criterion != info.Criterion) {
+		if pg.Kind != KindDeterministic || pg.Criterion != info.Criterion {
 			continue
 		}
 		switch pg.Grade.Status {
@@ -454,17 +456,11 @@ func disagreement(info *CheckInfo, v Verdict) string {
 			failed = append(failed, pg.Grade.Grader)
 		}
 	}
-	on := ""
-	if info.Criterion != "" {
-		on = fmt.Sprintf(" on criterion %q", info.Criterion)
-	}
 	switch {
 	case v == VerdictPass && len(failed) > 0:
-		return fmt.Sprintf("deterministic check %s%s failed where the judge passed", strings.Join(failed, ", "), on)
-	case v == VerdictFail && info.Criterion != "" && len(passed) > 0:
-		return fmt.Sprintf("deterministic check %s%s passed where the judge failed", strings.Join(passed, ", "), on)
-	case v == VerdictFail && info.Criterion == "" && len(passed) > 0 && len(failed) == 0:
-		return fmt.Sprintf("all %d deterministic checks passed where the judge failed", len(passed))
+		return fmt.Sprintf("deterministic check %s on criterion %q failed where the judge passed", strings.Join(failed, ", "), info.Criterion)
+	case v == VerdictFail && len(passed) > 0:
+		return fmt.Sprintf("deterministic check %s on criterion %q passed where the judge failed", strings.Join(passed, ", "), info.Criterion)
 	}
 	return ""
 }

@@ -55,6 +55,16 @@ type gradeConfig struct {
 	workers int
 	maxLine int
 	cache   *specCache
+	judges  *proctor.JudgePool // the --config judges; nil without
+}
+
+// judgeErr returns the error that stopped the judges (a misconfigured
+// judge), or nil.
+func (c gradeConfig) judgeErr() error {
+	if c.judges == nil {
+		return nil
+	}
+	return c.judges.Err()
 }
 
 func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -106,6 +116,16 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		workers: *workers,
 		maxLine: *maxLine,
 		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
+		judges:  conf.Judges(),
+	}
+	if err := cfg.judgeErr(); err != nil {
+		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
+		return exitUsage
+	}
+	if cfg.judges != nil {
+		for _, c := range cfg.judges.Caveats() {
+			fmt.Fprintf(stderr, "proctor grade: warning: %s\n", c)
+		}
 	}
 	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
 	cfg.cache.maxWorkers = liveWorkerSpecs
@@ -240,6 +260,9 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 			for b := range work {
 				gradeBatch(ctx, cfg, &d, b)
 				close(b.done)
+				if cfg.judgeErr() != nil {
+					cancel() // a judge is misconfigured: stop reading
+				}
 			}
 		})
 	}
@@ -270,6 +293,8 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 	switch {
 	case writeErr != nil:
 		return t, fmt.Errorf("writing results: %w", writeErr)
+	case cfg.judgeErr() != nil:
+		return t, fmt.Errorf("stopped: %w", cfg.judgeErr())
 	case readErr != nil:
 		return t, readErr
 	}

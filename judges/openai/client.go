@@ -33,6 +33,11 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("openai: %s: HTTP %d: %s", e.API, e.StatusCode, e.Body)
 }
 
+// HTTPStatus returns the reply's status, by which a [proctor.JudgePool]
+// stops a run on a key or model no retry can fix (see
+// [proctor.HTTPStatusError]).
+func (e *StatusError) HTTPStatus() int { return e.StatusCode }
+
 // EmbeddingsError is the [StatusError] an [Embedder] returns.
 //
 // Deprecated: use StatusError, which chat replies share.
