@@ -37,9 +37,11 @@ type JudgePool struct {
 	mem           map[string]JudgeReply
 	stats         []JudgeStats
 	reported      []JudgeStats // stats at the last report, so each report shows its run
-	calls         int
-	tokens        int
-	cost          float64
+	calls         int          // calls the budget let through
+	tokens        int          // tokens the calls reported
+	cost          float64      // cost the calls reported
+	resTokens     int          // tokens reserved by calls in flight (judgebudget.go)
+	resCost       float64      // cost reserved by calls in flight
 	cacheErr      error
 	fatal         error     // why the pool stopped (judgefail.go); nil while it runs
 	caveats       []string  // said in every report the pool's judges are in
@@ -112,6 +114,7 @@ func (p *JudgePool) finish(r *Report) {
 		d.Errors -= last.Errors
 		d.Tokens -= last.Tokens
 		d.CostUSD -= last.CostUSD
+		d.UnpricedCalls -= last.UnpricedCalls
 		d.Agreed -= last.Agreed
 		d.Disagreed -= last.Disagreed
 		d.Abstained -= last.Abstained
@@ -304,7 +307,8 @@ func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt
 			case <-t.C:
 			}
 		}
-		if err := p.spend(jc); err != nil {
+		res, err := p.reserve(jc, i, prompt)
+		if err != nil {
 			return JudgeReply{}, err
 		}
 		if a > 0 {
@@ -314,6 +318,7 @@ func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt
 		}
 		started, err := p.lims[i].acquire(ctx, jc.runConcurrency)
 		if err != nil {
+			p.unreserve(res)
 			return JudgeReply{}, err
 		}
 		cctx, cancel := context.WithTimeout(ctx, jc.callTimeout())
@@ -323,16 +328,7 @@ func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt
 		if uerr := checkUsage(r); uerr != nil {
 			r, err = JudgeReply{}, uerr
 		}
-		p.mu.Lock()
-		p.stats[i].Calls++
-		p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
-		p.stats[i].CostUSD += r.CostUSD
-		p.tokens = addSat(p.tokens, r.Tokens)
-		p.cost += r.CostUSD
-		if err != nil {
-			p.stats[i].Errors++
-		}
-		p.mu.Unlock()
+		p.settle(i, res, r, err)
 		if err == nil {
 			return r, nil
 		}
@@ -345,23 +341,6 @@ func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt
 		}
 	}
 	return JudgeReply{}, fmt.Errorf("after %d attempts: %w", n, last)
-}
-
-// spend checks the budget and counts one call against it.
-func (p *JudgePool) spend(jc *judgeConfig) error {
-	b := jc.budget
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case b.Calls > 0 && p.calls >= b.Calls:
-		return fmt.Errorf("%w: %d calls", ErrJudgeBudget, b.Calls)
-	case b.Tokens > 0 && p.tokens >= b.Tokens:
-		return fmt.Errorf("%w: %d tokens", ErrJudgeBudget, b.Tokens)
-	case b.CostUSD > 0 && p.cost >= b.CostUSD:
-		return fmt.Errorf("%w: $%g", ErrJudgeBudget, b.CostUSD)
-	}
-	p.calls++
-	return nil
 }
 
 // safeCall calls the judge, turning a panic into an error.

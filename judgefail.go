@@ -113,13 +113,17 @@ func (p *JudgePool) haltable(ctx context.Context) (context.Context, func()) {
 	return ctx, func() { stop(); cancel() }
 }
 
-// Err returns the error that stopped the Runner's judges, wrapping
-// [ErrJudgeMisconfigured] (see [JudgePool.Err]), or nil. Once it is set the
+// Err returns the error that stopped the Runner's judges, or that keeps
+// them from starting (a cost budget with an unpriced judge), wrapping
+// [ErrJudgeMisconfigured] (see [JudgePool.Err]); nil when there is none. Once it is set the
 // Runner grades no more: [Runner.Run] returns it, and a case given to
 // [Runner.RunCase] ends at once with its model-graded checks not graded.
 func (r *Runner) Err() error {
 	if p := r.judges.jc.pool; p != nil {
 		if err := p.Err(); err != nil {
+			return err
+		}
+		if err := r.judges.jc.budgetErr(p); err != nil {
 			return err
 		}
 	}

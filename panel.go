@@ -139,6 +139,9 @@ type JudgeEvidence struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// PromptVersion is the [PromptVersion] of the prompts the judges read.
 	PromptVersion string `json:"prompt_version"`
+	// Cut names the fields the prompts quoted only in part, and how much
+	// of each (see [WithJudgeFieldLimit]).
+	Cut []string `json:"cut,omitempty"`
 }
 
 // PanelTally counts a panel's verdicts.
@@ -167,7 +170,8 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 		return Grade{Status: StatusNotGraded, Err: ErrNoJudge,
 			Reason: "no judge configured: model-graded checks need a judge (WithJudges on the grader or the Runner, or judges in --config)"}
 	}
-	prompts, why := t.build(s, jc)
+	quoted, cut := capSample(s, jc.fieldCap())
+	prompts, why := t.build(quoted, jc)
 	if why != "" {
 		return NotGraded(why)
 	}
@@ -177,8 +181,11 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	if t.first > 0 {
 		order = askFirst(order, t.first-1)
 	}
-	ev := &JudgeEvidence{PromptVersion: PromptVersion}
+	ev := &JudgeEvidence{PromptVersion: PromptVersion, Cut: cut}
 	var caveats []string
+	if len(cut) > 0 {
+		caveats = append(caveats, fmt.Sprintf("judges read fields cut to %d bytes (the grade's evidence says which)", jc.fieldCap()))
+	}
 	for _, j := range skipped {
 		ev.Skipped = append(ev.Skipped, j.Name)
 	}

@@ -431,7 +431,8 @@ func TestRunnerReportsJudgeStats(t *testing.T) {
 		if err != nil || rep.Totals.Passed != 2 {
 			t.Fatalf("run %d: %+v, %v", run, rep.Totals, err)
 		}
-		want := JudgeStats{Name: "j", Family: "fam-a", Model: "j-model", Calls: 1 - run, CacheHits: 1 + run, PromptVersion: PromptVersion, Agreed: 2}
+		want := JudgeStats{Name: "j", Family: "fam-a", Model: "j-model", Calls: 1 - run, CacheHits: 1 + run, PromptVersion: PromptVersion, Agreed: 2,
+			UnpricedCalls: 1 - run} // the judge has no prices: its call's cost is unknown
 		if len(rep.Judges) != 1 || rep.Judges[0] != want {
 			t.Errorf("run %d: judges %+v, want %+v (each report counts its own run)", run, rep.Judges, want)
 		}

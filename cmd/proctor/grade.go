@@ -157,9 +157,9 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
 		for _, j := range pool.Stats() {
-			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, $%.4f\n",
+			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, %s\n",
 				j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
-				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostUSD)
+				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostText())
 		}
 	}
 	if err != nil {

@@ -99,9 +99,15 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	return &Chat{ep: ep, opts: opts}, nil
 }
 
-// JudgeModel returns c registered as a judge named name of the given family.
+// JudgeModel returns c registered as a judge named name of the given
+// family, with its prices (when either is set) and its MaxTokens, by which
+// a [proctor.JudgeBudget] reserves each call before it is made.
 func (c *Chat) JudgeModel(name, family string) proctor.JudgeModel {
-	return proctor.JudgeModel{Name: name, Family: family, Model: c.opts.Model, CallWithUsage: c.Reply}
+	m := proctor.JudgeModel{Name: name, Family: family, Model: c.opts.Model, CallWithUsage: c.Reply, MaxTokens: c.opts.MaxTokens}
+	if c.opts.InputPerMTok > 0 || c.opts.OutputPerMTok > 0 {
+		m.Prices = &proctor.JudgePrices{InputPerMTok: c.opts.InputPerMTok, OutputPerMTok: c.opts.OutputPerMTok}
+	}
+	return m
 }
 
 // Judge returns c as a plain [proctor.Judge].
