@@ -170,37 +170,11 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 		return Grade{Status: StatusNotGraded, Err: ErrNoJudge,
 			Reason: "no judge configured: model-graded checks need a judge (WithJudges on the grader or the Runner, or judges in --config)"}
 	}
-	quoted, cut := capSample(s, jc.fieldCap())
-	prompts, why := t.build(quoted, jc)
-	if why != "" {
-		return NotGraded(why)
+	run, order, ev, caveats, g, ok := jc.seat(s, t)
+	if !ok {
+		return g
 	}
-	run := judgeRun{jc: jc, task: t, prompts: prompts}
 	p := jc.pool
-	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
-	if t.first > 0 {
-		order = askFirst(order, t.first-1)
-	}
-	ev := &JudgeEvidence{PromptVersion: PromptVersion, Cut: cut}
-	var caveats []string
-	if len(cut) > 0 {
-		caveats = append(caveats, fmt.Sprintf("judges read fields cut to %d bytes (the grade's evidence says which)", jc.fieldCap()))
-	}
-	for _, j := range skipped {
-		ev.Skipped = append(ev.Skipped, j.Name)
-	}
-	if len(skipped) > 0 && len(order) > 0 {
-		caveats = append(caveats, fmt.Sprintf("judge %s skipped: same family (%s) as the model under test; %s judged instead",
-			strings.Join(ev.Skipped, ", "), s.Model.Family, p.judges[order[0]].Name))
-	}
-	if len(order) == 0 {
-		return Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
-			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}
-	}
-	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
-		caveats = append(caveats, caveatSameFamilyAllowed)
-	}
-
 	first := run.vote(ctx, p, order[0])
 	ev.Judges = append(ev.Judges, first)
 	if g, stop := stopped(ctx, first, ev, caveats); stop {
@@ -261,8 +235,8 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	all := ev.Judges
 	n := tallyOf(all)
 	ev.PanelTally = &n
-	why = strings.Join(reasons, "; ")
-	g := panelGrade(n, fmt.Sprintf("%d of %d panel judges asked (%s): %d pass, %d fail, %d abstain",
+	why := strings.Join(reasons, "; ")
+	g = panelGrade(n, fmt.Sprintf("%d of %d panel judges asked (%s): %d pass, %d fail, %d abstain",
 		len(all), 1+len(more), why, n.Pass, n.Fail, n.Abstain))
 	if g.Status == StatusNotGraded {
 		g.Err = voteErrors(all)
@@ -270,6 +244,42 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	g = finish(g, all, ev, caveats)
 	p.record(all, g.Status, true)
 	return g
+}
+
+// seat writes the prompts and picks the judges that may grade s, in the
+// order to ask them, with the evidence and caveats so far; ok is false,
+// with the grade to give, when none may or the prompts cannot be written.
+func (jc *judgeConfig) seat(s *Sample, t *judgeTask) (run judgeRun, order []int, ev *JudgeEvidence, caveats []string, g Grade, ok bool) {
+	quoted, cut := capSample(s, jc.fieldCap())
+	prompts, why := t.build(quoted, jc)
+	if why != "" {
+		return run, nil, nil, nil, NotGraded(why), false
+	}
+	run = judgeRun{jc: jc, task: t, prompts: prompts}
+	p := jc.pool
+	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
+	if t.first > 0 {
+		order = askFirst(order, t.first-1)
+	}
+	ev = &JudgeEvidence{PromptVersion: PromptVersion, Cut: cut}
+	if len(cut) > 0 {
+		caveats = append(caveats, fmt.Sprintf("judges read fields cut to %d bytes (the grade's evidence says which)", jc.fieldCap()))
+	}
+	for _, j := range skipped {
+		ev.Skipped = append(ev.Skipped, j.Name)
+	}
+	if len(skipped) > 0 && len(order) > 0 {
+		caveats = append(caveats, fmt.Sprintf("judge %s skipped: same family (%s) as the model under test; %s judged instead",
+			strings.Join(ev.Skipped, ", "), s.Model.Family, p.judges[order[0]].Name))
+	}
+	if len(order) == 0 {
+		return run, nil, ev, caveats, Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
+			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}, false
+	}
+	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
+		caveats = append(caveats, caveatSameFamilyAllowed)
+	}
+	return run, order, ev, caveats, Grade{}, true
 }
 
 // tallyOf counts the votes of each verdict.
