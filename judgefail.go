@@ -76,7 +76,8 @@ func misconfigured(name string, err error) error {
 	}
 	switch {
 	case status == 401, status == 403, status == 404:
-	case (status == 0 || status == 400) && modelNotFound.MatchString(err.Error()):
+	case status == 400 && modelNotFound.MatchString(err.Error()):
+		// Some servers answer an unknown model with 400, saying so.
 	default:
 		return nil
 	}
