@@ -49,3 +49,24 @@ func TestBinaryJudgeMisconfigured(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestBinaryPanelCannotBeSeated: judges of one family warn at load, and
+// the report's caveats say the panel cannot be seated.
+func TestBinaryPanelCannotBeSeated(t *testing.T) {
+	judge := func(name string) string {
+		return fmt.Sprintf(`{"name":%q,"family":"openai","type":"scripted","replies":[{"reply":{"verdict":"pass","confidence":"low"}}]}`, name)
+	}
+	cfg := writeFile(t, "c.json", `{"judges":[`+judge("a")+","+judge("b")+","+judge("c")+`]}`)
+	suite := writeSuite(t, "s.yaml", "name: s\ncases:\n  - {id: a, outputs: [hi], checks: [{type: llm_judge, rubric: polite}]}\n")
+	_, stdout, stderr := bin(t, "", nil, "run", "--config", cfg, suite)
+	if !strings.Contains(stderr, "warning: judge panel cannot be seated") {
+		t.Errorf("standard error has no warning: %s", stderr)
+	}
+	if !strings.Contains(stdout, "cannot be seated") {
+		t.Errorf("the report's caveats do not say so:\n%s", stdout)
+	}
+	_, _, stderr = bin(t, `{"id":"a","output":"hi"}`+"\n", nil, "grade", "--config", cfg, "--grader", `{"type":"llm_judge","rubric":"polite"}`)
+	if !strings.Contains(stderr, "warning: judge panel cannot be seated") {
+		t.Errorf("grade: standard error has no warning: %s", stderr)
+	}
+}
