@@ -117,8 +117,10 @@ func (p *JudgePool) haltable(ctx context.Context) (context.Context, func()) {
 // Err returns the error that stopped the Runner's judges, or that keeps
 // them from starting (a cost budget with an unpriced judge), wrapping
 // [ErrJudgeMisconfigured] (see [JudgePool.Err]); nil when there is none. Once it is set the
-// Runner grades no more: [Runner.Run] returns it, and a case given to
-// [Runner.RunCase] ends at once with its model-graded checks not graded.
+// Runner calls no judge again: [Runner.Run] returns it without grading,
+// and a case given to [Runner.RunCase] has its model-graded checks not
+// graded with it as the cause (callers that drive RunCase, as suite.Run
+// does, check Err to stop).
 func (r *Runner) Err() error {
 	if p := r.judges.jc.pool; p != nil {
 		if err := p.Err(); err != nil {
