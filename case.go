@@ -227,7 +227,12 @@ func checkIDs(cases []Case) error {
 // When ctx is cancelled, Run stops starting cases, waits for the cases
 // already started (graders are expected to honour ctx), and returns the
 // report of the cases graded to completion, with a caveat saying how many
-// were not, together with ctx.Err(). Callers should use the partial report,
+// were not, together with ctx.Err(). A judge found misconfigured (its
+// endpoint refused the key or does not know the model, see
+// [ErrJudgeMisconfigured]) stops the run the same way, at once: no call is
+// made after it, calls in flight end, and Run returns the report so far
+// with the error; a pool built wrong is refused before any case is graded,
+// with a nil report. Callers should use the partial report,
 // as they use the n > 0 bytes an io.Reader returns with an error: its
 // totals count only cases that were graded in full. No goroutine started by
 // Run is left running when it returns.
@@ -235,16 +240,19 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 	if err := checkIDs(cases); err != nil {
 		return nil, err
 	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
 	results := make([]*CaseResult, len(cases))
 	ctx = r.judgeContext(ctx)
 	var g errgroup.Group
 	g.SetLimit(r.Concurrency())
 	for i := range cases {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || r.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || r.Err() != nil {
 				return nil
 			}
 			if res, complete := r.runCase(ctx, &cases[i]); complete {
@@ -263,6 +271,10 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 		}
 	}
 	r.Finish(rep)
+	if err := r.Err(); err != nil {
+		rep.AddCaveat(fmt.Sprintf("run stopped: %d of %d case%s graded: %v", done, len(cases), kit.Plural(len(cases)), err))
+		return rep, err
+	}
 	if err := ctx.Err(); err != nil && done < len(cases) {
 		rep.AddCaveat(fmt.Sprintf("run cancelled: %d of %d case%s graded (%v)", done, len(cases), kit.Plural(len(cases)), err))
 		return rep, err

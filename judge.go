@@ -132,6 +132,16 @@ type JudgeModel struct {
 	// CallWithUsage, when set, is used instead of Call and its usage is
 	// counted in [JudgeStats].
 	CallWithUsage UsageJudge
+	// Prices are the model's prices, by which a [JudgeBudget]'s CostUSD
+	// reserves a call's most before it is made, and a call that reported
+	// no cost is told free from unknown. Nil means unknown: reports say
+	// "cost unknown", and a cost budget with such a judge is an error
+	// wrapping [ErrJudgeMisconfigured].
+	Prices *JudgePrices
+	// MaxTokens is the most completion tokens (reasoning included) one
+	// call may use, the cap the judge sends; a budget reserves it before
+	// each call. 0 means unknown, reserved as 4096.
+	MaxTokens int
 	// Concurrency caps the calls in flight to this judge. 0 means the
 	// concurrency of the run that asks it: a [Runner]'s [WithConcurrency]
 	// (4 by default), or 4 for a grader called outside a Runner. Either
@@ -230,6 +240,16 @@ var ErrNoJudge = errors.New("proctor: no judge")
 // JudgeBudget caps what a run may spend on judges. Zero fields are
 // unlimited. Once a cap is reached, the remaining model-graded checks are
 // not graded with [ErrJudgeBudget] as the cause. Cached replies are free.
+//
+// The caps hold under concurrency: before each call the pool reserves the
+// most the call can use (a token per prompt byte, no tokenizer makes
+// more, plus the judge's [JudgeModel.MaxTokens], at its
+// [JudgeModel.Prices]) and refuses the call when what was spent, what the
+// calls in flight hold and this reservation together would pass a cap;
+// once the call returns, the reservation is replaced by what the judge
+// reported. A cap smaller than one call's most therefore makes no call. A
+// CostUSD cap with a judge that has no prices is an error wrapping
+// [ErrJudgeMisconfigured]: [Runner.Run] refuses to start.
 type JudgeBudget struct {
 	// Calls caps the judge calls made (retries included).
 	Calls int
@@ -263,6 +283,7 @@ type judgeConfig struct {
 	cacheMode       JudgeCacheMode
 	panelParallel   bool
 	runConcurrency  int // the asking Runner's concurrency; 0 outside a Runner
+	fieldLimit      int // bytes of each quoted field; 0 default, < 0 none (judgebudget.go)
 }
 
 // runJudges is what a [Runner] tells the graders it runs, through their
@@ -327,8 +348,9 @@ func (rj *runJudges) asked() []*JudgePool {
 
 // WithJudges configures the judges: primary is asked first, panel are the
 // judges a panel is drawn from. It is shorthand for [NewJudgePool]; use
-// that when you want [JudgePool.Stats]. It panics when a judge has no Call
-// or two judges share a name.
+// that when you want [JudgePool.Stats]. A judge with no Call, or two
+// judges that share a name, make the pool refuse to run: [Runner.Run]
+// returns an error wrapping [ErrJudgeMisconfigured] (see [NewJudgePool]).
 //
 // Giving it to the [Runner] is enough: a model-graded check built without
 // judges (by the [Compiler] or a constructor such as [NewLLMJudge]) asks

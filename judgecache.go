@@ -30,46 +30,59 @@ type JudgePool struct {
 	judges []JudgeModel
 	lims   []*limiter
 	flight singleflight.Group
+	halted context.Context // done once the pool stops (see JudgePool.Err)
+	stop   context.CancelCauseFunc
 
 	mu            sync.Mutex
 	mem           map[string]JudgeReply
 	stats         []JudgeStats
 	reported      []JudgeStats // stats at the last report, so each report shows its run
-	calls         int
-	tokens        int
-	cost          float64
+	calls         int          // calls the budget let through
+	tokens        int          // tokens the calls reported
+	cost          float64      // cost the calls reported
+	resTokens     int          // tokens reserved by calls in flight (judgebudget.go)
+	resCost       float64      // cost reserved by calls in flight
 	cacheErr      error
+	fatal         error     // why the pool stopped (judgefail.go); nil while it runs
+	caveats       []string  // said in every report the pool's judges are in
 	agree         agreement // votes against final verdicts, and panel coincidences
 	reportedAgree agreement
 }
 
 // NewJudgePool returns a pool whose first judge is primary and whose others
-// form the panel, in the order given. It panics when a judge has neither
-// Call nor CallWithUsage, or two judges share a name.
+// form the panel, in the order given. A pool built wrong, with a judge that
+// has neither Call nor CallWithUsage or two judges that share a name, never
+// calls a judge: its [JudgePool.Err] says what is wrong (wrapping
+// [ErrJudgeMisconfigured]), [Runner.Run] returns that error before grading
+// anything, and a grader asking the pool outside a Runner is not graded
+// with it as the cause. It never panics.
 func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
 	all := append([]JudgeModel{primary}, panel...)
 	p := &JudgePool{judges: all, mem: map[string]JudgeReply{}}
+	p.halted, p.stop = context.WithCancelCause(context.Background())
 	seen := map[string]bool{}
 	for i, j := range all {
-		if j.Call == nil && j.CallWithUsage == nil {
-			panic(fmt.Sprintf("proctor: NewJudgePool: judge %d (%q) has no Call", i, j.Name))
-		}
 		if j.Name == "" {
 			all[i].Name = fmt.Sprintf("judge%d", i+1)
 		}
-		if seen[all[i].Name] {
-			panic(fmt.Sprintf("proctor: NewJudgePool: two judges named %q", all[i].Name))
+		switch {
+		case j.Call == nil && j.CallWithUsage == nil:
+			p.halt(&JudgeConfigError{Judge: all[i].Name, Err: fmt.Errorf("judge %d has no Call", i+1)})
+		case seen[all[i].Name]:
+			p.halt(&JudgeConfigError{Err: fmt.Errorf("two judges are named %q: names must be unique in a pool", all[i].Name)})
 		}
 		seen[all[i].Name] = true
 		p.lims = append(p.lims, &limiter{fixed: max(j.Concurrency, 0)})
 		p.stats = append(p.stats, JudgeStats{Name: all[i].Name, Family: j.Family, Model: j.Model, PromptVersion: PromptVersion})
 	}
 	p.reported = make([]JudgeStats, len(p.stats))
+	p.caveats = p.seatCaveats()
 	return p
 }
 
 func (p *JudgePool) apply(c *config) {
 	c.pool = p
+	c.caveats = append(c.caveats, p.caveats...)
 	c.finishers = append(c.finishers, p.finish)
 }
 
@@ -101,6 +114,7 @@ func (p *JudgePool) finish(r *Report) {
 		d.Errors -= last.Errors
 		d.Tokens -= last.Tokens
 		d.CostUSD -= last.CostUSD
+		d.UnpricedCalls -= last.UnpricedCalls
 		d.Agreed -= last.Agreed
 		d.Disagreed -= last.Disagreed
 		d.Abstained -= last.Abstained
@@ -113,6 +127,9 @@ func (p *JudgePool) finish(r *Report) {
 	p.reportedAgree = p.agree
 	if p.cacheErr != nil {
 		r.AddCaveat("judge cache not written: " + p.cacheErr.Error())
+	}
+	for _, c := range p.caveats {
+		r.AddCaveat(c)
 	}
 }
 
@@ -253,6 +270,25 @@ func (p *JudgePool) count(i int, f func(*JudgeStats)) {
 // and full jitter, each call bounded by the judge's semaphore and the
 // per-call timeout, and checked against the budget first.
 func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt string) (JudgeReply, error) {
+	if err := p.Err(); err != nil {
+		return JudgeReply{}, err
+	}
+	ctx, done := p.haltable(ctx)
+	defer done()
+	r, err := p.attempts(ctx, jc, i, prompt)
+	if f := misconfigured(p.judges[i].Name, err); f != nil {
+		p.halt(f)
+		return JudgeReply{}, f
+	}
+	if err != nil && p.halted.Err() != nil {
+		// Cut short because another call found the pool misconfigured.
+		return JudgeReply{}, p.Err()
+	}
+	return r, err
+}
+
+// attempts makes the calls of [JudgePool.call]: the first and the retries.
+func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt string) (JudgeReply, error) {
 	j := p.judges[i]
 	n := jc.retry.attempts()
 	var last error
@@ -271,7 +307,8 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 			case <-t.C:
 			}
 		}
-		if err := p.spend(jc); err != nil {
+		res, err := p.reserve(jc, i, prompt)
+		if err != nil {
 			return JudgeReply{}, err
 		}
 		if a > 0 {
@@ -281,6 +318,7 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		}
 		started, err := p.lims[i].acquire(ctx, jc.runConcurrency)
 		if err != nil {
+			p.unreserve(res)
 			return JudgeReply{}, err
 		}
 		cctx, cancel := context.WithTimeout(ctx, jc.callTimeout())
@@ -290,7 +328,7 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		if uerr := checkUsage(r); uerr != nil {
 			r, err = JudgeReply{}, uerr
 		}
-		p.counted(i, r, err)
+		p.settle(i, res, r, err)
 		if err == nil {
 			return r, nil
 		}
@@ -303,41 +341,6 @@ func (p *JudgePool) call(ctx context.Context, jc *judgeConfig, i int, prompt str
 		}
 	}
 	return JudgeReply{}, fmt.Errorf("after %d attempts: %w", n, last)
-}
-
-// counted adds call r (or its error) of judge i to the stats and the
-// run's usage: r.Requests calls, every one but the last an error.
-func (p *JudgePool) counted(i int, r JudgeReply, err error) {
-	reqs := max(r.Requests, 1) // every request but the last failed
-	p.mu.Lock()
-	p.stats[i].Calls += reqs
-	p.stats[i].Errors += reqs - 1
-	p.calls += reqs - 1 // spend counted the first
-	p.stats[i].Tokens = addSat(p.stats[i].Tokens, r.Tokens)
-	p.stats[i].CostUSD += r.CostUSD
-	p.tokens = addSat(p.tokens, r.Tokens)
-	p.cost += r.CostUSD
-	if err != nil {
-		p.stats[i].Errors++
-	}
-	p.mu.Unlock()
-}
-
-// spend checks the budget and counts one call against it.
-func (p *JudgePool) spend(jc *judgeConfig) error {
-	b := jc.budget
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case b.Calls > 0 && p.calls >= b.Calls:
-		return fmt.Errorf("%w: %d calls", ErrJudgeBudget, b.Calls)
-	case b.Tokens > 0 && p.tokens >= b.Tokens:
-		return fmt.Errorf("%w: %d tokens", ErrJudgeBudget, b.Tokens)
-	case b.CostUSD > 0 && p.cost >= b.CostUSD:
-		return fmt.Errorf("%w: $%g", ErrJudgeBudget, b.CostUSD)
-	}
-	p.calls++
-	return nil
 }
 
 // safeCall calls the judge, turning a panic into an error.

@@ -23,7 +23,7 @@ func TestJudgeUsageRefused(t *testing.T) {
 		cost   float64
 	}{{-1000, 0}, {math.MaxInt, 0}, {10, -1}, {10, math.NaN()}, {10, math.Inf(1)}} {
 		g := NewLLMJudge("Names the capital.", JudgeOptions{}, NewJudgePool(usageJudge(u.tokens, u.cost)),
-			WithJudgeBudget(JudgeBudget{Tokens: 100}))
+			WithJudgeBudget(JudgeBudget{Tokens: 1 << 20})) // room for the call's reservation
 		got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 		if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "impossible usage") {
 			t.Errorf("usage %d tokens, $%v: %v (%s), want not graded naming the usage", u.tokens, u.cost, got.Status, got.Reason)

@@ -66,6 +66,7 @@ func MergeReports(reports ...*Report) (*Report, error) {
 			sum.Errors += js.Errors
 			sum.Tokens += js.Tokens
 			sum.CostUSD += js.CostUSD
+			sum.UnpricedCalls += js.UnpricedCalls
 			sum.Agreed += js.Agreed
 			sum.Disagreed += js.Disagreed
 			sum.Abstained += js.Abstained

@@ -151,6 +151,9 @@ type JudgeEvidence struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// PromptVersion is the [PromptVersion] of the prompts the judges read.
 	PromptVersion string `json:"prompt_version"`
+	// Cut names the fields the prompts quoted only in part, and how much
+	// of each (see [WithJudgeFieldLimit]).
+	Cut []string `json:"cut,omitempty"`
 }
 
 // PanelTally counts a panel's verdicts.
@@ -179,33 +182,11 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 		return Grade{Status: StatusNotGraded, Err: ErrNoJudge,
 			Reason: "no judge configured: model-graded checks need a judge (WithJudges on the grader or the Runner, or judges in --config)"}
 	}
-	prompts, why := t.build(s, jc)
-	if why != "" {
-		return NotGraded(why)
+	run, order, ev, caveats, g, ok := jc.seat(s, t)
+	if !ok {
+		return g
 	}
-	run := judgeRun{jc: jc, task: t, prompts: prompts}
 	p := jc.pool
-	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
-	if t.first > 0 {
-		order = askFirst(order, t.first-1)
-	}
-	ev := &JudgeEvidence{PromptVersion: PromptVersion}
-	var caveats []string
-	for _, j := range skipped {
-		ev.Skipped = append(ev.Skipped, j.Name)
-	}
-	if len(skipped) > 0 && len(order) > 0 {
-		caveats = append(caveats, fmt.Sprintf("judge %s skipped: same family (%s) as the model under test; %s judged instead",
-			strings.Join(ev.Skipped, ", "), s.Model.Family, p.judges[order[0]].Name))
-	}
-	if len(order) == 0 {
-		return Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
-			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}
-	}
-	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
-		caveats = append(caveats, caveatSameFamilyAllowed)
-	}
-
 	first := run.vote(ctx, p, order[0])
 	ev.Judges = append(ev.Judges, first)
 	if g, stop := stopped(ctx, first, ev, caveats); stop {
@@ -266,8 +247,8 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	all := ev.Judges
 	n := tallyOf(all)
 	ev.PanelTally = &n
-	why = strings.Join(reasons, "; ")
-	g := panelGrade(n, fmt.Sprintf("%d of %d panel judges asked (%s): %d pass, %d fail, %d abstain",
+	why := strings.Join(reasons, "; ")
+	g = panelGrade(n, fmt.Sprintf("%d of %d panel judges asked (%s): %d pass, %d fail, %d abstain",
 		len(all), 1+len(more), why, n.Pass, n.Fail, n.Abstain))
 	if g.Status == StatusNotGraded {
 		g.Err = voteErrors(all)
@@ -275,6 +256,42 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	g = finish(g, all, ev, caveats)
 	p.record(all, g.Status, true)
 	return g
+}
+
+// seat writes the prompts and picks the judges that may grade s, in the
+// order to ask them, with the evidence and caveats so far; ok is false,
+// with the grade to give, when none may or the prompts cannot be written.
+func (jc *judgeConfig) seat(s *Sample, t *judgeTask) (run judgeRun, order []int, ev *JudgeEvidence, caveats []string, g Grade, ok bool) {
+	quoted, cut := capSample(s, jc.fieldCap())
+	prompts, why := t.build(quoted, jc)
+	if why != "" {
+		return run, nil, nil, nil, NotGraded(why), false
+	}
+	run = judgeRun{jc: jc, task: t, prompts: prompts}
+	p := jc.pool
+	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
+	if t.first > 0 {
+		order = askFirst(order, t.first-1)
+	}
+	ev = &JudgeEvidence{PromptVersion: PromptVersion, Cut: cut}
+	if len(cut) > 0 {
+		caveats = append(caveats, fmt.Sprintf("judges read fields cut to %d bytes (the grade's evidence says which)", jc.fieldCap()))
+	}
+	for _, j := range skipped {
+		ev.Skipped = append(ev.Skipped, j.Name)
+	}
+	if len(skipped) > 0 && len(order) > 0 {
+		caveats = append(caveats, fmt.Sprintf("judge %s skipped: same family (%s) as the model under test; %s judged instead",
+			strings.Join(ev.Skipped, ", "), s.Model.Family, p.judges[order[0]].Name))
+	}
+	if len(order) == 0 {
+		return run, nil, ev, caveats, Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
+			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}, false
+	}
+	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
+		caveats = append(caveats, caveatSameFamilyAllowed)
+	}
+	return run, order, ev, caveats, Grade{}, true
 }
 
 // tallyOf counts the votes of each verdict.
@@ -360,7 +377,7 @@ func stopped(ctx context.Context, v JudgeVote, ev *JudgeEvidence, caveats []stri
 	switch {
 	case ctx.Err() != nil:
 		err = ctx.Err()
-	case errors.Is(v.err, ErrJudgeBudget), errors.Is(v.err, ErrJudgeCacheMiss):
+	case errors.Is(v.err, ErrJudgeBudget), errors.Is(v.err, ErrJudgeCacheMiss), errors.Is(v.err, ErrJudgeMisconfigured):
 		err = v.err
 	default:
 		return Grade{}, false
@@ -448,17 +465,19 @@ func panelReasons(ctx context.Context, first JudgeVote, sev Severity) []string {
 	return out
 }
 
-// disagreement reports a deterministic check that disagrees with verdict:
-// with a criterion, any deterministic check on the same criterion whose
-// pass or fail is the opposite; without one, the deterministic checks taken
-// together (any failed against a pass, all passed against a fail).
+// disagreement reports the deterministic checks that disagree with
+// verdict, naming them: only checks that share the judge's criterion count
+// (a failed one against a pass, a passed one against a fail). A judge
+// check without a criterion is disputed by none: a check of some other
+// property (no_pii beside a correctness judge) says nothing about the
+// judge's verdict.
 func disagreement(info *CheckInfo, v Verdict) string {
-	if info == nil || v == VerdictAbstain {
+	if info == nil || v == VerdictAbstain || info.Criterion == "" {
 		return ""
 	}
 	var passed, failed []string
 	for _, pg := range info.Prior {
-		if pg.Kind != KindDeterministic || (info.Criterion != "" && pg.Criterion != info.Criterion) {
+		if pg.Kind != KindDeterministic || pg.Criterion != info.Criterion {
 			continue
 		}
 		switch pg.Grade.Status {
@@ -468,17 +487,11 @@ func disagreement(info *CheckInfo, v Verdict) string {
 			failed = append(failed, pg.Grade.Grader)
 		}
 	}
-	on := ""
-	if info.Criterion != "" {
-		on = fmt.Sprintf(" on criterion %q", info.Criterion)
-	}
 	switch {
 	case v == VerdictPass && len(failed) > 0:
-		return fmt.Sprintf("deterministic check %s%s failed where the judge passed", strings.Join(failed, ", "), on)
-	case v == VerdictFail && info.Criterion != "" && len(passed) > 0:
-		return fmt.Sprintf("deterministic check %s%s passed where the judge failed", strings.Join(passed, ", "), on)
-	case v == VerdictFail && info.Criterion == "" && len(passed) > 0 && len(failed) == 0:
-		return fmt.Sprintf("all %d deterministic checks passed where the judge failed", len(passed))
+		return fmt.Sprintf("deterministic check %s on criterion %q failed where the judge passed", strings.Join(failed, ", "), info.Criterion)
+	case v == VerdictFail && len(passed) > 0:
+		return fmt.Sprintf("deterministic check %s on criterion %q passed where the judge failed", strings.Join(passed, ", "), info.Criterion)
 	}
 	return ""
 }

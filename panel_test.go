@@ -33,9 +33,10 @@ func TestPanelTriggers(t *testing.T) {
 		{"criterion disagrees", []string{"pass", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(failed, "c")}}, 0, 2, true, "a deterministic check on the same criterion failed"},
 		{"criterion agrees", []string{"pass", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(passed, "c"), failed}}, 0, 1, false, "a failure on another criterion does not count"},
 		{"criterion passed vs fail", []string{"fail", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(passed, "c")}}, 0, 3, true, "the check passed where the judge failed"},
-		{"no criterion any failed", []string{"pass", "high"}, &CheckInfo{Prior: []PriorGrade{passed, failed}}, 0, 2, true, "without a criterion any failed check disputes a pass"},
-		{"no criterion all passed", []string{"fail", "high"}, &CheckInfo{Prior: []PriorGrade{passed, passed}}, 0, 3, true, "without a criterion all passed disputes a fail"},
-		{"no criterion mixed vs fail", []string{"fail", "high"}, &CheckInfo{Prior: []PriorGrade{passed, failed}}, 0, 1, false, "a failed check agrees with a fail"},
+		{"no criterion any failed", []string{"pass", "high"}, &CheckInfo{Prior: []PriorGrade{passed, failed}}, 0, 1, false, "without a criterion no deterministic check disputes the judge"},
+		{"no criterion all passed", []string{"fail", "high"}, &CheckInfo{Prior: []PriorGrade{passed, passed}}, 0, 1, false, "an unrelated passing check does not dispute a confident fail"},
+		{"criterion on prior only", []string{"fail", "high"}, &CheckInfo{Prior: []PriorGrade{onCrit(passed, "c")}}, 0, 1, false, "the judge check has no criterion: nothing shares it"},
+		{"other criterion passed vs fail", []string{"fail", "high"}, &CheckInfo{Criterion: "c", Prior: []PriorGrade{onCrit(passed, "d")}}, 0, 1, false, "a check on another criterion does not count"},
 		{"model priors ignored", []string{"pass", "high"}, &CheckInfo{Prior: []PriorGrade{{Kind: KindModel, Grade: Grade{Status: StatusFailed}}}}, 0, 1, false, "only deterministic checks dispute"},
 	}
 	for _, tt := range tests {
@@ -451,7 +452,8 @@ func TestRunnerReportsJudgeStats(t *testing.T) {
 		if err != nil || rep.Totals.Passed != 2 {
 			t.Fatalf("run %d: %+v, %v", run, rep.Totals, err)
 		}
-		want := JudgeStats{Name: "j", Family: "fam-a", Model: "j-model", Calls: 1 - run, CacheHits: 1 + run, PromptVersion: PromptVersion, Agreed: 2}
+		want := JudgeStats{Name: "j", Family: "fam-a", Model: "j-model", Calls: 1 - run, CacheHits: 1 + run, PromptVersion: PromptVersion, Agreed: 2,
+			UnpricedCalls: 1 - run} // the judge has no prices: its call's cost is unknown
 		if len(rep.Judges) != 1 || rep.Judges[0] != want {
 			t.Errorf("run %d: judges %+v, want %+v (each report counts its own run)", run, rep.Judges, want)
 		}

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/proctorhq/proctor/internal/kit"
@@ -70,6 +71,10 @@ type JudgeStats struct {
 	Tokens int `json:"tokens,omitempty"`
 	// CostUSD is what the calls cost, where prices are known.
 	CostUSD float64 `json:"cost_usd,omitempty"`
+	// UnpricedCalls counts the calls whose cost is not known (a judge
+	// without prices, a reply without usage). When it is above 0, CostUSD
+	// counts only the other calls: see [JudgeStats.CostText].
+	UnpricedCalls int `json:"unpriced_calls,omitempty"`
 	// PromptVersion identifies the prompts the judge was asked with; scores
 	// are comparable between runs only with the judge and prompts fixed.
 	PromptVersion string `json:"prompt_version,omitempty"`
@@ -82,6 +87,22 @@ type JudgeStats struct {
 	// Abstained counts the judge's abstentions, failed calls and
 	// unreadable replies included.
 	Abstained int `json:"abstained,omitempty"`
+}
+
+// CostKnown reports whether the cost of every call is known.
+func (s JudgeStats) CostKnown() bool { return s.UnpricedCalls == 0 }
+
+// CostText says what the calls cost, never passing an unknown cost off as
+// $0: "$0.0123"; "cost unknown" when no call's cost is known; "$0.0123 +
+// unknown (3 of 10 calls unpriced)" when some are.
+func (s JudgeStats) CostText() string {
+	switch {
+	case s.UnpricedCalls == 0:
+		return fmt.Sprintf("$%.4f", s.CostUSD)
+	case s.UnpricedCalls >= s.Calls && s.CostUSD == 0:
+		return "cost unknown"
+	}
+	return fmt.Sprintf("$%.4f + unknown (%d of %d calls unpriced)", s.CostUSD, s.UnpricedCalls, s.Calls)
 }
 
 // Agreement returns the share of the judge's pass or fail votes that

@@ -44,6 +44,9 @@ type fileConfig struct {
 		Tokens  int     `json:"tokens"`
 		CostUSD float64 `json:"cost_usd"`
 	} `json:"judge_budget"`
+	// JudgeFieldBytes caps each field a judge prompt quotes (input,
+	// output, expected, context); 0 is the default 32 KiB, -1 no cap.
+	JudgeFieldBytes int `json:"judge_field_bytes"`
 	// Redact masks what the no_pii and no_secrets detectors find, then
 	// e-mail addresses and long digit runs, in everything sent to a judge
 	// (proctor.RedactDisclosures, then proctor.RedactBasic).
@@ -285,7 +288,17 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if b.Calls < 0 || b.Tokens < 0 || b.CostUSD < 0 {
 			return nil, fmt.Errorf("judge_budget: calls, tokens and cost_usd must not be negative")
 		}
+		if b.CostUSD > 0 {
+			for i, m := range models {
+				if m.Prices == nil {
+					return nil, fmt.Errorf("judge_budget.cost_usd: judges[%d] (%s) has no prices, so what its calls cost cannot be known or held to the budget: give it prices (zeros for a free judge)", i, m.Name)
+				}
+			}
+		}
 		c.opts = append(c.opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
+	}
+	if fc.JudgeFieldBytes != 0 {
+		c.opts = append(c.opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
 	}
 	if fc.Redact {
 		c.opts = append(c.opts, proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(proctor.RedactDisclosures(s)) }))

@@ -35,6 +35,10 @@ func modelJudge(j judgeEntry, structured openai.Structured) (proctor.JudgeModel,
 		return m, fmt.Errorf("type %q: want openai (the default), anthropic or scripted", j.Type)
 	}
 	m.Concurrency = j.Concurrency
+	if j.Prices != nil {
+		// Given, even as zeros: a free judge, not one of unknown cost.
+		m.Prices = &proctor.JudgePrices{InputPerMTok: j.Prices.InputPerMTok, OutputPerMTok: j.Prices.OutputPerMTok}
+	}
 	return m, err
 }
 

@@ -74,5 +74,6 @@ func scriptedJudge(j judgeEntry) (proctor.JudgeModel, error) {
 		}
 		return "", fmt.Errorf("scripted judge %s has no reply for case %q: none names it, no prompt_contains matches its prompt (rubric included), and none has neither", name, id)
 	}
-	return proctor.JudgeModel{Name: name, Family: j.Family, Model: model, Call: call, Concurrency: j.Concurrency}, nil
+	// Canned replies cost nothing: free, not of unknown cost.
+	return proctor.JudgeModel{Name: name, Family: j.Family, Model: model, Call: call, Concurrency: j.Concurrency, Prices: &proctor.JudgePrices{}}, nil
 }

@@ -100,6 +100,11 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 		prop("pass_rate_denominator", fmt.Sprint(d))
 		prop("pass_rate_95ci", fmt.Sprintf("%.4f-%.4f", lo, hi))
 	}
+	for _, j := range s.Judges {
+		// The cost as text: "cost unknown" is never written as 0.
+		prop("judge."+j.Name+".calls", fmt.Sprint(j.Calls))
+		prop("judge."+j.Name+".cost", j.CostText())
+	}
 	for i, c := range s.Caveats {
 		prop(fmt.Sprintf("caveat.%d", i+1), c)
 	}

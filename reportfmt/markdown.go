@@ -97,8 +97,8 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if len(s.Judges) > 0 {
 		p("\n#### Judges\n\n| judge | model | family | prompts | calls | cache hits | tokens | cost (USD) |\n|---|---|---|---|---:|---:|---:|---:|\n")
 		for _, j := range s.Judges {
-			p("| %s | %s | %s | %s | %d | %d | %d | %.4f |\n", mdText(j.Name), mdText(j.Model), mdText(j.Family),
-				mdText(j.PromptVersion), j.Calls, j.CacheHits, j.Tokens, j.CostUSD)
+			p("| %s | %s | %s | %s | %d | %d | %d | %s |\n", mdText(j.Name), mdText(j.Model), mdText(j.Family),
+				mdText(j.PromptVersion), j.Calls, j.CacheHits, j.Tokens, mdText(strings.TrimPrefix(j.CostText(), "$")))
 		}
 		if line := panelLine(s.Panels); line != "" {
 			p("\n%s\n", mdText(line))

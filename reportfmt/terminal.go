@@ -129,7 +129,7 @@ func judgeLine(j proctor.JudgeStats) string {
 	if j.Errors > 0 {
 		fmt.Fprintf(&b, ", %d %s", j.Errors, plural(j.Errors, "error", "errors"))
 	}
-	fmt.Fprintf(&b, ", %d %s, $%.4f", j.Tokens, plural(j.Tokens, "token", "tokens"), j.CostUSD)
+	fmt.Fprintf(&b, ", %d %s, %s", j.Tokens, plural(j.Tokens, "token", "tokens"), j.CostText())
 	if a, ok := j.Agreement(); ok {
 		n := j.Agreed + j.Disagreed
 		fmt.Fprintf(&b, ", agreed with %.0f%% of %d %s", 100*a, n, plural(n, "verdict", "verdicts"))

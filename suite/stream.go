@@ -17,13 +17,15 @@ import (
 // Run returns the number of results emitted. It stops at the first error
 // from the sequence or from emit and returns it. When ctx is cancelled it
 // stops starting cases, drops the results of cases cut short, and returns
-// ctx.Err(): the results emitted so far are complete, as a partial
+// ctx.Err(). A judge found misconfigured ([proctor.Runner.Err]) ends the
+// run the same way, and Run returns its error. Either way the results
+// emitted so far are complete, as a partial
 // [proctor.Report] from [proctor.Runner.Run] is. No goroutine is left
 // running when Run returns.
 func Run(ctx context.Context, r *proctor.Runner, cases iter.Seq2[proctor.Case, error], concurrency int, emit func(proctor.CaseResult) error) (int, error) {
 	concurrency = cmp.Or(max(concurrency, 0), 4)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	type slot struct {
 		done chan struct{}
 		res  proctor.CaseResult
@@ -38,7 +40,7 @@ func Run(ctx context.Context, r *proctor.Runner, cases iter.Seq2[proctor.Case, e
 			<-s.done
 			if err == nil && s.ok {
 				if err = emit(s.res); err != nil {
-					cancel()
+					cancel(err)
 				} else {
 					emitted++
 				}
@@ -54,7 +56,7 @@ func Run(ctx context.Context, r *proctor.Runner, cases iter.Seq2[proctor.Case, e
 			srcErr = err
 			break
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || r.Err() != nil {
 			break
 		}
 		s := &slot{done: make(chan struct{})}
@@ -64,6 +66,9 @@ func Run(ctx context.Context, r *proctor.Runner, cases iter.Seq2[proctor.Case, e
 			res := r.RunCase(ctx, &c)
 			if ctx.Err() == nil {
 				s.res, s.ok = res, true
+			}
+			if err := r.Err(); err != nil {
+				cancel(err) // a judge is misconfigured: the run ends here
 			}
 			return nil
 		})
@@ -76,6 +81,9 @@ func Run(ctx context.Context, r *proctor.Runner, cases iter.Seq2[proctor.Case, e
 		return emitted, emitErr
 	case srcErr != nil:
 		return emitted, srcErr
+	}
+	if err := r.Err(); err != nil {
+		return emitted, err
 	}
 	return emitted, context.Cause(ctx)
 }

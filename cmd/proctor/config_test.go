@@ -63,6 +63,9 @@ func TestLoadConfig(t *testing.T) {
 		{"cache mode unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache":"/tmp/x","judge_cache_mode":"rw"}`, "judge_cache_mode", 0},
 		{"structured off", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","structured":"off"}]}`, "", 1},
 		{"structured unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","structured":"yes"}]}`, "want auto, on or off", 0},
+		{"cost budget, unpriced judge", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_budget":{"cost_usd":1}}`, "(j) has no prices", 0},
+		{"cost budget, free judge", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","prices":{"input_per_mtok":0,"output_per_mtok":0}}],"judge_budget":{"cost_usd":1}}`, "", 2},
+		{"field cap", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_field_bytes":1000}`, "", 2},
 		{"negative budget", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_budget":{"calls":-1}}`, "negative", 0},
 	}
 	for _, tt := range tests {

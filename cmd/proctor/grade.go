@@ -56,6 +56,16 @@ type gradeConfig struct {
 	workers int
 	maxLine int
 	cache   *specCache
+	judges  *proctor.JudgePool // the --config judges; nil without
+}
+
+// judgeErr returns the error that stopped the judges (a misconfigured
+// judge), or nil.
+func (c gradeConfig) judgeErr() error {
+	if c.judges == nil {
+		return nil
+	}
+	return c.judges.Err()
 }
 
 func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -107,6 +117,16 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		workers: *workers,
 		maxLine: *maxLine,
 		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
+		judges:  conf.Judges(),
+	}
+	if err := cfg.judgeErr(); err != nil {
+		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
+		return exitUsage
+	}
+	if cfg.judges != nil {
+		for _, c := range cfg.judges.Caveats() {
+			fmt.Fprintf(stderr, "proctor grade: warning: %s\n", c)
+		}
 	}
 	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
 	cfg.cache.maxWorkers = liveWorkerSpecs
@@ -138,9 +158,9 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
 		for _, j := range pool.Stats() {
-			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, $%.4f\n",
+			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, %s\n",
 				j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
-				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostUSD)
+				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostText())
 		}
 	}
 	if err != nil {
@@ -241,6 +261,9 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 			for b := range work {
 				gradeBatch(ctx, cfg, &d, b)
 				close(b.done)
+				if cfg.judgeErr() != nil {
+					cancel() // a judge is misconfigured: stop reading
+				}
 			}
 		})
 	}
@@ -271,6 +294,8 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 	switch {
 	case writeErr != nil:
 		return t, fmt.Errorf("writing results: %w", writeErr)
+	case cfg.judgeErr() != nil:
+		return t, fmt.Errorf("stopped: %w", cfg.judgeErr())
 	case readErr != nil:
 		return t, readErr
 	}

@@ -21,7 +21,8 @@ the report table to standard output and writes the reports asked for.
 
 Exit status: 0 when a case was graded and none failed; 1 when a case failed
 (or was flaky, unless --allow-flaky; with --strict, also when a case was
-not graded); 2 for a usage, spec or suite error; 3 when nothing was graded
+not graded); 2 for a usage, spec or suite error, or a judge that refused
+its key or does not know its model (the run stops at that reply); 3 when nothing was graded
 (no case passed, failed or was flaky: no judge, every subject erred, ...).
 
 A suite's config key names a config file in its folder (judges, as
@@ -95,6 +96,13 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		ropts = append(ropts, proctor.WithRecordOutputs())
 	}
 	runner := proctor.NewRunner(ropts...)
+	if err := runner.Err(); err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+		return exitUsage
+	}
+	for _, c := range runner.Caveats() {
+		fmt.Fprintf(stderr, "proctor run: warning: %s\n", c)
+	}
 
 	sum := reportfmt.NewSummary(s.Name)
 	var sinks []func(proctor.CaseResult) error
@@ -194,10 +202,15 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	code = exitOK
 	if runErr != nil {
 		var se *suite.Error
-		if errors.As(runErr, &se) {
+		switch {
+		case errors.As(runErr, &se):
 			fmt.Fprintf(stderr, "proctor run: %v\n", runErr)
 			code = exitUsage
-		} else {
+		case errors.Is(runErr, proctor.ErrJudgeMisconfigured):
+			// No call can succeed: a config error, found on the first reply.
+			fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
+			code = exitUsage
+		default:
 			fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
 		}
 		sum.AddCaveat(fmt.Sprintf("run stopped after %d of %s: %v", graded, plural(s.Count, "case"), runErr))

@@ -157,9 +157,16 @@ func (o Options) check() error {
 }
 
 // JudgeModel returns j registered as a judge named name of the given
-// family.
+// family, with its confidence threshold, its prices (when either is set)
+// and its MaxTokens, by which a [proctor.JudgeBudget] reserves each call
+// before it is made.
 func (j *Judge) JudgeModel(name, family string) proctor.JudgeModel {
-	return judgehttp.JudgeModel(name, family, j.opts.Model, j.opts.ConfidenceThreshold, j.Reply)
+	m := judgehttp.JudgeModel(name, family, j.opts.Model, j.opts.ConfidenceThreshold, j.Reply)
+	m.MaxTokens = j.opts.MaxTokens
+	if j.opts.InputPerMTok > 0 || j.opts.OutputPerMTok > 0 {
+		m.Prices = &proctor.JudgePrices{InputPerMTok: j.opts.InputPerMTok, OutputPerMTok: j.opts.OutputPerMTok}
+	}
+	return m
 }
 
 // Judge returns j as a plain [proctor.Judge].

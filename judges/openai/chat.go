@@ -167,9 +167,16 @@ func (o ChatOptions) check() error {
 }
 
 // JudgeModel returns c registered as a judge named name of the given
-// family, with its confidence threshold.
+// family, with its confidence threshold, its prices (when either is set)
+// and its MaxTokens, by which a [proctor.JudgeBudget] reserves each call
+// before it is made.
 func (c *Chat) JudgeModel(name, family string) proctor.JudgeModel {
-	return judgehttp.JudgeModel(name, family, c.opts.Model, c.opts.ConfidenceThreshold, c.Reply)
+	m := judgehttp.JudgeModel(name, family, c.opts.Model, c.opts.ConfidenceThreshold, c.Reply)
+	m.MaxTokens = c.opts.MaxTokens
+	if c.opts.InputPerMTok > 0 || c.opts.OutputPerMTok > 0 {
+		m.Prices = &proctor.JudgePrices{InputPerMTok: c.opts.InputPerMTok, OutputPerMTok: c.opts.OutputPerMTok}
+	}
+	return m
 }
 
 // Judge returns c as a plain [proctor.Judge].

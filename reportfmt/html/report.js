@@ -42,6 +42,14 @@
   function badge(v) { return el("span", { "class": "badge " + (v || "absent") }, word(v)); }
   function pct(x) { return (100 * x).toFixed(1) + "%"; }
   function num(n) { return Number(n || 0).toLocaleString("en-US"); }
+  // costText says what a judge cost, never an unknown cost as $0 (as
+  // JudgeStats.CostText does in Go).
+  function costText(j) {
+    var cost = "$" + Number(j.cost_usd || 0).toFixed(4), unpriced = j.unpriced_calls || 0;
+    if (unpriced === 0) { return cost; }
+    if (unpriced >= (j.calls || 0) && !j.cost_usd) { return "cost unknown"; }
+    return cost + " + unknown (" + unpriced + " of " + (j.calls || 0) + " calls unpriced)";
+  }
   function plural(n, one, many) { return num(n) + " " + (n === 1 ? one : many); }
   function rateText(r) {
     if (!r) return "n/a";
@@ -358,10 +366,10 @@
     if (!judges || !judges.length) return el("p", { "class": "note" }, "No judge was asked.");
     return el("div", { "class": "scroll" }, el("table", { "class": "plain", id: "judges" },
       el("thead", null, el("tr", null, ["judge", "model", "family", "prompt version"].map(function (h) { return el("th", null, h); }),
-        ["calls", "cache hits", "retries", "errors", "tokens", "cost (USD)"].map(function (h) { return el("th", { "class": "num" }, h); }))),
+        ["calls", "cache hits", "retries", "errors", "tokens", "cost"].map(function (h) { return el("th", { "class": "num" }, h); }))),
       el("tbody", null, judges.map(function (j) {
         return el("tr", null, el("td", null, j.name), el("td", null, j.model || ""), el("td", null, j.family || ""), el("td", null, j.prompt_version || ""),
-          [num(j.calls), num(j.cache_hits), num(j.retries), num(j.errors), num(j.tokens), (j.cost_usd || 0).toFixed(4)].map(function (v) { return el("td", { "class": "num" }, v); }));
+          [num(j.calls), num(j.cache_hits), num(j.retries), num(j.errors), num(j.tokens), costText(j)].map(function (v) { return el("td", { "class": "num" }, v); }));
       }))));
   }
 
