@@ -179,7 +179,7 @@ func TestScriptedJudgeConfig(t *testing.T) {
 		{"reply missing", "judges:\n  - {name: s, type: scripted, family: f, replies: [{case: a}]}\n", "replies[0]: reply is required"},
 		{"with endpoint", "judges:\n  - {name: s, type: scripted, family: f, base_url: 'http://127.0.0.1:1', replies: [{reply: x}]}\n", "a scripted judge calls nothing"},
 		{"replies on openai", "judges:\n  - {name: s, family: f, base_url: 'http://127.0.0.1:1', replies: [{reply: x}]}\n", "replies are for type scripted"},
-		{"unknown type", "judges:\n  - {name: s, type: magic, family: f}\n", `type "magic": want openai (the default) or scripted`},
+		{"unknown type", "judges:\n  - {name: s, type: magic, family: f}\n", `type "magic": want openai (the default), anthropic or scripted`},
 		{"unknown reply key", "judges:\n  - {name: s, type: scripted, family: f, replies: [{reply: x, when: y}]}\n", "unknown field"},
 		{"no family", "judges:\n  - {name: s, type: scripted, replies: [{reply: x}]}\n", "family is required"},
 	}
