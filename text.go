@@ -420,8 +420,10 @@ func textSpecs(m map[string]Builder) {
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		g, err := NewOneOf(vals, OneOfOptions{CaseSensitive: cs, Name: o.Name()})
-		if err != nil {
+		g, err := withValues(o, "values", vals, func(vs []string) (Grader, error) {
+			return NewOneOf(vs, OneOfOptions{CaseSensitive: cs, Name: o.Name()})
+		})
+		if err != nil && o.Err() == nil {
 			o.Wrap("values", "invalid", err)
 		}
 		return g, err
@@ -438,9 +440,17 @@ func textSpecs(m map[string]Builder) {
 			if mode == "any" {
 				opts.Mode = ContainsAny
 			}
-			g, err := newContains(o.Type(), vals, opts, neg)
+			key := "values"
+			if o.Has("value") {
+				key = "value"
+			}
+			g, err := withValues(o, key, vals, func(vs []string) (Grader, error) {
+				return newContains(o.Type(), vs, opts, neg)
+			})
 			if err != nil {
-				o.Wrap("values", "invalid", err)
+				if o.Err() == nil {
+					o.Wrap("values", "invalid", err)
+				}
 				return nil, o.Err()
 			}
 			return g, nil
@@ -456,10 +466,12 @@ func textSpecs(m map[string]Builder) {
 				return nil, err
 			}
 			opts := AffixOptions{IgnoreCase: !cs, Name: o.Name()}
-			if suffix {
-				return NewEndsWith(v, opts), nil
-			}
-			return NewStartsWith(v, opts), nil
+			return withValues(o, "value", []string{v}, func(vs []string) (Grader, error) {
+				if suffix {
+					return NewEndsWith(vs[0], opts), nil
+				}
+				return NewStartsWith(vs[0], opts), nil
+			})
 		}
 	}
 	m["starts_with"] = affixSpec(false)

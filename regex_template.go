@@ -1,0 +1,131 @@
+package proctor
+
+import (
+	"context"
+	"regexp"
+	"sync"
+	"unicode/utf8"
+)
+
+// A regex or not_regex pattern may hold template variables
+// (docs/templates.md). Each variable's value is inserted as literal text,
+// quoted with [regexp.QuoteMeta], so that data never adds pattern syntax:
+// an item value "A+B" matches the three characters A+B. In the pattern's
+// own text a backslash escapes the byte after it for the template as for
+// the regular expression, so \{{ is a literal brace followed by an opening
+// brace, never a variable.
+
+// regexCacheSize bounds how many rendered patterns one templated regex
+// keeps compiled.
+const regexCacheSize = 64
+
+// parsePatternTemplate parses pattern as a template whose backslash
+// escapes are literal text. It returns nil, nil when the pattern has no
+// variable: the pattern is then compiled once, as a literal.
+func parsePatternTemplate(pattern string) (*Template, error) {
+	t, err := parseTemplate(pattern, true)
+	if err != nil || !t.hasVariables() {
+		return nil, err
+	}
+	return t, nil
+}
+
+// regexTemplate is a regex or not_regex whose pattern is a template. Each
+// sample's rendered pattern is compiled by [NewRegex] or [NewNotRegex], so
+// [MaxPatternLen] and every other rule applies to the rendered pattern;
+// the last [regexCacheSize] compiled patterns are kept. A variable the
+// sample lacks, or a rendered pattern that does not compile, is not
+// graded with the reason. Safe for concurrent use.
+type regexTemplate struct {
+	name   string
+	tmpl   *Template
+	opts   RegexOptions
+	negate bool
+	cache  regexCache
+}
+
+var _ Grader = (*regexTemplate)(nil)
+
+// newRegexTemplate returns the templated grader of pattern template t. It
+// compiles t once with each variable as a placeholder, so that a pattern
+// that could never compile (an unbalanced parenthesis) is an error now and
+// not on every sample.
+func newRegexTemplate(t *Template, opts RegexOptions, negate bool) (*regexTemplate, error) {
+	g := &regexTemplate{name: nameOr(opts.Name, "regex"), tmpl: t, opts: opts, negate: negate}
+	if negate {
+		g.name = nameOr(opts.Name, "not_regex")
+	}
+	if _, err := g.compile(t.withPlaceholders(regexp.QuoteMeta)); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (g *regexTemplate) compile(pattern string) (*Regex, error) {
+	if g.negate {
+		return NewNotRegex(pattern, g.opts)
+	}
+	return NewRegex(pattern, g.opts)
+}
+
+// Name returns the grader's name.
+func (g *regexTemplate) Name() string { return g.name }
+
+// Grade renders the pattern against s and matches the trimmed output.
+func (g *regexTemplate) Grade(ctx context.Context, s *Sample) Grade {
+	pattern, err := g.tmpl.render(s, regexp.QuoteMeta)
+	if err != nil {
+		return ErrorGrade("pattern", err)
+	}
+	re, err := g.cache.get(pattern, g.compile)
+	if err != nil {
+		return ErrorGrade("pattern as rendered", err)
+	}
+	return re.Grade(ctx, s)
+}
+
+// regexCache keeps up to [regexCacheSize] compiled patterns (or their
+// errors), dropping the oldest first. The zero value is empty and ready.
+type regexCache struct {
+	mu    sync.Mutex
+	m     map[string]regexEntry
+	order []string // keys in insertion order, a ring once full
+	next  int      // the ring slot to overwrite next
+}
+
+type regexEntry struct {
+	re  *Regex
+	err error
+}
+
+// get returns the compiled pattern, compiling it with compile on a miss.
+// It compiles outside the lock, so two goroutines may both compile a new
+// pattern; the second result is kept.
+func (c *regexCache) get(pattern string, compile func(string) (*Regex, error)) (*Regex, error) {
+	c.mu.Lock()
+	e, ok := c.m[pattern]
+	c.mu.Unlock()
+	if ok {
+		return e.re, e.err
+	}
+	re, err := compile(pattern)
+	if len(pattern) > utf8.UTFMax*MaxPatternLen {
+		return re, err // refused for its length; not worth keeping
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]regexEntry, regexCacheSize)
+	}
+	if _, ok := c.m[pattern]; !ok {
+		if len(c.order) < regexCacheSize {
+			c.order = append(c.order, pattern)
+		} else {
+			delete(c.m, c.order[c.next])
+			c.order[c.next] = pattern
+			c.next = (c.next + 1) % regexCacheSize
+		}
+	}
+	c.m[pattern] = regexEntry{re, err}
+	return re, err
+}
