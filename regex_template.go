@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sync"
 	"unicode/utf8"
@@ -56,7 +57,7 @@ func newRegexTemplate(t *Template, opts RegexOptions, negate bool) (*regexTempla
 		g.name = nameOr(opts.Name, "not_regex")
 	}
 	if _, err := g.compile(t.withPlaceholders(regexp.QuoteMeta)); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("pattern %s with each variable as %q: %w", clipPattern(t.String()), placeholder, err)
 	}
 	return g, nil
 }
