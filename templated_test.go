@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // templateItem is the item the template rows read their expectations from.
@@ -252,6 +253,10 @@ func FuzzRegexTemplate(f *testing.F) {
 		switch {
 		case len([]rune(v)) > MaxPatternLen/2:
 			// QuoteMeta may double it past the limit: not graded is right.
+		case !utf8.ValidString(v):
+			if got.Status != StatusNotGraded {
+				t.Fatalf("value %q is not UTF-8, no pattern can hold it: got %v, want not graded", v, got.Status)
+			}
 		case trimmed && got.Status != StatusPassed:
 			t.Fatalf("value %q as its own pattern: got %v (%s), want passed", v, got.Status, got.Reason)
 		}
