@@ -11,6 +11,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/fifo"
 )
 
 // EmbeddingProvider turns texts into vectors for [SemanticSimilarity].
@@ -78,9 +80,7 @@ type cachedEmbedder struct {
 	batch   int // 0: no limit
 
 	mu       sync.Mutex
-	cache    map[string][]float32
-	ring     []string // insertion order, for eviction
-	next     int
+	cache    *fifo.Map[string, []float32]
 	inflight map[string]*embedCall
 }
 
@@ -101,7 +101,7 @@ func newCachedEmbedder(p EmbeddingProvider) *cachedEmbedder {
 	case LexicalEmbedder, *LexicalEmbedder:
 		c.lexical = true
 	default:
-		c.cache = make(map[string][]float32)
+		c.cache = fifo.New[string, []float32](embedCacheSize)
 		c.inflight = make(map[string]*embedCall)
 	}
 	if b, ok := p.(BatchEmbedder); ok && b.MaxBatch() > 0 {
@@ -113,17 +113,7 @@ func newCachedEmbedder(p EmbeddingProvider) *cachedEmbedder {
 func (c *cachedEmbedder) put(text string, v []float32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.cache[text]; ok {
-		return
-	}
-	if len(c.ring) < embedCacheSize {
-		c.ring = append(c.ring, text)
-	} else {
-		delete(c.cache, c.ring[c.next])
-		c.ring[c.next] = text
-		c.next = (c.next + 1) % embedCacheSize
-	}
-	c.cache[text] = v
+	c.cache.Put(text, v)
 }
 
 // embed returns the vectors of texts: from the cache, from a request
@@ -147,7 +137,7 @@ func (c *cachedEmbedder) embed(ctx context.Context, texts []string) ([][]float32
 			if out[i] != nil {
 				continue
 			}
-			if v, ok := c.cache[t]; ok {
+			if v, ok := c.cache.Get(t); ok {
 				out[i] = v
 			} else if call, ok := c.inflight[t]; ok {
 				wait[i] = call

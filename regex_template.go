@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/fifo"
 )
 
 // A regex or not_regex pattern may hold template variables
@@ -88,10 +90,8 @@ func (g *regexTemplate) Grade(ctx context.Context, s *Sample) Grade {
 // regexCache keeps up to [regexCacheSize] compiled patterns (or their
 // errors), dropping the oldest first. The zero value is empty and ready.
 type regexCache struct {
-	mu    sync.Mutex
-	m     map[string]regexEntry
-	order []string // keys in insertion order, a ring once full
-	next  int      // the ring slot to overwrite next
+	mu sync.Mutex
+	m  *fifo.Map[string, regexEntry]
 }
 
 type regexEntry struct {
@@ -101,32 +101,23 @@ type regexEntry struct {
 
 // get returns the compiled pattern, compiling it with compile on a miss.
 // It compiles outside the lock, so two goroutines may both compile a new
-// pattern; the second result is kept.
+// pattern; the first result is kept. A pattern too long to be accepted is
+// not kept.
 func (c *regexCache) get(pattern string, compile func(string) (*Regex, error)) (*Regex, error) {
 	c.mu.Lock()
-	e, ok := c.m[pattern]
+	if c.m == nil {
+		c.m = fifo.New[string, regexEntry](regexCacheSize)
+	}
+	e, ok := c.m.Get(pattern)
 	c.mu.Unlock()
 	if ok {
 		return e.re, e.err
 	}
 	re, err := compile(pattern)
-	if len(pattern) > utf8.UTFMax*MaxPatternLen {
-		return re, err // refused for its length; not worth keeping
+	if len(pattern) <= utf8.UTFMax*MaxPatternLen {
+		c.mu.Lock()
+		c.m.Put(pattern, regexEntry{re, err})
+		c.mu.Unlock()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = make(map[string]regexEntry, regexCacheSize)
-	}
-	if _, ok := c.m[pattern]; !ok {
-		if len(c.order) < regexCacheSize {
-			c.order = append(c.order, pattern)
-		} else {
-			delete(c.m, c.order[c.next])
-			c.order[c.next] = pattern
-			c.next = (c.next + 1) % regexCacheSize
-		}
-	}
-	c.m[pattern] = regexEntry{re, err}
 	return re, err
 }

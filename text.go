@@ -420,8 +420,9 @@ func textSpecs(m map[string]Builder) {
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
+		opts := OneOfOptions{CaseSensitive: cs, Name: o.Name()}
 		g, err := withValues(o, "values", vals, func(vs []string) (Grader, error) {
-			return NewOneOf(vs, OneOfOptions{CaseSensitive: cs, Name: o.Name()})
+			return NewOneOf(vs, opts)
 		})
 		if err != nil && o.Err() == nil {
 			o.Wrap("values", "invalid", err)
@@ -444,8 +445,9 @@ func textSpecs(m map[string]Builder) {
 			if o.Has("value") {
 				key = "value"
 			}
+			typ := o.Type()
 			g, err := withValues(o, key, vals, func(vs []string) (Grader, error) {
-				return newContains(o.Type(), vs, opts, neg)
+				return newContains(typ, vs, opts, neg)
 			})
 			if err != nil {
 				if o.Err() == nil {
