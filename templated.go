@@ -173,7 +173,7 @@ func (g *expectedSubst) Grade(ctx context.Context, s *Sample) Grade {
 
 // templatedExpected wraps the builder of a spec type whose expected option
 // (a string) falls back on the sample's expected value: exact_match,
-// choice, numeric. A literal expected builds as before; a template makes
+// choice, numeric, llm_answer_match, ... A literal expected builds as before; a template makes
 // the builder build the grader of a spec without expected, wrapped in an
 // [expectedSubst].
 func templatedExpected(b Builder) Builder {
@@ -272,7 +272,7 @@ func rawStrings(r json.RawMessage, array bool) ([]string, bool) {
 // types that fall back on the sample's expected value templates, by
 // wrapping their builders. It runs after the families that register them.
 func templateSpecs(m map[string]Builder) {
-	for _, typ := range []string{"exact_match", "choice", "numeric", "json_diff", "numeric_diff", "localization_f1"} {
+	for _, typ := range []string{"exact_match", "choice", "numeric", "json_diff", "numeric_diff", "localization_f1", "llm_answer_match"} {
 		if b, ok := m[typ]; ok {
 			m[typ] = templatedExpected(b)
 		}

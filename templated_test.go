@@ -330,3 +330,31 @@ func TestLiteralValueSpecAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestValueTemplateJudge checks that llm_answer_match shows the judge the
+// item's answer, rendered, and never asks it when the item lacks the key.
+func TestValueTemplateJudge(t *testing.T) {
+	j := says("j", "fam", "pass", "high")
+	c := NewCompiler(WithJudges(j.model()))
+	ch, err := c.Compile([]byte(`{"type":"llm_answer_match","expected":"{{item.answer}}"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := KindOf(ch.Grader); k != KindModel {
+		t.Errorf("kind %v, want model", k)
+	}
+	s := &Sample{Input: "Capital of France?", Output: "Paris.", Item: map[string]any{"answer": "Lutetia-Parisiorum"}}
+	if g := ch.Grade(context.Background(), s); g.Status != StatusPassed {
+		t.Fatalf("got %v (%s), want passed", g.Status, g.Reason)
+	}
+	if j.calls() != 1 || !strings.Contains(j.prompts[0], "Lutetia-Parisiorum") || strings.Contains(j.prompts[0], "{{item.answer}}") {
+		t.Errorf("the judge's prompt does not hold the rendered answer:\n%s", j.prompts)
+	}
+	g := ch.Grade(context.Background(), &Sample{Output: "Paris."})
+	if g.Status != StatusNotGraded || !errors.Is(g.Err, ErrMissingVariable) {
+		t.Errorf("missing item key: got %v (%s), want not graded with ErrMissingVariable", g.Status, g.Reason)
+	}
+	if j.calls() != 1 {
+		t.Errorf("the judge was asked %d times, want once: a missing variable costs no call", j.calls())
+	}
+}

@@ -394,7 +394,7 @@ var Types = []Type{
 		},
 		Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
 	{Name: "llm_answer_match", Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
-		Options: []Option{{"expected", "string", "the sample's expected", "The answer to match."}},
+		Options: []Option{{"expected", "string", "the sample's expected", "The answer to match. " + valueTemplate}},
 		Example: `{"type": "llm_answer_match"}`},
 	{Name: "faithfulness", Family: "judges", Summary: "a judge checks that the output claims nothing the context does not support",
 		Example: `{"type": "faithfulness"}`},
