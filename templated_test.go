@@ -12,7 +12,7 @@ import (
 )
 
 // templateItem is the item the template rows read their expectations from.
-const templateItem = `"item":{"answer":"Paris","prefix":"Dear","sign":"Regards.","code":"A-17","letter":"C","n":"1,234.5","num":42,"ref":"the cat sat on the mat","aliases":["Paris","Lutetia"],"empty":"","regex":"a.+b","loc":"src/auth.go:10-24"}`
+const templateItem = `"item":{"answer":"Paris","prefix":"Dear","sign":"Regards.","code":"A-17","letter":"C","n":"1,234.5","num":42,"ref":"the cat sat on the mat","aliases":["Paris","Lutetia"],"empty":"","regex":"a.+b","loc":"src/auth.go:10-24","obj":{"a":1}}`
 
 // TestValueTemplates runs each templated value option through the
 // Compiler on a sample whose item holds the value to compare with: the
@@ -60,6 +60,8 @@ func TestValueTemplates(t *testing.T) {
 		{`{"type":"numeric","expected":"{{item.answer}}"}`, `{"output":"42",` + templateItem + `}`, StatusNotGraded, "a rendered value that is no number"},
 		{`{"type":"numeric_diff","expected":"{{item.num}}","threshold":0.99}`, `{"output":"42",` + templateItem + `}`, StatusPassed, "numeric_diff"},
 		{`{"type":"json_diff","expected":"{{item.answer}}","threshold":0.99}`, `{"output":"Paris",` + templateItem + `}`, StatusPassed, "json_diff on a string"},
+		{`{"type":"json_diff","expected":"{{item.obj}}","threshold":0.99}`, `{"output":"{\"a\": 1}",` + templateItem + `}`, StatusPassed, "an object item value renders as JSON, which json_diff parses"},
+		{`{"type":"contains","value":"{ {item.answer} }"}`, `{"output":"It is Paris.",` + templateItem + `}`, StatusPassed, "OpenAI's spaced braces"},
 		{`{"type":"localization_f1","expected":"{{item.loc}}","threshold":0.9}`, `{"output":"see src/auth.go:10-24",` + templateItem + `}`, StatusPassed, "localization_f1"},
 		{`{"type":"token_f1","expected":"{{item.ref}}","threshold":0.99}`, `{"output":"the cat sat on the mat",` + templateItem + `}`, StatusPassed, "token_f1"},
 		{`{"type":"token_f1","expected":"{{item.ref}}","threshold":0.99}`, `{"output":"a dog",` + templateItem + `}`, StatusFailed, "token_f1 below"},
