@@ -12,8 +12,10 @@ import (
 
 // A regex or not_regex pattern may hold template variables
 // (docs/templates.md). Each variable's value is inserted as literal text,
-// quoted with [regexp.QuoteMeta], so that data never adds pattern syntax:
-// an item value "A+B" matches the three characters A+B. In the pattern's
+// quoted with [regexp.QuoteMeta] in a group, so that data never adds
+// pattern syntax: an item value "A+B" becomes (?:A\+B), which matches the
+// three characters A+B, and a quantifier after the variable applies to
+// the whole value. In the pattern's
 // own text a backslash escapes the byte after it for the template as for
 // the regular expression, so \{{ is a literal brace followed by an opening
 // brace, never a variable.
@@ -58,7 +60,7 @@ func newRegexTemplate(t *Template, opts RegexOptions, negate bool) (*regexTempla
 	if negate {
 		g.name = nameOr(opts.Name, "not_regex")
 	}
-	if _, err := g.compile(t.withPlaceholders(regexp.QuoteMeta)); err != nil {
+	if _, err := g.compile(t.withPlaceholders(quoteLiteral)); err != nil {
 		return nil, fmt.Errorf("pattern %s with each variable as %q: %w", clipPattern(t.String()), placeholder, err)
 	}
 	return g, nil
@@ -76,7 +78,7 @@ func (g *regexTemplate) Name() string { return g.name }
 
 // Grade renders the pattern against s and matches the trimmed output.
 func (g *regexTemplate) Grade(ctx context.Context, s *Sample) Grade {
-	pattern, err := g.tmpl.render(s, regexp.QuoteMeta)
+	pattern, err := g.tmpl.render(s, quoteLiteral)
 	if err != nil {
 		return ErrorGrade("pattern", err)
 	}
@@ -86,6 +88,10 @@ func (g *regexTemplate) Grade(ctx context.Context, s *Sample) Grade {
 	}
 	return re.Grade(ctx, s)
 }
+
+// quoteLiteral is a variable's value as a pattern that matches exactly
+// that text: quoted, and grouped so that what follows applies to all of it.
+func quoteLiteral(v string) string { return "(?:" + regexp.QuoteMeta(v) + ")" }
 
 // regexCache keeps up to [regexCacheSize] compiled patterns (or their
 // errors), dropping the oldest first. The zero value is empty and ready.
