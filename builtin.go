@@ -41,5 +41,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		jsonDiffSpecs,
 		weightedSpecs,
 		xmlSpecs,
+		templateSpecs, // last: it wraps entries of the families above
 	}
 }

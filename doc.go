@@ -57,6 +57,15 @@
 // so this package imports no YAML library. [Compiler.Register] adds custom
 // spec types.
 //
+// The options that hold a value to compare with (exact_match's expected,
+// contains' values, a regex pattern, the similarity references, ...) are
+// templates, as string_check's are: {{item.KEY}}, {{input}}, {{output}},
+// {{sample.output_text}} and {{expected}} render from each sample, a
+// variable the sample lacks is [StatusNotGraded] with [ErrMissingVariable],
+// and in a pattern a value matches as literal text. A value without
+// variables costs what a literal always did. docs/templates.md has the
+// rules.
+//
 // OpenAI-evals grader objects (string_check, text_similarity, score_model,
 // label_model, multi, python) are specs as they stand, with OpenAI's field
 // names, and [Compiler.CompileTestingCriteria] reads a testing_criteria

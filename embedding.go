@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/proctorhq/proctor/internal/fifo"
 	"github.com/proctorhq/proctor/internal/kit"
 )
 
@@ -81,9 +82,7 @@ type cachedEmbedder struct {
 	batch   int // 0: no limit
 
 	mu       sync.Mutex
-	cache    map[string][]float32
-	ring     []string // insertion order, for eviction
-	next     int
+	cache    *fifo.Map[string, []float32]
 	inflight map[string]*embedCall
 }
 
@@ -104,7 +103,7 @@ func newCachedEmbedder(p EmbeddingProvider) *cachedEmbedder {
 	case LexicalEmbedder, *LexicalEmbedder:
 		c.lexical = true
 	default:
-		c.cache = make(map[string][]float32)
+		c.cache = fifo.New[string, []float32](embedCacheSize)
 		c.inflight = make(map[string]*embedCall)
 	}
 	if b, ok := p.(BatchEmbedder); ok && b.MaxBatch() > 0 {
@@ -116,17 +115,7 @@ func newCachedEmbedder(p EmbeddingProvider) *cachedEmbedder {
 func (c *cachedEmbedder) put(text string, v []float32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.cache[text]; ok {
-		return
-	}
-	if len(c.ring) < embedCacheSize {
-		c.ring = append(c.ring, text)
-	} else {
-		delete(c.cache, c.ring[c.next])
-		c.ring[c.next] = text
-		c.next = (c.next + 1) % embedCacheSize
-	}
-	c.cache[text] = v
+	c.cache.Put(text, v)
 }
 
 // embed returns the vectors of texts: from the cache, from a request
@@ -150,7 +139,7 @@ func (c *cachedEmbedder) embed(ctx context.Context, texts []string) ([][]float32
 			if out[i] != nil {
 				continue
 			}
-			if v, ok := c.cache[t]; ok {
+			if v, ok := c.cache.Get(t); ok {
 				out[i] = v
 			} else if call, ok := c.inflight[t]; ok {
 				wait[i] = call

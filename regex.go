@@ -297,7 +297,17 @@ func regexSpecs(m map[string]Builder) {
 			if match == "search" {
 				opts.Match = MatchSearch
 			}
-			g, err := newRegex(o.Type(), pattern, opts, negate)
+			var g Grader
+			t, err := parsePatternTemplate(pattern)
+			switch {
+			case err != nil:
+				o.Wrap("pattern", "bad template", err)
+				return nil, o.Err()
+			case t != nil:
+				g, err = newRegexTemplate(t, opts, negate)
+			default:
+				g, err = newRegex(o.Type(), pattern, opts, negate)
+			}
 			if err != nil {
 				msg := "does not compile"
 				if errors.Is(err, ErrPatternTooLong) {

@@ -76,10 +76,19 @@ const templateVars = "input, output, expected, item.KEY, sample.output_text"
 // ParseTemplate parses s. It returns a *[TemplateError] for an unclosed
 // "{{", an empty variable or one not among input, output, expected,
 // item.KEY and sample.output_text.
-func ParseTemplate(s string) (*Template, error) {
+func ParseTemplate(s string) (*Template, error) { return parseTemplate(s, false) }
+
+// parseTemplate is [ParseTemplate]; with escapes, a backslash and the byte
+// after it are literal text, so that a regular expression's \{ (a literal
+// brace) never opens a variable.
+func parseTemplate(s string, escapes bool) (*Template, error) {
 	t := &Template{src: s}
 	lit := 0 // start of the pending literal text
 	for i := 0; i < len(s); {
+		if escapes && s[i] == '\\' {
+			i += 2
+			continue
+		}
 		open, inner := openBraces(s, i)
 		if open == 0 {
 			i++
@@ -217,22 +226,46 @@ func (t *Template) Variables() []string {
 // item key the sample lacks, or {{expected}} when it has none, is an error
 // wrapping [ErrMissingVariable] that names the variable. A template that is
 // a single variable returns the sample's string without copying it.
-func (t *Template) Render(s *Sample) (string, error) {
+func (t *Template) Render(s *Sample) (string, error) { return t.render(s, nil) }
+
+// render is [Template.Render] with each variable's value passed through
+// quote first, when quote is not nil; literal text is kept as written.
+func (t *Template) render(s *Sample, quote func(string) string) (string, error) {
 	switch len(t.parts) {
 	case 0:
 		return "", nil
 	case 1:
-		return t.parts[0].value(s)
+		return t.parts[0].quoted(s, quote)
 	}
 	var b strings.Builder
-	for _, p := range t.parts {
-		v, err := p.value(s)
+	for i := range t.parts {
+		v, err := t.parts[i].quoted(s, quote)
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(v)
 	}
 	return b.String(), nil
+}
+
+// hasVariables reports whether t holds a variable: a template without one
+// renders as its source text whatever the sample.
+func (t *Template) hasVariables() bool {
+	for i := range t.parts {
+		if t.parts[i].v != varNone {
+			return true
+		}
+	}
+	return false
+}
+
+// quoted is p's value, passed through quote when p is a variable.
+func (p *tmplPart) quoted(s *Sample, quote func(string) string) (string, error) {
+	v, err := p.value(s)
+	if err != nil || quote == nil || p.v == varNone {
+		return v, err
+	}
+	return quote(v), nil
 }
 
 func (p *tmplPart) value(s *Sample) (string, error) {

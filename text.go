@@ -371,83 +371,104 @@ func (g *Affix) Grade(_ context.Context, s *Sample) Grade {
 
 // textSpecs registers the text graders' spec types.
 func textSpecs(m map[string]Builder) {
-	m["exact_match"] = func(o *SpecOptions) (Grader, error) {
-		opts := ExactMatchOptions{
-			CaseSensitive:     o.Bool("case_sensitive", false),
-			RemovePunctuation: o.Bool("remove_punctuation", false),
-			Name:              o.Name(),
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		r, ok := o.Raw("expected")
-		if !ok || isNull(r) {
-			return NewExactMatch(opts), nil
-		}
-		switch jsonKind(r) {
-		case "a string":
-			return NewExactMatchTo(o.String("expected", ""), opts), nil
-		case "an object", "an array":
-			v, _ := o.Value("expected")
-			return NewExactMatchJSON(v, opts)
-		default:
-			// Numbers and booleans compare as their JSON text.
-			return NewExactMatchTo(string(r), opts), nil
-		}
-	}
-	m["one_of"] = func(o *SpecOptions) (Grader, error) {
-		vals, ok := o.OptStrings("values")
-		if !ok && o.Err() == nil {
-			o.Errorf("values", "missing: one_of needs an array of strings")
-		}
-		cs := o.Bool("case_sensitive", false)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewOneOf(vals, OneOfOptions{CaseSensitive: cs, Name: o.Name()})
-		if err != nil {
-			o.Wrap("values", "invalid", err)
-		}
-		return g, err
-	}
-	containsSpec := func(neg bool) Builder {
-		return func(o *SpecOptions) (Grader, error) {
-			vals := containsValues(o)
-			mode := o.Enum("mode", "all", "all", "any")
-			cs := o.Bool("case_sensitive", true)
-			if err := o.Err(); err != nil {
-				return nil, err
-			}
-			opts := ContainsOptions{IgnoreCase: !cs, Name: o.Name()}
-			if mode == "any" {
-				opts.Mode = ContainsAny
-			}
-			g, err := newContains(o.Type(), vals, opts, neg)
-			if err != nil {
-				o.Wrap("values", "invalid", err)
-				return nil, o.Err()
-			}
-			return g, nil
-		}
-	}
+	m["exact_match"] = exactMatchSpec
+	m["one_of"] = oneOfSpec
 	m["contains"] = containsSpec(false)
 	m["not_contains"] = containsSpec(true)
-	affixSpec := func(suffix bool) Builder {
-		return func(o *SpecOptions) (Grader, error) {
-			v := o.RequireString("value")
-			cs := o.Bool("case_sensitive", true)
-			if err := o.Err(); err != nil {
-				return nil, err
-			}
-			opts := AffixOptions{IgnoreCase: !cs, Name: o.Name()}
-			if suffix {
-				return NewEndsWith(v, opts), nil
-			}
-			return NewStartsWith(v, opts), nil
-		}
-	}
 	m["starts_with"] = affixSpec(false)
 	m["ends_with"] = affixSpec(true)
+}
+
+func exactMatchSpec(o *SpecOptions) (Grader, error) {
+	opts := ExactMatchOptions{
+		CaseSensitive:     o.Bool("case_sensitive", false),
+		RemovePunctuation: o.Bool("remove_punctuation", false),
+		Name:              o.Name(),
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	r, ok := o.Raw("expected")
+	if !ok || isNull(r) {
+		return NewExactMatch(opts), nil
+	}
+	switch jsonKind(r) {
+	case "a string":
+		return NewExactMatchTo(o.String("expected", ""), opts), nil
+	case "an object", "an array":
+		v, _ := o.Value("expected")
+		return NewExactMatchJSON(v, opts)
+	default:
+		// Numbers and booleans compare as their JSON text.
+		return NewExactMatchTo(string(r), opts), nil
+	}
+}
+
+func oneOfSpec(o *SpecOptions) (Grader, error) {
+	vals, ok := o.OptStrings("values")
+	if !ok && o.Err() == nil {
+		o.Errorf("values", "missing: one_of needs an array of strings")
+	}
+	cs := o.Bool("case_sensitive", false)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	opts := OneOfOptions{CaseSensitive: cs, Name: o.Name()}
+	g, err := withValues(o, "values", vals, func(vs []string) (Grader, error) {
+		return NewOneOf(vs, opts)
+	})
+	if err != nil && o.Err() == nil {
+		o.Wrap("values", "invalid", err)
+	}
+	return g, err
+}
+
+// containsSpec builds contains, or not_contains when neg.
+func containsSpec(neg bool) Builder {
+	return func(o *SpecOptions) (Grader, error) {
+		vals := containsValues(o)
+		mode := o.Enum("mode", "all", "all", "any")
+		cs := o.Bool("case_sensitive", true)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		opts := ContainsOptions{IgnoreCase: !cs, Name: o.Name()}
+		if mode == "any" {
+			opts.Mode = ContainsAny
+		}
+		key, typ := "values", o.Type()
+		if o.Has("value") {
+			key = "value"
+		}
+		g, err := withValues(o, key, vals, func(vs []string) (Grader, error) {
+			return newContains(typ, vs, opts, neg)
+		})
+		if err != nil {
+			if o.Err() == nil {
+				o.Wrap("values", "invalid", err)
+			}
+			return nil, o.Err()
+		}
+		return g, nil
+	}
+}
+
+// affixSpec builds starts_with, or ends_with when suffix.
+func affixSpec(suffix bool) Builder {
+	return func(o *SpecOptions) (Grader, error) {
+		v := o.RequireString("value")
+		cs := o.Bool("case_sensitive", true)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		opts := AffixOptions{IgnoreCase: !cs, Name: o.Name()}
+		return withValues(o, "value", []string{v}, func(vs []string) (Grader, error) {
+			if suffix {
+				return NewEndsWith(vs[0], opts), nil
+			}
+			return NewStartsWith(vs[0], opts), nil
+		})
+	}
 }
 
 // containsValues reads `value` or `values` (exactly one of them).

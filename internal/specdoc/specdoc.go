@@ -203,9 +203,39 @@ func cell(s string) string {
 }
 
 // prose renders plain text as Markdown that reads the same: {{...}}
-// template variables go in code spans, and outside them the characters
-// Markdown would take as markup (\, *, <) are escaped.
-func prose(s string) string {
+// template variables go in code spans, a mention of a page of docs/
+// (docs/templates.md) becomes a link to it, and outside them the
+// characters Markdown would take as markup (\, *, <) are escaped.
+func prose(s string) string { return docLinks(spans(s)) }
+
+// docLinks turns each docs/NAME.md in s into a Markdown link to NAME.md,
+// the page beside this one.
+func docLinks(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "docs/")
+		if i < 0 {
+			break
+		}
+		name := s[i+len("docs/"):]
+		n := strings.IndexFunc(name, func(r rune) bool {
+			return !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		})
+		if n <= 0 || !strings.HasPrefix(name[n:], ".md") {
+			b.WriteString(s[:i+len("docs/")])
+			s = name
+			continue
+		}
+		page := name[:n+len(".md")]
+		b.WriteString(s[:i] + "[docs/" + page + "](" + page + ")")
+		s = name[len(page):]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// spans is prose without the links.
+func spans(s string) string {
 	esc := strings.NewReplacer(`\`, `\\`, "*", `\*`, "<", "&lt;")
 	var b strings.Builder
 	for {

@@ -14,6 +14,7 @@ func TestProse(t *testing.T) {
 		"use {{item.KEY}} or {{input}}": "use `{{item.KEY}}` or `{{input}}`",
 		"a {{ without end":              "a {{ without end",
 		"*{{x}}*":                       "\\*`{{x}}`\\*",
+		"see docs/templates.md.":        "see [docs/templates.md](templates.md).",
 	} {
 		if got := prose(in); got != want {
 			t.Errorf("prose(%q) = %q, want %q", in, got, want)

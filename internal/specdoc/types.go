@@ -8,6 +8,10 @@ package specdoc
 // templates is said of options that take {{ }} template variables.
 const templates = "Template variables: {{input}}, {{output}}, {{expected}}, {{item.KEY}}, {{sample.output_text}}."
 
+// valueTemplate is said of options that hold a value to compare with: a
+// string value is a template rendered per sample.
+const valueTemplate = "May hold templates such as {{item.KEY}} (docs/templates.md)."
+
 // Families lists the type families in the order the reference shows them.
 var Families = []Family{
 	{"text", "Text", "The output is trimmed of surrounding white space before it is compared."},
@@ -34,8 +38,8 @@ var Common = []Option{
 }
 
 var referenceOptions = []Option{
-	{"expected", "string", "the sample's expected", "The reference to compare with."},
-	{"references", "string array", "the sample's references", "More references; the best score counts. Given with expected, expected comes first."},
+	{"expected", "string", "the sample's expected", "The reference to compare with. " + valueTemplate},
+	{"references", "string array", "the sample's references", "More references; the best score counts. Given with expected, expected comes first. " + valueTemplate},
 }
 
 // threshold is the threshold option of a scored type, def its default.
@@ -48,15 +52,15 @@ func similarity(def string) []Option {
 }
 
 var containsOptions = []Option{
-	{"value", "string", "", "The text to look for. Give value or values."},
-	{"values", "string array", "", "Several texts to look for."},
+	{"value", "string", "", "The text to look for. Give value or values. " + valueTemplate},
+	{"values", "string array", "", "Several texts to look for. " + valueTemplate},
 	{"mode", "string", "all", "all: contains needs every value, not_contains needs every value absent; any: contains needs one value, not_contains needs one value absent."},
 	{"case_sensitive", "boolean", "true", "Compare letter case."},
 }
 
 var regexOptions = func(def string) []Option {
 	return []Option{
-		{"pattern", "string", "(required)", "An RE2 pattern (Go syntax), at most 1,024 characters."},
+		{"pattern", "string", "(required)", "An RE2 pattern (Go syntax), at most 1,024 characters. May hold templates such as {{item.KEY}}, whose values match as literal text (docs/templates.md)."},
 		{"match", "string", def, "full: the pattern must match the whole trimmed output; search: anywhere in it."},
 		{"case_sensitive", "boolean", "true", "Compare letter case."},
 	}
@@ -70,14 +74,14 @@ var Root = []Type{
 	{Name: "exact_match", Family: "text", Summary: "the output equals the expected answer",
 		About: "A JSON object or array as expected is compared structurally with the output decoded as JSON (fences removed), keys in any order. A number or boolean compares as its JSON text.",
 		Options: []Option{
-			{"expected", "string or any JSON value", "the sample's expected", "The answer to match."},
+			{"expected", "string or any JSON value", "the sample's expected", "The answer to match. " + valueTemplate},
 			{"case_sensitive", "boolean", "false", "Compare letter case."},
 			{"remove_punctuation", "boolean", "false", "Drop punctuation from both sides first."},
 		},
 		Example: `{"type": "exact_match", "expected": "Paris"}`},
 	{Name: "one_of", Family: "text", Summary: "the output equals one of several answers",
 		Options: []Option{
-			{"values", "string array", "(required)", "The accepted answers."},
+			{"values", "string array", "(required)", "The accepted answers. " + valueTemplate},
 			{"case_sensitive", "boolean", "false", "Compare letter case."},
 		},
 		Example: `{"type": "one_of", "values": ["yes", "y"]}`},
@@ -86,10 +90,10 @@ var Root = []Type{
 	{Name: "not_contains", Family: "text", Summary: "the output does not contain a text (or none of several)",
 		Options: containsOptions, Example: `{"type": "not_contains", "value": "As an AI"}`},
 	{Name: "starts_with", Family: "text", Summary: "the output begins with a text",
-		Options: []Option{{"value", "string", "(required)", "The prefix."}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
+		Options: []Option{{"value", "string", "(required)", "The prefix. " + valueTemplate}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
 		Example: `{"type": "starts_with", "value": "Dear"}`},
 	{Name: "ends_with", Family: "text", Summary: "the output ends with a text",
-		Options: []Option{{"value", "string", "(required)", "The suffix."}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
+		Options: []Option{{"value", "string", "(required)", "The suffix. " + valueTemplate}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
 		Example: `{"type": "ends_with", "value": "Best regards."}`},
 	{Name: "blocklist", Family: "text", Summary: "the output uses none of the listed words, as whole words",
 		Options: []Option{{"words", "string array", "(required)", "The words (or phrases) that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
@@ -151,14 +155,14 @@ var Root = []Type{
 	{Name: "choice", Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
 		About: "Reads forms like B, (B), B., Answer: B, **B** and The answer is B. No letter, or several different ones, fails.",
 		Options: []Option{
-			{"expected", "string", "the sample's expected", "The right letter."},
+			{"expected", "string", "the sample's expected", "The right letter. " + valueTemplate},
 			{"choices", "string", "ABCDE", "The letters (or digits) offered, in order, any case."},
 		},
 		Example: `{"type": "choice", "expected": "C", "choices": "ABCD"}`},
 	{Name: "numeric", Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
 		About: "Passes when |got - want| <= max(abs_tol, rel_tol * |want|). Thousands separators, signs, decimals and exponents are read; a trailing % is dropped (12% reads as 12).",
 		Options: []Option{
-			{"expected", "number or numeric string", "the sample's expected", "The right number."},
+			{"expected", "number or numeric string", "the sample's expected", "The right number. " + valueTemplate},
 			{"abs_tol", "number >= 0", "0", "Absolute tolerance."},
 			{"rel_tol", "number >= 0", "0", "Tolerance relative to |expected|."},
 		},
@@ -235,7 +239,7 @@ var Root = []Type{
 	{Name: "json_diff", Family: "similarity", Summary: "partial credit between the output's JSON and the expected value (autoevals' JSONDiff)",
 		About: "Objects score the mean over the union of their keys (a key missing on one side scores 0 unless the other side is null), arrays the sum over positions divided by the longer length, strings by string_scorer, numbers by numeric_diff's formula, two nulls 1, mismatched kinds by string_scorer on both sides' JSON text. A string that holds a JSON object or array (the output too) is parsed first; an output that is neither is compared as a string. No references: only expected.",
 		Options: []Option{
-			{"expected", "any JSON value", "the sample's expected", "The expected value."},
+			{"expected", "any JSON value", "the sample's expected", "The expected value. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},
 			threshold("0.5"),
 			{"string_scorer", "string", "levenshtein", "How strings compare: levenshtein (over code points, as autoevals' Python version), exact, fuzzy_match, jaro, jaro_winkler or hamming."},
 			{"number_scorer", "string", "numeric_diff", "How numbers compare: numeric_diff or exact."},
@@ -245,7 +249,7 @@ var Root = []Type{
 	{Name: "numeric_diff", Family: "similarity", Summary: "1 - |expected - output| / (|expected| + |output|) (autoevals' NumericDiff)",
 		About: "1 when both are 0, so numbers of opposite sign score 0. The trimmed output must be a number, else the grade fails with score 0.",
 		Options: []Option{
-			{"expected", "number", "the sample's expected", "The expected number."},
+			{"expected", "number, or a template string", "the sample's expected", "The expected number. " + valueTemplate},
 			threshold("0.5"),
 		},
 		Example: `{"type": "numeric_diff", "expected": 42, "threshold": 0.95}`},
@@ -264,7 +268,7 @@ var Root = []Type{
 	{Name: "localization_f1", Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
 		About: "Scores files and line overlap. An output that cites nothing or cannot be read fails, even at threshold 0.",
 		Options: []Option{
-			{"expected", "string or object", "the sample's expected", "The right locations: path:start-end citations, or an object mapping a file to ranges."},
+			{"expected", "string or object", "the sample's expected", "The right locations: path:start-end citations, or an object mapping a file to ranges. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},
 			threshold("0.5"),
 		},
 		Example: `{"type": "localization_f1", "expected": "src/auth.go:10-24"}`},
@@ -319,7 +323,7 @@ var Root = []Type{
 		},
 		Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
 	{Name: "llm_answer_match", Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
-		Options: []Option{{"expected", "string", "the sample's expected", "The answer to match."}},
+		Options: []Option{{"expected", "string", "the sample's expected", "The answer to match. " + valueTemplate}},
 		Example: `{"type": "llm_answer_match"}`},
 	{Name: "faithfulness", Family: "judges", Summary: "a judge checks that the output claims nothing the context does not support",
 		Example: `{"type": "faithfulness"}`},
