@@ -182,33 +182,6 @@ func TestRegexSpecErrors(t *testing.T) {
 	}, ErrPatternTooLong)
 }
 
-func TestNeedsBacktracking(t *testing.T) {
-	tests := []struct {
-		pattern string
-		want    bool
-		why     string
-	}{
-		{`(?=a)`, true, "lookahead"},
-		{`(?!a)`, true, "negative lookahead"},
-		{`(?<=a)b`, true, "lookbehind"},
-		{`(?<!a)b`, true, "negative lookbehind"},
-		{`(a)\1`, true, "backreference"},
-		{`(?<n>a)\k<n>`, true, "named backreference"},
-		{`\\1`, false, "an escaped backslash then 1"},
-		{`[\1]`, false, "inside a class \\1 is an octal escape, not a reference"},
-		{`[(?=]`, false, "inside a class ( is literal"},
-		{`[]](?=a)`, true, "] first in a class is literal, the class ends after it"},
-		{`(?i)abc`, false, "flags are RE2"},
-		{`(?P<name>a)`, false, "named group is RE2"},
-		{`\(?=`, false, "escaped parenthesis"},
-	}
-	for _, tt := range tests {
-		if got := needsBacktracking(tt.pattern); got != tt.want {
-			t.Errorf("needsBacktracking(%q) = %v, want %v: %s", tt.pattern, got, tt.want, tt.why)
-		}
-	}
-}
-
 func TestRegexMatchString(t *testing.T) {
 	for m, want := range map[MatchMode]string{MatchDefault: "default", MatchFull: "full", MatchSearch: "search", 7: "match_7"} {
 		if got := m.String(); got != want {
