@@ -49,6 +49,10 @@ var dialectRows = []dialectRow{
 	{"not_regex full", `(\w+) \1`, false, false, true, "hi hi there", StatusPassed, "match=full: a partial match is no match"},
 	{"not_regex possessive folded", `X++Y`, true, true, true, "the xxy", StatusFailed, "a folded match fails not_regex"},
 	{"full wrap keeps alternation", `a|(?=b)bc`, false, false, false, "abc", StatusFailed, `\A(?:a|(?=b)bc)\z, not \Aa|(?=b)bc\z`},
+	{"conditional on lookahead digits", `(?(?=\d)\d{3}|[a-z]+)`, false, false, false, "123", StatusPassed, "docs/regex.md: three digits"},
+	{"conditional on lookahead letters", `(?(?=\d)\d{3}|[a-z]+)`, false, false, false, "12ab", StatusFailed, "a digit first needs three digits"},
+	{"negative lookahead todo", `^(?!.*\bTODO\b).*$`, false, false, true, "all done", StatusFailed, "docs/regex.md: no TODO, so not_regex (full) sees a match"},
+	{"lookahead dollars", `\d+(?= dollars)`, true, false, false, "it costs 40 dollars", StatusPassed, "docs/regex.md: digits before dollars"},
 	{"ascii boundary", `\bcat\b(?=!)`, true, false, false, "écat!", StatusPassed, "é is not a word character in RE2"},
 }
 
@@ -146,6 +150,13 @@ func TestRegexDialectErrors(t *testing.T) {
 		{`a)|(?=b`, "unexpected )"},
 		{`(?(1)a|b|c)(x)`, "uses conditional, which the backtracking engine refuses"},
 		{`a{2000}`, "invalid repeat count"},
+		{`(?R)`, "recursion and branch reset need a PCRE engine"},
+		{`(?P>n)(?P<n>a)`, "recursion and branch reset need a PCRE engine"},
+		{`(?|a|b)`, "recursion and branch reset need a PCRE engine"},
+		{`(?#note)a`, "invalid or unsupported Perl syntax"},
+		{`(?x)a b`, "invalid or unsupported Perl syntax"},
+		{`a\Z`, "invalid escape sequence"},
+		{strings.Repeat("a", MaxPatternLen+1), "want at most 1024 characters"},
 	}
 	for _, tt := range tests {
 		for _, typ := range []string{"regex", "not_regex"} {
