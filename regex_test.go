@@ -312,4 +312,20 @@ func BenchmarkRegex(b *testing.B) {
 			g.Grade(ctx, s)
 		}
 	})
+	// The backtracking dialect: a possessive quantifier and a Python
+	// named backreference, both translated for regexp2.
+	b.Run("grader/possessive", func(b *testing.B) {
+		g := MustRegex(`Final answer: \d++ percent\.`, RegexOptions{Match: MatchSearch})
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Grade(ctx, s)
+		}
+	})
+	b.Run("grader/python-backref", func(b *testing.B) {
+		g := MustRegex(`(?P<w>\w+), and (?P=w)`, RegexOptions{Match: MatchSearch})
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Grade(ctx, s)
+		}
+	})
 }

@@ -33,6 +33,7 @@ package fastre
 // lenient reading.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -139,7 +140,7 @@ func CompileBacktracking(pattern string, opts BacktrackOptions) (*regexp2.Regexp
 		// Plain RE2 syntax that RE2 still refused (it should not happen):
 		// RE2's verdict stands.
 		_, err := regexp.Compile(pattern)
-		return nil, cmpErr(err, errors.New("not valid RE2 syntax"))
+		return nil, cmp.Or(err, errors.New("plain RE2 syntax: compile it with Compile"))
 	}
 	ro := regexp2.RegexOptions(regexp2.RE2)
 	if opts.IgnoreCase {
@@ -160,13 +161,6 @@ func CompileBacktracking(pattern string, opts BacktrackOptions) (*regexp2.Regexp
 	}
 	re.MatchTimeout = opts.Timeout
 	return re, nil
-}
-
-func cmpErr(err, def error) error {
-	if err != nil {
-		return err
-	}
-	return def
 }
 
 // translator walks a pattern once, writing the regexp2 pattern (bt) and

@@ -23,6 +23,11 @@
 //     cost stays linear in len(s) whatever the input.
 //
 // Where neither applies, Regexp is a thin wrapper over regexp.Regexp.
+//
+// For patterns RE2 refuses, [CompileBacktracking] (dialect.go) translates
+// lookaround, backreferences, conditionals, atomic groups and possessive
+// quantifiers for the backtracking engine github.com/dlclark/regexp2, so
+// that every RE2 construct in them keeps its RE2 meaning.
 package fastre
 
 import (
