@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 	"testing"
@@ -239,6 +240,7 @@ func FuzzRegex(f *testing.F) {
 	f.Add(`.*\bword`, "a word", false)
 	f.Add(`(?<=a)b`, "ab", true)
 	f.Add(`(\w)\1`, "aa", false)
+	f.Add(`\Qa.b`, "a.b", false)
 	f.Fuzz(func(t *testing.T, pattern, output string, search bool) {
 		if len(pattern) > 64 || len(output) > 4096 {
 			return
@@ -260,7 +262,12 @@ func FuzzRegex(f *testing.F) {
 		}
 		expr := pattern
 		if !search {
-			expr = `^(?:` + pattern + `)$`
+			// The parsed tree's String closes an open \Q quote.
+			tree, err := syntax.Parse(pattern, syntax.Perl)
+			if err != nil {
+				t.Fatalf("RE2 ran %#q, but regexp/syntax refuses it: %v", pattern, err)
+			}
+			expr = `^(?:` + tree.String() + `)$`
 		}
 		want := regexp.MustCompile(expr).MatchString(strings.TrimSpace(output))
 		if (got.Status == StatusPassed) != want {

@@ -20,9 +20,10 @@ package fastre
 //   - \b and \B keep RE2's ASCII word boundary (.NET's is Unicode).
 //   - $ outside (?m) is \z, as in RE2 (.NET's also matches before a final
 //     newline).
-//   - \Q...\E becomes escaped literals, a [ inside a class is escaped (.NET
-//     would read [a-z-[aeiou]] as a subtraction) and octal escapes become
-//     \x{...}.
+//   - Classes ([...], \pL, \p{Greek}) become the explicit ranges RE2 reads
+//     in them: .NET knows fewer class names and would read [a-z-[aeiou]]
+//     as a subtraction.
+//   - \Q...\E becomes escaped literals and octal escapes become \x{...}.
 //
 // The same walk writes a skeleton: the pattern with each construct of the
 // dialect replaced by an RE2 group of the same shape (a lookaround or an
@@ -37,10 +38,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
@@ -115,7 +118,8 @@ type BacktrackOptions struct {
 	// IgnoreCase matches letters case-insensitively.
 	IgnoreCase bool
 	// Timeout is the budget of one match (regexp2's MatchTimeout); a match
-	// past it returns an error. Zero means none: callers should set one.
+	// past it returns an error. It must be positive: backtracking has no
+	// bound of its own.
 	Timeout time.Duration
 }
 
@@ -126,6 +130,9 @@ type BacktrackOptions struct {
 // constructs gets RE2's own error. The error says which constructs the
 // pattern uses when one of the steps refuses it.
 func CompileBacktracking(pattern string, opts BacktrackOptions) (*regexp2.Regexp, error) {
+	if opts.Timeout <= 0 {
+		return nil, fmt.Errorf("fastre: match timeout %v, want a positive budget", opts.Timeout)
+	}
 	tr, err := Translate(pattern)
 	if err != nil {
 		return nil, err
@@ -148,14 +155,10 @@ func CompileBacktracking(pattern string, opts BacktrackOptions) (*regexp2.Regexp
 	}
 	// Compile the translation alone first so that wrapping it cannot change
 	// its meaning (`a)|(b` must not become a valid `\A(?:a)|(b)\z`).
-	if _, err := regexp2.Compile(tr.Pattern, ro); err != nil {
-		return nil, fmt.Errorf("uses %v, which the backtracking engine refuses here: %w", tr.Features, err)
+	re, err := regexp2.Compile(tr.Pattern, ro)
+	if err == nil && opts.Full {
+		re, err = regexp2.Compile(`\A(?:`+tr.Pattern+`)\z`, ro)
 	}
-	expr := tr.Pattern
-	if opts.Full {
-		expr = `\A(?:` + expr + `)\z`
-	}
-	re, err := regexp2.Compile(expr, ro)
 	if err != nil {
 		return nil, fmt.Errorf("uses %v, which the backtracking engine refuses here: %w", tr.Features, err)
 	}
@@ -294,43 +297,98 @@ func (t *translator) quantifier(n int) {
 	}
 }
 
-// class copies a character class. A [ that does not open a POSIX class
-// such as [:alpha:] is escaped, so that .NET cannot read a subtraction.
+// class translates a character class into the explicit ranges RE2 reads
+// in it, so that POSIX and Unicode class names, negation and a [ inside
+// (which .NET would read as a subtraction) all keep RE2's meaning. A class
+// RE2 cannot parse is copied for the skeleton to report.
 func (t *translator) class() {
-	t.emit("[")
-	t.i++
-	if t.i < len(t.p) && t.p[t.i] == '^' {
-		t.emit("^")
-		t.i++
+	n := classLen(t.p[t.i:])
+	src := t.p[t.i : t.i+n]
+	bt, ok := ranges(src)
+	if !ok {
+		bt = src
 	}
-	if t.i < len(t.p) && t.p[t.i] == ']' {
-		t.emit("]")
-		t.i++
+	t.both(bt, src)
+	t.i += n
+}
+
+// classLen returns the length of the class at the start of s, to its
+// closing ], or len(s) when it is not closed.
+func classLen(s string) int {
+	i := 1
+	if i < len(s) && s[i] == '^' {
+		i++
 	}
-	for t.i < len(t.p) {
-		rest := t.p[t.i:]
+	if i < len(s) && s[i] == ']' {
+		i++ // a ] first in the class is a literal
+	}
+	for i < len(s) {
+		rest := s[i:]
 		switch {
 		case rest[0] == ']':
-			t.emit("]")
-			t.i++
-			return
+			return i + 1
 		case rest[0] == '\\' && len(rest) > 1:
-			_, n := utf8.DecodeRuneInString(rest[1:])
-			t.emit(rest[:1+n])
-			t.i += 1 + n
+			i += escapeLen(rest)
 		case strings.HasPrefix(rest, "[:") && strings.Contains(rest[2:], ":]"):
-			n := strings.Index(rest[2:], ":]") + 4
-			t.emit(rest[:n])
-			t.i += n
-		case rest[0] == '[':
-			t.both(`\[`, "[")
-			t.i++
+			i += strings.Index(rest[2:], ":]") + 4
 		default:
-			_, n := utf8.DecodeRuneInString(rest)
-			t.emit(rest[:n])
-			t.i += n
+			i++
 		}
 	}
+	return len(s)
+}
+
+// ranges writes the class src (such as [^a-z\pL] or [[:alpha:]]) as RE2
+// parses it: a class of \x{...} ranges. It reports false when RE2 cannot
+// parse src as one class.
+func ranges(src string) (string, bool) {
+	neg := strings.HasPrefix(src, "[^")
+	inner := src[1:]
+	if neg {
+		inner = src[2:]
+	}
+	re, err := syntax.Parse("["+inner, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var rs []rune
+	switch re.Op {
+	case syntax.OpCharClass:
+		rs = re.Rune
+	case syntax.OpLiteral:
+		rs = []rune{re.Rune[0], re.Rune[0]}
+	case syntax.OpAnyChar:
+		rs = []rune{0, unicode.MaxRune}
+	case syntax.OpAnyCharNotNL:
+		rs = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
+	case syntax.OpNoMatch:
+		rs, neg = []rune{0, unicode.MaxRune}, !neg
+	default:
+		return "", false
+	}
+	b := []byte("[")
+	if neg {
+		b = append(b, '^')
+	}
+	for i := 0; i+1 < len(rs); i += 2 {
+		b = appendClassRune(b, rs[i])
+		if rs[i+1] != rs[i] {
+			b = appendClassRune(append(b, '-'), rs[i+1])
+		}
+	}
+	return string(append(b, ']')), true
+}
+
+// appendClassRune writes r for a class: an ASCII letter or digit as it is,
+// other printable ASCII escaped with a backslash, anything else as \x{...}.
+func appendClassRune(b []byte, r rune) []byte {
+	switch {
+	case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+		return append(b, byte(r))
+	case r > ' ' && r < 0x7f:
+		return append(b, '\\', byte(r))
+	}
+	return fmt.Appendf(b, `\x{%x}`, r)
 }
 
 // close ends the innermost group; the group is the atom a quantifier after
@@ -538,6 +596,14 @@ func (t *translator) escape(start int) error {
 		t.quote()
 	case c == 'b' || c == 'B':
 		t.boundary(c == 'B')
+	case c == 'p' || c == 'P':
+		n := escapeLen(rest)
+		bt, ok := ranges("[" + rest[:n] + "]")
+		if !ok {
+			bt = rest[:n]
+		}
+		t.both(bt, rest[:n])
+		t.i += n
 	default:
 		n := escapeLen(rest)
 		t.emit(rest[:n])

@@ -11,6 +11,13 @@ import (
 )
 
 func TestTranslate(t *testing.T) {
+	rg := func(class string) string {
+		r, ok := ranges(class)
+		if !ok {
+			t.Fatalf("ranges(%#q) failed", class)
+		}
+		return r
+	}
 	tests := []struct {
 		pattern, bt, sk string
 		feats           Feature
@@ -20,7 +27,7 @@ func TestTranslate(t *testing.T) {
 		{`(?P<q>a)(?(q)b|c)`, `(?<1>a)(?(1)b|c)`, `(?P<q>a)(?:b|c)`, Conditional, "a conditional on a bare group name resolves to its number"},
 		{`(?<q>a)(?(<q>)b)`, `(?<1>a)(?(1)b)`, `(?<q>a)(?:b)`, Conditional, "PCRE's (?(<name>)...) is the same condition"},
 		{`(?(?!x)a|b)`, `(?(?!x)a|b)`, `(?:(?:x)a|b)`, Conditional | Lookahead, "a lookaround condition"},
-		{`(?P<q>['"]).*(?P=q)`, `(?<1>['"]).*\k<1>`, `(?P<q>['"]).*(?:)`, Backreference, "Python's (?P=name)"},
+		{`(?P<q>['"]).*(?P=q)`, `(?<1>[\"\']).*\k<1>`, `(?P<q>['"]).*(?:)`, Backreference, "Python's (?P=name)"},
 		{`(?<n>a)\k<n>`, `(?<1>a)\k<1>`, `(?<n>a)(?:)`, Backreference, "a .NET named reference"},
 		{`(?<n>a)\k'n'\k{n}`, `(?<1>a)\k<1>\k<1>`, `(?<n>a)(?:)(?:)`, Backreference, "the other two spellings of a named reference"},
 		{`(?P<n>a)(b)\1\2`, `(?<1>a)(?<2>b)\k<1>\k<2>`, `(?P<n>a)(b)(?:)(?:)`, Backreference, "groups count left to right, named or not (.NET would number n last)"},
@@ -29,23 +36,24 @@ func TestTranslate(t *testing.T) {
 		{`a++b`, `(?>a+)b`, `a+b`, Possessive, "possessive on a character"},
 		{`é*+`, `(?>é*)`, `é*`, Possessive, "possessive on a multi-byte character"},
 		{`[a-c]?+x`, `(?>[a-c]?)x`, `[a-c]?x`, Possessive, "possessive on a class"},
-		{`[]a]++`, `(?>[]a]+)`, `[]a]+`, Possessive, "] first in a class is literal"},
+		{`[]a]++`, `(?>[\]a]+)`, `[]a]+`, Possessive, "] first in a class is literal"},
 		{`(ab|c){2,3}+`, `(?>(?<1>ab|c){2,3})`, `(ab|c){2,3}`, Possessive, "possessive on a group with a counted repeat"},
 		{`\d*+\.`, `(?>\d*)\.`, `\d*\.`, Possessive, "possessive on an escape"},
-		{`\p{Greek}++`, `(?>\p{Greek}+)`, `\p{Greek}+`, Possessive, "the escape's braces belong to the atom"},
-		{`\pL++`, `(?>\pL+)`, `\pL+`, Possessive, "a one-letter property is one atom"},
+		{`\p{Greek}++`, `(?>` + rg(`[\p{Greek}]`) + `+)`, `\p{Greek}+`, Possessive, "the escape's braces belong to the atom, written as RE2's ranges"},
+		{`\pN++`, `(?>` + rg(`[\pN]`) + `+)`, `\pN+`, Possessive, "a one-letter property is one atom"},
 		{`\x41++`, `(?>\x41+)`, `\x41+`, Possessive, "a two-digit hex escape is one atom"},
 		{`a\++`, `a\++`, `a\++`, 0, "an escaped + is a literal, then a plain quantifier"},
-		{`[a++]`, `[a++]`, `[a++]`, 0, "inside a class + is a literal"},
+		{`[a++]`, `[\+a]`, `[a++]`, 0, "inside a class + is a literal"},
 		{`a+?+`, `a+?+`, `a+?+`, 0, "lazy then + is a nested repeat, left to RE2 to refuse"},
 		{`(?>a|ab)c`, `(?>a|ab)c`, `(?:a|ab)c`, AtomicGroup, "an atomic group"},
 		{`(?<=\$)\d+(?<!0)`, `(?<=\$)\d+(?<!0)`, `(?:\$)\d+(?:0)`, Lookbehind, "lookbehinds"},
 		{`\bx\B`, `(?:(?<=\w)(?!\w)|(?<!\w)(?=\w))x(?:(?<=\w)(?=\w)|(?<!\w)(?!\w))`, `\bx\B`, 0, "RE2's ASCII word boundary"},
 		{`a$(?m)b$`, `a\z(?m)b$`, `a$(?m)b$`, 0, "$ is \\z until (?m)"},
 		{`(?m:a$)b$`, `(?m:a$)b\z`, `(?m:a$)b$`, 0, "a scoped (?m:...) ends with its group"},
-		{`[$]`, `[$]`, `[$]`, 0, "$ in a class is a literal"},
-		{`[a-z-[aeiou]]`, `[a-z-\[aeiou]]`, `[a-z-[aeiou]]`, 0, "[ in a class is a literal, never .NET's subtraction"},
-		{`[[:alpha:]]`, `[[:alpha:]]`, `[[:alpha:]]`, 0, "POSIX classes pass through"},
+		{`[$]`, `[\$]`, `[$]`, 0, "$ in a class is a literal"},
+		{`[a-z-[aeiou]]`, `[\-\[a-z]]`, `[a-z-[aeiou]]`, 0, "[ in a class is a literal, never .NET's subtraction"},
+		{`[[:alpha:]]`, `[A-Za-z]`, `[[:alpha:]]`, 0, "a POSIX class as RE2 reads it"},
+		{`[^\d\s]`, `[^\x{9}-\x{a}\x{c}-\x{d}\x{20}0-9]`, `[^\d\s]`, 0, "a negated class keeps its ^ around RE2's ranges"},
 		{`\Qa.b\E*`, `a\.b*`, `a\.b*`, 0, "\\Q...\\E becomes escaped literals"},
 	}
 	for _, tt := range tests {
@@ -86,6 +94,11 @@ func TestCompileBacktracking(t *testing.T) {
 		{`x$(?=)`, false, false, "x\n", false, "$ is the end of the text, not before a final newline"},
 		{`(?<!\d)\d{3}(?!\d)`, false, false, "a 123 b", true, "lookarounds"},
 		{`(?<!\d)\d{3}(?!\d)`, false, false, "a 1234 b", false, "no run of exactly three digits"},
+		{`\pc(?=x)`, false, false, "\x01x", true, "a class name RE2 knows and .NET does not, as RE2 reads it"},
+		{`[^\pL\s]+(?=!)`, false, false, "ab 12!", true, "a negated class with a property"},
+		{`[^\pL\s]+(?=!)`, true, false, "éé!", false, "é is a letter"},
+		{`[[:^alpha:]]++(?=b)`, false, false, "a12b", true, "a negated POSIX class"},
+		{`[[:^alpha:]]++(?=!)`, false, false, "a1!", false, "the possessive class eats the ! too"},
 	}
 	for _, tt := range tests {
 		re, err := CompileBacktracking(tt.pattern, BacktrackOptions{Full: tt.full, IgnoreCase: tt.fold, Timeout: time.Second})
@@ -120,8 +133,11 @@ func TestCompileBacktrackingErrors(t *testing.T) {
 		{`(?(1)a|b|c)(x)`, false, "backtracking engine refuses"},
 		{`(`, false, "missing closing )"},
 	}
+	if _, err := CompileBacktracking(`(a)\1`, BacktrackOptions{}); err == nil {
+		t.Errorf("a zero timeout compiled; want an error (backtracking needs a budget)")
+	}
 	for _, tt := range tests {
-		_, err := CompileBacktracking(tt.pattern, BacktrackOptions{})
+		_, err := CompileBacktracking(tt.pattern, BacktrackOptions{Timeout: time.Second})
 		if err == nil {
 			t.Errorf("%#q compiled; want an error saying %q", tt.pattern, tt.says)
 			continue
@@ -161,8 +177,10 @@ func FuzzTranslate(f *testing.F) {
 		}
 		if _, rerr := regexp.Compile(pattern); rerr == nil {
 			re2Agrees(t, pattern, tr, err)
-		} else if err == nil {
-			_, _ = CompileBacktracking(pattern, BacktrackOptions{Timeout: 50 * time.Millisecond})
+		} else if re, err := CompileBacktracking(pattern, BacktrackOptions{Timeout: 20 * time.Millisecond}); err == nil {
+			for _, s := range dialectTexts {
+				_, _ = re.MatchString(s) // no panic; a timeout is an error
+			}
 		}
 		if alt := pythonRef.ReplaceAllString(pattern, `${1}\k<$2>`); alt != pattern && !strings.Contains(pattern, "[") {
 			spellingsAgree(t, pattern, alt)
