@@ -96,15 +96,17 @@ type Translation struct {
 	Features Feature
 }
 
-// Translate rewrites pattern for regexp2. It does not compile either
-// output; its error is for a reference to a group that does not exist or a
-// construct neither engine supports ([ErrUnsupported]).
-func Translate(pattern string) (Translation, error) {
+// Translate rewrites pattern for regexp2; ignoreCase says that the whole
+// pattern is matched case-insensitively, as (?i) does. It does not compile
+// either output; its error is for a reference to a group that does not
+// exist or a construct neither engine supports ([ErrUnsupported]).
+func Translate(pattern string, ignoreCase bool) (Translation, error) {
 	// The first walk counts and names the groups; the second resolves
 	// references with them.
 	first := &translator{p: pattern, names: map[string]int{}}
 	_ = first.run()
 	t := &translator{p: pattern, resolve: true, groups: first.ncap, names: first.names}
+	t.mode.fold = ignoreCase
 	if err := t.run(); err != nil {
 		return Translation{}, err
 	}
@@ -133,7 +135,7 @@ func CompileBacktracking(pattern string, opts BacktrackOptions) (*regexp2.Regexp
 	if opts.Timeout <= 0 {
 		return nil, fmt.Errorf("fastre: match timeout %v, want a positive budget", opts.Timeout)
 	}
-	tr, err := Translate(pattern)
+	tr, err := Translate(pattern, opts.IgnoreCase)
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +182,23 @@ type translator struct {
 	// atom is where the last quantifiable atom starts in bt; -1 for none.
 	atom  int
 	stack []group
-	multi bool // (?m) is on
+	mode  mode
 }
 
-// group is an open group: where it starts in bt and the multiline flag to
-// restore when it closes.
+// mode holds the flags in force that the translation depends on.
+type mode struct {
+	multi bool // (?m): $ is the end of a line
+	// fold is (?i). regexp2 folds case by lowercasing, so that s and the
+	// long s (U+017F) differ for it while RE2 folds them together; under
+	// fold, letters and classes are written as RE2's folded classes.
+	fold bool
+}
+
+// group is an open group: where it starts in bt and the flags to restore
+// when it closes.
 type group struct {
-	bt    int
-	multi bool
+	bt   int
+	mode mode
 }
 
 func (t *translator) run() error {
@@ -238,19 +249,33 @@ func (t *translator) step() error {
 		t.emit("{")
 		t.i++
 	case '$':
-		if t.multi {
+		if t.mode.multi {
 			t.emit("$")
 		} else {
 			t.both(`\z`, "$")
 		}
 		t.i++
 	default:
-		_, n := utf8.DecodeRuneInString(t.p[t.i:])
-		t.emit(t.p[t.i : t.i+n])
+		r, n := utf8.DecodeRuneInString(t.p[t.i:])
+		lit := t.p[t.i : t.i+n]
+		if bt, ok := t.folded(r); ok {
+			t.both(bt, lit)
+		} else {
+			t.emit(lit)
+		}
 		t.i += n
 	}
 	t.atom = start
 	return nil
+}
+
+// folded returns RE2's case-folded class for the letter r under (?i), when
+// r folds beyond what lowercasing joins (s, k, the long s, Greek sigma...).
+func (t *translator) folded(r rune) (string, bool) {
+	if !t.mode.fold || unicode.SimpleFold(r) == r {
+		return "", false
+	}
+	return ranges(string(r), true)
 }
 
 // repeatLen returns the length of a {n}, {n,} or {n,m} repeat at the start
@@ -304,7 +329,7 @@ func (t *translator) quantifier(n int) {
 func (t *translator) class() {
 	n := classLen(t.p[t.i:])
 	src := t.p[t.i : t.i+n]
-	bt, ok := ranges(src)
+	bt, ok := ranges(src, t.mode.fold)
 	if !ok {
 		bt = src
 	}
@@ -338,16 +363,23 @@ func classLen(s string) int {
 	return len(s)
 }
 
-// ranges writes the class src (such as [^a-z\pL] or [[:alpha:]]) as RE2
-// parses it: a class of \x{...} ranges. It reports false when RE2 cannot
-// parse src as one class.
-func ranges(src string) (string, bool) {
+// ranges writes the class src (such as [^a-z\pL] or [[:alpha:]], or one
+// literal character) as RE2 parses it, case-folded with fold: a class of
+// ranges. It reports false when RE2 cannot parse src as one class.
+func ranges(src string, fold bool) (string, bool) {
+	flags := syntax.Perl
+	if fold {
+		flags |= syntax.FoldCase
+	}
+	if !strings.HasPrefix(src, "[") {
+		src = "[" + regexp.QuoteMeta(src) + "]"
+	}
 	neg := strings.HasPrefix(src, "[^")
 	inner := src[1:]
 	if neg {
 		inner = src[2:]
 	}
-	re, err := syntax.Parse("["+inner, syntax.Perl)
+	re, err := syntax.Parse("["+inner, flags)
 	if err != nil {
 		return "", false
 	}
@@ -400,13 +432,13 @@ func (t *translator) close() {
 	if n := len(t.stack); n > 0 {
 		g := t.stack[n-1]
 		t.stack = t.stack[:n-1]
-		t.atom, t.multi = g.bt, g.multi
+		t.atom, t.mode = g.bt, g.mode
 	}
 }
 
 // push records a group opened at bt offset start.
 func (t *translator) push(start int) {
-	t.stack = append(t.stack, group{bt: start, multi: t.multi})
+	t.stack = append(t.stack, group{bt: start, mode: t.mode})
 	t.atom = -1
 }
 
@@ -476,21 +508,27 @@ func (t *translator) flags(start int) error {
 	if strings.ContainsRune(fl, 'U') {
 		return fmt.Errorf("%w: the U (ungreedy) flag in %s with backtracking constructs", ErrUnsupported, clipTok(rest))
 	}
-	multi := t.multi
-	if k := strings.IndexByte(fl, 'm'); k >= 0 {
-		multi = !strings.Contains(fl[:k], "-")
-	}
+	m := mode{multi: flagOn(fl, 'm', t.mode.multi), fold: flagOn(fl, 'i', t.mode.fold)}
 	if j < len(rest) && rest[j] == ':' {
 		t.emit(rest[:j+1])
 		t.i += j + 1
 		t.push(start)
-		t.multi = multi
+		t.mode = m
 		return nil
 	}
 	t.emit(rest[:min(j+1, len(rest))])
 	t.i += min(j+1, len(rest))
-	t.multi = multi
+	t.mode = m
 	return nil
+}
+
+// flagOn reports whether flag f is on after the flags fl (such as "i-m"),
+// given whether it was on before.
+func flagOn(fl string, f byte, was bool) bool {
+	if k := strings.IndexByte(fl, f); k >= 0 {
+		return !strings.Contains(fl[:k], "-")
+	}
+	return was
 }
 
 // conditional translates (?(cond)yes|no). The condition is a group number,
@@ -596,9 +634,9 @@ func (t *translator) escape(start int) error {
 		t.quote()
 	case c == 'b' || c == 'B':
 		t.boundary(c == 'B')
-	case c == 'p' || c == 'P':
+	case c == 'p' || c == 'P' || t.mode.fold && (c == 'w' || c == 'W'):
 		n := escapeLen(rest)
-		bt, ok := ranges("[" + rest[:n] + "]")
+		bt, ok := ranges("["+rest[:n]+"]", t.mode.fold)
 		if !ok {
 			bt = rest[:n]
 		}

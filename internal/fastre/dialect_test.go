@@ -12,7 +12,7 @@ import (
 
 func TestTranslate(t *testing.T) {
 	rg := func(class string) string {
-		r, ok := ranges(class)
+		r, ok := ranges(class, false)
 		if !ok {
 			t.Fatalf("ranges(%#q) failed", class)
 		}
@@ -58,7 +58,7 @@ func TestTranslate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern, func(t *testing.T) {
-			tr, err := Translate(tt.pattern)
+			tr, err := Translate(tt.pattern, false)
 			if err != nil {
 				t.Fatalf("Translate: %v (%s)", err, tt.why)
 			}
@@ -94,6 +94,12 @@ func TestCompileBacktracking(t *testing.T) {
 		{`x$(?=)`, false, false, "x\n", false, "$ is the end of the text, not before a final newline"},
 		{`(?<!\d)\d{3}(?!\d)`, false, false, "a 123 b", true, "lookarounds"},
 		{`(?<!\d)\d{3}(?!\d)`, false, false, "a 1234 b", false, "no run of exactly three digits"},
+		{`(?i)ſ(?=)`, true, false, "S", true, "RE2 folds the long s with s and S; regexp2's lowercasing does not"},
+		{`σ(?=)`, true, true, "ς", true, "IgnoreCase folds the sigmas as RE2 does"},
+		{`(?i)[^a-z](?=)`, true, false, "ſ", false, "the folded class holds the long s, so its negation does not"},
+		{`(?i)s(?-i)s(?=)`, true, false, "Ss", true, "(?-i) ends the folding"},
+		{`(?i)s(?-i)s(?=)`, true, false, "sS", false, "the second s is case-sensitive"},
+		{`(?i:k)k(?=)`, true, false, "\u212ak", true, "a scoped (?i:...) folds the Kelvin sign"},
 		{`\pc(?=x)`, false, false, "\x01x", true, "a class name RE2 knows and .NET does not, as RE2 reads it"},
 		{`[^\pL\s]+(?=!)`, false, false, "ab 12!", true, "a negated class with a property"},
 		{`[^\pL\s]+(?=!)`, true, false, "éé!", false, "é is a letter"},
@@ -149,7 +155,7 @@ func TestCompileBacktrackingErrors(t *testing.T) {
 }
 
 // dialectTexts are matched by the fuzz target's patterns.
-var dialectTexts = []string{"", "a", "aab", "abc abc", "<tag>", "'x'", "x\n", "é1_ b", "AbA", "aaaa!", "[x]"}
+var dialectTexts = []string{"", "a", "aab", "abc abc", "<tag>", "'x'", "x\n", "é1_ b", "AbA", "aaaa!", "[x]", "ÉK\u212a"}
 
 // atoms and quants build possessive patterns with a known atomic twin.
 var (
@@ -170,8 +176,8 @@ func FuzzTranslate(f *testing.F) {
 		if len(pattern) > 64 || len(prefix) > 16 || len(suffix) > 16 {
 			return
 		}
-		tr, err := Translate(pattern)
-		tr2, err2 := Translate(pattern)
+		tr, err := Translate(pattern, false)
+		tr2, err2 := Translate(pattern, false)
 		if tr != tr2 || (err == nil) != (err2 == nil) {
 			t.Fatalf("%#q: two translations differ: %+v %v / %+v %v", pattern, tr, err, tr2, err2)
 		}
@@ -209,16 +215,23 @@ func re2Agrees(t *testing.T, pattern string, tr Translation, err error) {
 	if err != nil || tr.Features != 0 {
 		t.Fatalf("RE2 accepts %#q, but Translate gives %v, %v", pattern, tr.Features, err)
 	}
-	for _, full := range []bool{false, true} {
-		bt, err := compileTranslation(tr.Pattern, full)
+	for _, c := range []struct{ full, fold bool }{{false, false}, {true, false}, {false, true}} {
+		if c.fold {
+			tr, _ = Translate(pattern, true)
+		}
+		bt, err := compileTranslation(tr.Pattern, c.full, c.fold)
 		if err != nil {
 			t.Fatalf("RE2 accepts %#q; regexp2 refuses its translation %#q: %v", pattern, tr.Pattern, err)
 		}
-		re := MustCompile(pattern, full).Plain()
+		p := pattern
+		if c.fold {
+			p = "(?i)" + p // as the grader folds RE2 patterns
+		}
+		re := MustCompile(p, c.full).Plain()
 		for _, s := range dialectTexts {
 			got, err := bt.MatchString(s)
 			if err == nil && got != re.MatchString(s) {
-				t.Fatalf("%#q (full %v) on %q: regexp2 on %#q says %v, RE2 says %v", pattern, full, s, tr.Pattern, got, !got)
+				t.Fatalf("%#q (%+v) on %q: regexp2 on %#q says %v, RE2 says %v", pattern, c, s, tr.Pattern, got, !got)
 			}
 		}
 	}
@@ -226,11 +239,15 @@ func re2Agrees(t *testing.T, pattern string, tr Translation, err error) {
 
 // compileTranslation compiles a translated pattern as CompileBacktracking
 // does, with a short budget.
-func compileTranslation(p string, full bool) (*regexp2.Regexp, error) {
+func compileTranslation(p string, full, fold bool) (*regexp2.Regexp, error) {
 	if full {
 		p = `\A(?:` + p + `)\z`
 	}
-	re, err := regexp2.Compile(p, regexp2.RE2)
+	opts := regexp2.RegexOptions(regexp2.RE2)
+	if fold {
+		opts |= regexp2.IgnoreCase
+	}
+	re, err := regexp2.Compile(p, opts)
 	if err == nil {
 		re.MatchTimeout = 20 * time.Millisecond
 	}
