@@ -159,10 +159,9 @@ func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, erro
 		expr = "(?i)" + pattern
 	}
 	re, err := fastre.Compile(expr, match == MatchFull)
-	switch {
-	case err == nil:
+	if err == nil {
 		g.re = re
-	default:
+	} else {
 		// RE2 refused it: the backtracking dialect may take it (docs/regex.md).
 		g.bt, err = fastre.CompileBacktracking(pattern, fastre.BacktrackOptions{
 			Full: match == MatchFull, IgnoreCase: opts.IgnoreCase, Timeout: RegexTimeout})
