@@ -607,9 +607,11 @@ func (t *translator) quote() {
 
 // boundary writes RE2's ASCII word boundary (\b) or its negation (\B).
 func (t *translator) boundary(negate bool) {
-	bt, sk := `(?:(?<=\w)(?!\w)|(?<!\w)(?=\w))`, `\b`
+	// (?-i:...): RE2's \b never folds, and regexp2 would take the Kelvin
+	// sign for a k, a word character.
+	bt, sk := `(?-i:(?<=\w)(?!\w)|(?<!\w)(?=\w))`, `\b`
 	if negate {
-		bt, sk = `(?:(?<=\w)(?=\w)|(?<!\w)(?!\w))`, `\B`
+		bt, sk = `(?-i:(?<=\w)(?=\w)|(?<!\w)(?!\w))`, `\B`
 	}
 	t.both(bt, sk)
 	t.i += 2
