@@ -38,3 +38,24 @@ func ExampleNewRegex_backreference() {
 	// Output:
 	// passed
 }
+
+// Patterns pasted from Python or PCRE evals work as written: Python's
+// (?P=name), conditionals and possessive quantifiers run on the
+// backtracking engine; a construct neither engine has is an error that
+// names it.
+func ExampleNewRegex_pythonPattern() {
+	quoted := proctor.MustRegex(`(?P<q>['"]).*(?P=q)`, proctor.RegexOptions{})
+	tag := proctor.MustRegex(`(<)?\w+(?(1)>)`, proctor.RegexOptions{})
+	for _, out := range []string{`'closed'`, `'mixed"`, "<b>", "<b"} {
+		s := &proctor.Sample{Output: out}
+		fmt.Println(out, quoted.Grade(context.Background(), s).Status, tag.Grade(context.Background(), s).Status)
+	}
+	_, err := proctor.NewRegex(`(a)(?1)`, proctor.RegexOptions{})
+	fmt.Println(err)
+	// Output:
+	// 'closed' passed failed
+	// 'mixed" failed failed
+	// <b> failed passed
+	// <b failed failed
+	// proctor: regex: pattern "(a)(?1)": unsupported construct: `(?1)` (recursion and branch reset need a PCRE engine)
+}

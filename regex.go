@@ -24,7 +24,8 @@ const (
 	// grader reads; a longer output is failed with a reason naming the limit.
 	MaxRegexInput = 64 << 10
 	// RegexTimeout is the time budget of one match for patterns that need
-	// backtracking (lookaround, backreferences); a match that runs out of it
+	// backtracking (lookaround, backreferences, conditionals, atomic groups,
+	// possessive quantifiers); a match that runs out of it
 	// is failed with a reason naming the limit. RE2 patterns run in time
 	// linear in the output and need no budget.
 	RegexTimeout = 250 * time.Millisecond
@@ -78,9 +79,12 @@ type RegexOptions struct {
 // [NewNotRegex] it is not_regex: it passes when there is no match.
 //
 // Patterns use Go's RE2 syntax and run in time linear in the output. Only a
-// pattern that RE2 cannot compile because it uses lookaround or
-// backreferences is run by a backtracking engine (github.com/dlclark/regexp2,
-// RE2 compatibility mode) with a [RegexTimeout] budget per match.
+// pattern that RE2 refuses because it needs backtracking (lookaround,
+// backreferences by number or name, Python's (?P=name), conditionals, atomic
+// groups, possessive quantifiers) is run by a backtracking engine
+// (github.com/dlclark/regexp2, RE2 compatibility mode) with a
+// [RegexTimeout] budget per match; docs/regex.md lists what each engine
+// takes and what is refused.
 //
 // An output over [MaxRegexInput] bytes, or a backtracking match that runs
 // out of time, is failed with the reason, for regex and not_regex alike:
@@ -94,7 +98,7 @@ type Regex struct {
 	match   MatchMode // resolved: MatchFull or MatchSearch
 	negate  bool
 	re      *fastre.Regexp  // RE2 patterns
-	bt      *regexp2.Regexp // lookaround and backreferences
+	bt      *regexp2.Regexp // patterns that need backtracking
 	// reasons, built once so that grading allocates nothing.
 	noMatch, matched string
 }
@@ -156,15 +160,15 @@ func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, erro
 		expr = "(?i)" + pattern
 	}
 	re, err := fastre.Compile(expr, match == MatchFull)
-	switch {
-	case err == nil:
+	if err == nil {
 		g.re = re
-	case needsBacktracking(pattern):
-		if g.bt, err = compileBacktracking(pattern, match, opts.IgnoreCase); err != nil {
+	} else {
+		// RE2 refused it: the backtracking dialect may take it (docs/regex.md).
+		g.bt, err = fastre.CompileBacktracking(pattern, fastre.BacktrackOptions{
+			Full: match == MatchFull, IgnoreCase: opts.IgnoreCase, Timeout: RegexTimeout})
+		if err != nil {
 			return nil, fmt.Errorf("proctor: %s: pattern %q: %w", typ, pattern, err)
 		}
-	default:
-		return nil, fmt.Errorf("proctor: %s: pattern %q: %w", typ, pattern, err)
 	}
 	q := clipPattern(pattern)
 	if match == MatchFull {
@@ -175,68 +179,6 @@ func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, erro
 		g.matched = "output has a match for " + q
 	}
 	return g, nil
-}
-
-// compileBacktracking compiles a lookaround or backreference pattern with
-// regexp2 in RE2 compatibility mode, with the match budget set on this
-// Regexp alone.
-func compileBacktracking(pattern string, match MatchMode, ignoreCase bool) (*regexp2.Regexp, error) {
-	opts := regexp2.RegexOptions(regexp2.RE2)
-	if ignoreCase {
-		opts |= regexp2.IgnoreCase
-	}
-	// Compile the pattern alone first so that wrapping it cannot change its
-	// meaning (`a)|(b` must not become a valid `\A(?:a)|(b)\z`).
-	if _, err := regexp2.Compile(pattern, opts); err != nil {
-		return nil, err
-	}
-	expr := pattern
-	if match == MatchFull {
-		expr = `\A(?:` + pattern + `)\z`
-	}
-	re, err := regexp2.Compile(expr, opts)
-	if err != nil {
-		return nil, err
-	}
-	re.MatchTimeout = RegexTimeout
-	return re, nil
-}
-
-// needsBacktracking reports whether pattern uses lookaround ((?=, (?!,
-// (?<=, (?<!) or a backreference (\1 to \9, \k<name>) outside a character
-// class: the constructs RE2 refuses by design.
-func needsBacktracking(p string) bool {
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '\\' && i+1 < len(p):
-			n := p[i+1]
-			if !inClass && (n >= '1' && n <= '9' || n == 'k' && i+2 < len(p) && strings.IndexByte("<'{", p[i+2]) >= 0) {
-				return true
-			}
-			i++
-		case inClass:
-			if c == ']' {
-				inClass = false
-			}
-		case c == '[':
-			inClass = true
-			// A ']' first in the class (after an optional '^') is literal.
-			if i+1 < len(p) && p[i+1] == '^' {
-				i++
-			}
-			if i+1 < len(p) && p[i+1] == ']' {
-				i++
-			}
-		case c == '(':
-			rest := p[i+1:]
-			if strings.HasPrefix(rest, "?=") || strings.HasPrefix(rest, "?!") ||
-				strings.HasPrefix(rest, "?<=") || strings.HasPrefix(rest, "?<!") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Name returns the grader's name.

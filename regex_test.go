@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 	"testing"
@@ -183,33 +184,6 @@ func TestRegexSpecErrors(t *testing.T) {
 	}, ErrPatternTooLong)
 }
 
-func TestNeedsBacktracking(t *testing.T) {
-	tests := []struct {
-		pattern string
-		want    bool
-		why     string
-	}{
-		{`(?=a)`, true, "lookahead"},
-		{`(?!a)`, true, "negative lookahead"},
-		{`(?<=a)b`, true, "lookbehind"},
-		{`(?<!a)b`, true, "negative lookbehind"},
-		{`(a)\1`, true, "backreference"},
-		{`(?<n>a)\k<n>`, true, "named backreference"},
-		{`\\1`, false, "an escaped backslash then 1"},
-		{`[\1]`, false, "inside a class \\1 is an octal escape, not a reference"},
-		{`[(?=]`, false, "inside a class ( is literal"},
-		{`[]](?=a)`, true, "] first in a class is literal, the class ends after it"},
-		{`(?i)abc`, false, "flags are RE2"},
-		{`(?P<name>a)`, false, "named group is RE2"},
-		{`\(?=`, false, "escaped parenthesis"},
-	}
-	for _, tt := range tests {
-		if got := needsBacktracking(tt.pattern); got != tt.want {
-			t.Errorf("needsBacktracking(%q) = %v, want %v: %s", tt.pattern, got, tt.want, tt.why)
-		}
-	}
-}
-
 func TestRegexMatchString(t *testing.T) {
 	for m, want := range map[MatchMode]string{MatchDefault: "default", MatchFull: "full", MatchSearch: "search", 7: "match_7"} {
 		if got := m.String(); got != want {
@@ -267,6 +241,7 @@ func FuzzRegex(f *testing.F) {
 	f.Add(`.*\bword`, "a word", false)
 	f.Add(`(?<=a)b`, "ab", true)
 	f.Add(`(\w)\1`, "aa", false)
+	f.Add(`\Qa.b`, "a.b", false)
 	f.Fuzz(func(t *testing.T, pattern, output string, search bool) {
 		if len(pattern) > 64 || len(output) > 4096 {
 			return
@@ -288,7 +263,12 @@ func FuzzRegex(f *testing.F) {
 		}
 		expr := pattern
 		if !search {
-			expr = `^(?:` + pattern + `)$`
+			// The parsed tree's String closes an open \Q quote.
+			tree, err := syntax.Parse(pattern, syntax.Perl)
+			if err != nil {
+				t.Fatalf("RE2 ran %#q, but regexp/syntax refuses it: %v", pattern, err)
+			}
+			expr = `^(?:` + tree.String() + `)$`
 		}
 		want := regexp.MustCompile(expr).MatchString(strings.TrimSpace(output))
 		if (got.Status == StatusPassed) != want {
@@ -335,6 +315,22 @@ func BenchmarkRegex(b *testing.B) {
 	})
 	b.Run("grader/lookbehind", func(b *testing.B) {
 		g := MustRegex(`(?<=answer: )\d+`, RegexOptions{Match: MatchSearch})
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Grade(ctx, s)
+		}
+	})
+	// The backtracking dialect: a possessive quantifier and a Python
+	// named backreference, both translated for regexp2.
+	b.Run("grader/possessive", func(b *testing.B) {
+		g := MustRegex(`Final answer: \d++ percent\.`, RegexOptions{Match: MatchSearch})
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Grade(ctx, s)
+		}
+	})
+	b.Run("grader/python-backref", func(b *testing.B) {
+		g := MustRegex(`(?P<w>\w+), and (?P=w)`, RegexOptions{Match: MatchSearch})
 		b.ReportAllocs()
 		for b.Loop() {
 			g.Grade(ctx, s)

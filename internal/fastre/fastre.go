@@ -23,6 +23,11 @@
 //     cost stays linear in len(s) whatever the input.
 //
 // Where neither applies, Regexp is a thin wrapper over regexp.Regexp.
+//
+// For patterns RE2 refuses, [CompileBacktracking] (dialect.go) translates
+// lookaround, backreferences, conditionals, atomic groups and possessive
+// quantifiers for the backtracking engine github.com/dlclark/regexp2, so
+// that every RE2 construct in them keeps its RE2 meaning.
 package fastre
 
 import (
@@ -70,7 +75,7 @@ func Compile(pattern string, full bool) (*Regexp, error) {
 	}
 	expr := pattern
 	if full {
-		expr = `^(?:` + pattern + `)$`
+		expr = `^(?:` + pattern + closeQuote(pattern) + `)$`
 	}
 	plain, err := regexp.Compile(expr)
 	if err != nil {
@@ -89,6 +94,27 @@ func Compile(pattern string, full bool) (*Regexp, error) {
 		re.compileTail(tree)
 	}
 	return re, nil
+}
+
+// closeQuote returns `\E` when p ends inside a \Q quote, which RE2 lets
+// run to the end of the pattern, so that a group wrapped around p still
+// closes; otherwise "". A \Q inside a class is an error RE2 has already
+// reported, so classes need no care here.
+func closeQuote(p string) string {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] != '\\' {
+			continue
+		}
+		if p[i+1] == 'Q' {
+			end := strings.Index(p[i+2:], `\E`)
+			if end < 0 {
+				return `\E`
+			}
+			i += 2 + end
+		}
+		i++
+	}
+	return ""
 }
 
 // MustCompile is [Compile] for patterns known to be valid; it panics

@@ -191,3 +191,29 @@ func BenchmarkSuffix(b *testing.B) {
 		}
 	})
 }
+
+// TestOpenQuote checks that a \Q quote left open to the end of the pattern,
+// which RE2 allows, survives the group a full match wraps around it.
+func TestOpenQuote(t *testing.T) {
+	tests := []struct {
+		pattern, text string
+		want          bool
+	}{
+		{`\Q`, "", true},
+		{`\Qa.b`, "a.b", true},
+		{`\Qa.b`, "axb", false},
+		{`x\Q)|(`, "x)|(", true},
+		{`\Qa\Eb+`, "abb", true},
+		{`\\Q.`, `\Qx`, true},
+	}
+	for _, tt := range tests {
+		re, err := Compile(tt.pattern, true)
+		if err != nil {
+			t.Errorf("Compile(%#q, full): %v", tt.pattern, err)
+			continue
+		}
+		if got := re.MatchString(tt.text); got != tt.want {
+			t.Errorf("%#q on %q: got %v, want %v", tt.pattern, tt.text, got, tt.want)
+		}
+	}
+}

@@ -151,7 +151,8 @@ threshold. ` + "`proctor types`" + ` lists the types and ` + "`proctor types NAM
 of these sections from the binary.
 
 Other references: [suite files](suite.md), [the --config file](config.md),
-[results and reports](formats.md), [exit codes](exit-codes.md).
+[results and reports](formats.md), [exit codes](exit-codes.md),
+[regex patterns](regex.md).
 
 ## Contents
 

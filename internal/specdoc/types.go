@@ -60,7 +60,7 @@ var containsOptions = []Option{
 
 var regexOptions = func(def string) []Option {
 	return []Option{
-		{"pattern", "string", "(required)", "An RE2 pattern (Go syntax), at most 1,024 characters. May hold templates such as {{item.KEY}}, whose values match as literal text (docs/templates.md)."},
+		{"pattern", "string", "(required)", "An RE2 pattern (Go syntax) or one with the backtracking constructs of docs/regex.md, at most 1,024 characters. May hold templates such as {{item.KEY}}, whose values match as literal text (docs/templates.md)."},
 		{"match", "string", def, "full: the pattern must match the whole trimmed output; search: anywhere in it."},
 		{"case_sensitive", "boolean", "true", "Compare letter case."},
 	}
@@ -108,9 +108,12 @@ var Root = []Type{
 		},
 		Example: `{"type": "length", "max_words": 120}`},
 	{Name: "regex", Family: "text", Summary: "the output matches a regular expression",
-		About:   "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs.",
+		About: "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs. " +
+			"RE2 runs the pattern when it can; lookaround, backreferences (Python's (?P=name) too), conditionals, atomic groups and " +
+			"possessive quantifiers run on a backtracking engine with the 250 ms budget per match. [docs/regex.md](regex.md) says what each engine takes and what is refused.",
 		Options: regexOptions("full"), Example: `{"type": "regex", "pattern": "(?s).*Final answer: [A-D]\\.?"}`},
 	{Name: "not_regex", Family: "text", Summary: "the output does not match a regular expression",
+		About:   "Patterns are read as for regex; a match that runs past 250 ms fails, never passes.",
 		Options: regexOptions("search"), Example: `{"type": "not_regex", "pattern": "(?i)lorem ipsum"}`},
 
 	// Structure
