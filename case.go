@@ -56,6 +56,10 @@ type CaseResult struct {
 	Severity Severity `json:"severity,omitempty"`
 	// Split is the set the case belongs to, when it has one.
 	Split string `json:"split,omitempty"`
+	// Cluster is the value of the suite's cluster field for this case:
+	// cases that share it are not independent, and intervals and
+	// compare's difference account for that.
+	Cluster string `json:"cluster,omitempty"`
 	// Input and Expected are the case's input and expected answer, kept
 	// only when the runner records outputs ([WithRecordOutputs]).
 	Input    string  `json:"input,omitempty"`

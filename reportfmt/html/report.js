@@ -488,6 +488,20 @@
     showCase();
   }
 
+  // The paired figures of a comparison, one line each (docs/statistics.md).
+  function statsList(C) {
+    function pp(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(1); }
+    var items = [], d = C.difference, ni = C.non_inferior, m = C.mde;
+    if (!d) return el("ul", { id: "paired-stats" }, el("li", null, "No case passed or failed in both runs."));
+    items.push(el("li", { id: "difference" }, "Difference in pass rate (head − base) over " + plural(d.n, "case", "cases") + ": " + pp(d.estimate) +
+      " points, 95% CI " + pp(d.low) + " to " + pp(d.high) + " (" + d.method + (d.clusters ? ", design effect " + d.design_effect.toFixed(2) + " over " + num(d.clusters) + " clusters" : "") + ")."));
+    if (ni) items.push(el("li", { id: "non-inferior" }, "Non-inferiority at a " + (100 * ni.margin).toFixed(1) + "-point margin (one-sided α " + ni.alpha + "): " +
+      (ni.non_inferior ? "head is no worse than base by the margin" : "not shown") + " (lower bound " + pp(ni.low) + " points)."));
+    if (m) items.push(el("li", { id: "mde" }, "Minimum detectable difference (80% power, two-sided 5%, " + plural(m.n, "effective case", "effective cases") + ", " +
+      pct(m.discordance) + " discordant): " + (m.value == null ? "none" : (100 * m.value).toFixed(1) + " points") + "."));
+    return el("ul", { id: "paired-stats" }, items);
+  }
+
   // ---- The compare page.
   function comparePage() {
     var C = S.comparison, pairs = data.cases, st = readHash();
@@ -507,6 +521,7 @@
     main.appendChild(el("p", { id: "mcnemar" }, "McNemar exact test over " + plural(C.paired, "case", "cases") + " passed or failed in both runs: " +
       num(C.pass_to_fail) + " passed → failed, " + num(C.fail_to_pass) + " failed → passed, two-sided p = " + (+C.p_value.toPrecision(4)) +
       (disc === 0 ? " (no discordant pairs)." : C.p_value < 0.05 ? " (significant at 0.05)." : " (not significant at 0.05).")));
+    main.appendChild(statsList(C));
     var tot = el("table", { "class": "plain" }, el("thead", null, el("tr", null, el("th", null, "run"), VERDICTS.map(function (v) { return el("th", { "class": "num" }, VLABEL[v]); }))),
       el("tbody", null, [["base", S.base], ["head", S.head]].map(function (r) { return el("tr", null, el("td", null, r[0]), VERDICTS.map(function (v) { return el("td", { "class": "num" }, num(r[1].totals[v])); })); })));
     main.appendChild(tot);
