@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/proctorhq/proctor"
@@ -15,7 +14,7 @@ func compareOptions(margin string, alpha float64) (proctor.CompareOptions, error
 	if margin == "" {
 		return proctor.CompareOptions{}, nil
 	}
-	m, err := parseMargin(margin)
+	m, err := parseShare("--margin", margin)
 	if err != nil {
 		return proctor.CompareOptions{}, err
 	}
@@ -23,31 +22,6 @@ func compareOptions(margin string, alpha float64) (proctor.CompareOptions, error
 		return proctor.CompareOptions{}, fmt.Errorf("--alpha %g: want a one-sided level between 0 and 0.5, such as 0.05", alpha)
 	}
 	return proctor.CompareOptions{Margin: m, Alpha: alpha}, nil
-}
-
-// parseMargin reads a margin in points ("2pp", "2%") or as a proportion
-// ("0.02"). A bare number of 1 or more is refused: 2 could mean either.
-func parseMargin(s string) (float64, error) {
-	t := strings.TrimSpace(strings.ToLower(s))
-	scale := 1.0
-	for _, suf := range []string{"pp", "%"} {
-		if strings.HasSuffix(t, suf) {
-			t, scale = strings.TrimSpace(strings.TrimSuffix(t, suf)), 100
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("--margin %q: want points such as 2pp, or a proportion such as 0.02", s)
-	case scale == 1 && v >= 1:
-		return 0, fmt.Errorf("--margin %q: write %gpp for %g points, or a proportion below 1", s, v, v)
-	}
-	v /= scale
-	if !(v > 0 && v < 1) {
-		return 0, fmt.Errorf("--margin %q: want a margin above 0 and below 100 points", s)
-	}
-	return v, nil
 }
 
 // pts writes a proportion as signed percentage points.
