@@ -85,7 +85,7 @@ const otherReasons = "(other reasons)"
 
 // Add counts one case result and keeps it for listing if there is room.
 func (s *Summary) Add(c proctor.CaseResult) {
-	count(&s.Totals, c.Verdict)
+	s.Totals.Count(c)
 	if s.splits == nil {
 		s.splits = map[string]*proctor.Totals{}
 	}
@@ -94,7 +94,7 @@ func (s *Summary) Add(c proctor.CaseResult) {
 		st = &proctor.Totals{}
 		s.splits[c.Split] = st
 	}
-	count(st, c.Verdict)
+	st.Count(c)
 	var n, pass int
 	for _, a := range c.Attempts {
 		switch a.Verdict {
@@ -147,20 +147,6 @@ func (s *Summary) keep(c proctor.CaseResult) {
 		return
 	}
 	s.omittedOther++
-}
-
-// count adds one case of verdict v to t.
-func count(t *proctor.Totals, v proctor.Status) {
-	switch v {
-	case proctor.StatusPassed:
-		t.Passed++
-	case proctor.StatusFailed:
-		t.Failed++
-	case proctor.StatusFlaky:
-		t.Flaky++
-	default:
-		t.NotGraded++
-	}
 }
 
 // SplitTotals are the verdict counts of the cases of one split.

@@ -28,9 +28,8 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 		p("  %-*s  %-10s  %-8s  %s\n", idw, "CASE", "VERDICT", "ATTEMPTS", "REASON")
 		for _, c := range cases {
-			pass, total := attemptCounts(c)
 			row := fmt.Sprintf("  %-*s  %-10s  %-8s  %s", idw, clip(c.ID, 40), verdictWord(c.Verdict),
-				fmt.Sprintf("%d/%d", pass, total), clip(CaseReason(c), reasonw))
+				attemptsCell(c), clip(CaseReason(c), reasonw))
 			p("%s\n", strings.TrimRight(row, " "))
 		}
 		if op, oo := s.Omitted(); op+oo > 0 {
@@ -40,6 +39,9 @@ func WriteText(w io.Writer, s *Summary) error {
 	}
 	t := s.Totals
 	p("passed %d | failed %d | flaky %d | not graded %d   (%d %s)\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), plural(t.Cases(), "case", "cases"))
+	if line := gateLine(t); line != "" {
+		p("gate        %s\n", line)
+	}
 	if rate, d, ok := s.PassRate(); ok {
 		lo, hi := metric.Wilson(t.Passed, d)
 		p("pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
@@ -93,6 +95,30 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// attemptsCell is a case's passed attempts of those made, "k of n, min
+// m" when the case has a min_pass.
+func attemptsCell(c proctor.CaseResult) string {
+	pass, total := attemptCounts(c)
+	if c.MinPass > 0 {
+		return fmt.Sprintf("%d of %d, min %d", pass, total, c.MinPass)
+	}
+	return fmt.Sprintf("%d/%d", pass, total)
+}
+
+// gateLine says how many flaky cases min_pass let through and how many
+// attempts stop_early saved; "" when neither happened.
+func gateLine(t proctor.Totals) string {
+	var parts []string
+	if t.FlakyGatePassed > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d flaky %s passed the gate with min_pass (still counted flaky)",
+			t.FlakyGatePassed, t.Flaky, plural(t.Flaky, "case", "cases")))
+	}
+	if t.AttemptsSaved > 0 {
+		parts = append(parts, fmt.Sprintf("stop_early saved %d %s", t.AttemptsSaved, plural(t.AttemptsSaved, "attempt", "attempts")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // attemptLine says pass@1, pass@k and pass^k over the cases with k

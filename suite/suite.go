@@ -186,6 +186,7 @@ type Suite struct {
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
 	itemSchema *jsonschema.Schema // data_source_config.item_schema
+	gate       gateKeys           // min_pass, stop_early, cluster
 
 	mu      sync.Mutex
 	cache   map[string]proctor.Check // compiled specs by their JSON text
@@ -293,7 +294,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "cases"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -303,6 +304,9 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 		if err := s.decodeConfig(n); err != nil {
 			return err
 		}
+	}
+	if err := s.decodeGate(doc, "", &s.gate); err != nil {
+		return err
 	}
 	if n := doc.get("redact_splits"); n != nil {
 		if n.kind != kindSeq {
@@ -423,7 +427,7 @@ func (s *Suite) Cases() iter.Seq2[proctor.Case, error] {
 	}
 }
 
-var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "severity", "split", "attempts", "outputs", "checks"}
+var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "severity", "split", "attempts", "min_pass", "stop_early", "outputs", "checks"}
 
 func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	var c proctor.Case
@@ -510,6 +514,9 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 		if c.Outputs, err = s.decodeOutputs(v, at+".outputs"); err != nil {
 			return c, err
 		}
+	}
+	if err := s.applyGate(n, at, &c); err != nil {
+		return c, err
 	}
 	if len(c.Outputs) == 0 && s.Subject == nil {
 		return c, s.errAt(n, at, "has no recorded outputs and the suite has no subject: give outputs, or a subject to produce them")

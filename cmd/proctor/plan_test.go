@@ -59,3 +59,34 @@ func TestPlanErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestRunMinPassGate(t *testing.T) {
+	met := writeSuite(t, "s.yaml", `name: gate
+min_pass: 2
+graders: [{type: exact_match}]
+cases:
+  - {id: a, expected: x, outputs: [x, y, x]}
+  - {id: b, expected: x, stop_early: true, outputs: [x, x, y]}
+`)
+	code, out, stderr := cli(t, "run", met)
+	if code != exitOK {
+		t.Errorf("flaky case that met min_pass: exit %d, want 0 (%s)", code, stderr)
+	}
+	for _, want := range []string{"2 of 3, min 2", "flaky 1", "1 of 1 flaky case passed the gate with min_pass", "stop_early saved 1 attempt"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	unmet := writeSuite(t, "s.yaml", `name: gate
+min_pass: 2
+graders: [{type: exact_match}]
+cases:
+  - {id: a, expected: x, outputs: [x, y, y]}
+`)
+	if code, _, _ := cli(t, "run", unmet); code != exitFailed {
+		t.Errorf("flaky case below min_pass: exit %d, want 1", code)
+	}
+	if code, _, _ := cli(t, "run", unmet, "--allow-flaky"); code != exitOK {
+		t.Errorf("--allow-flaky: exit %d, want 0", code)
+	}
+}

@@ -219,7 +219,9 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	t := tally{passed: sum.Totals.Passed, failed: sum.Totals.Failed, flaky: sum.Totals.Flaky, notGraded: sum.Totals.NotGraded}
 	if !*allowFlaky {
-		t.flakyFails = t.flaky
+		// A flaky case that met its min_pass passes the gate; it stays
+		// flaky in every count.
+		t.flakyFails = t.flaky - sum.Totals.FlakyGatePassed
 	}
 	code = verdictExit(t, *strict)
 	switch {

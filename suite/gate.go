@@ -1,0 +1,113 @@
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/proctorhq/proctor"
+)
+
+// gateKeys are the suite keys that shape how attempts gate a case and how
+// reports group cases: min_pass, stop_early, cluster, group_by.
+type gateKeys struct {
+	minPass   int
+	stopEarly bool
+	cluster   string // a case key or an item field naming each case's cluster
+}
+
+// caseFields are the case keys cluster may name; anything else is an
+// item field (item.NAME or NAME).
+var caseFields = []string{"id", "split", "severity", "input"}
+
+// decodeGate reads the gate keys of n into g: of the suite when at is
+// "", else of one case (min_pass and stop_early only).
+func (s *Suite) decodeGate(n *node, at string, g *gateKeys) error {
+	if v := n.get("min_pass"); v != nil {
+		k, err := s.positive(v, join(at, "min_pass"))
+		if err != nil {
+			return err
+		}
+		g.minPass = k
+	}
+	if v := n.get("stop_early"); v != nil {
+		b, err := s.boolean(v, join(at, "stop_early"))
+		if err != nil {
+			return err
+		}
+		g.stopEarly = b
+	}
+	if v := n.get("cluster"); v != nil && at == "" {
+		f, err := s.str(v, "cluster")
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(f) == "" || f == "item." {
+			return s.errAt(v, "cluster", "want a case key (%s) or an item field (item.NAME)", strings.Join(caseFields, ", "))
+		}
+		g.cluster = f
+	}
+	return nil
+}
+
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func (s *Suite) boolean(n *node, at string) (bool, error) {
+	var b bool
+	if n.what() != "a boolean" || json.Unmarshal(n.raw, &b) != nil {
+		return false, s.errAt(n, at, "want true or false, got %s", strings.TrimSpace(string(n.JSON())))
+	}
+	return b, nil
+}
+
+// applyGate sets c's min_pass, stop_early and cluster from the suite's
+// keys and the case's own node n (its min_pass and stop_early win).
+// min_pass above the case's attempts is an error: the gate could never
+// pass.
+func (s *Suite) applyGate(n *node, at string, c *proctor.Case) error {
+	g := s.gate
+	if err := s.decodeGate(n, at, &g); err != nil {
+		return err
+	}
+	c.MinPass, c.StopEarly = g.minPass, g.stopEarly
+	if attempts := max(c.Attempts, len(c.Outputs), 1); c.MinPass > attempts {
+		return s.errAt(n, join(at, "min_pass"), "min_pass %d is more than the case's %d attempts: the gate could never pass", c.MinPass, attempts)
+	}
+	if g.cluster != "" {
+		c.Cluster = clusterOf(c, g.cluster)
+	}
+	return nil
+}
+
+// clusterOf is the value of field for c: a case key, or an item field
+// (item.NAME, or NAME when it is not a case key) as compact text; "" when
+// the case has no such field, which leaves it a cluster of its own.
+func clusterOf(c *proctor.Case, field string) string {
+	switch field {
+	case "id":
+		return c.ID
+	case "split":
+		return c.Split
+	case "severity":
+		if c.Severity == proctor.SeverityUnset {
+			return ""
+		}
+		return c.Severity.String()
+	case "input":
+		return c.Sample.Input
+	}
+	v, ok := c.Sample.Item[strings.TrimPrefix(field, "item.")]
+	if !ok || v == nil {
+		return ""
+	}
+	if str, ok := v.(string); ok {
+		return str
+	}
+	b, _ := json.Marshal(v)
+	return fmt.Sprintf("%s", b)
+}
