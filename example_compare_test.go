@@ -47,7 +47,7 @@ func ExampleMergeReports() {
 		fmt.Println(c.ID, c.Verdict)
 	}
 	// Output:
-	// {Passed:1 Failed:1 Flaky:1 NotGraded:0}
+	// {Passed:1 Failed:1 Flaky:1 NotGraded:0 FlakyGatePassed:0 AttemptsSaved:0}
 	// b passed
 	// a flaky
 	// c failed
