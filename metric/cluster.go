@@ -39,35 +39,61 @@ type ClusterSE struct {
 // `mean y, vce(cluster g)`. With one cluster, or fewer than two items,
 // ok is false: the variance between clusters cannot be estimated.
 func ClusteredMean(values []float64, cluster []string) (ClusterSE, bool) {
-	n := len(values)
-	if n < 2 || len(cluster) != n {
-		return ClusterSE{N: n}, false
+	if len(cluster) != len(values) {
+		return ClusterSE{N: len(values)}, false
 	}
-	var sum float64
-	for _, v := range values {
-		sum += v
+	sums, squares, counts := clusterTotals(values, cluster)
+	var acc ClusterSums
+	for k := range sums {
+		acc.AddCluster(sums[k], squares[k], int(counts[k]))
 	}
-	mean := sum / float64(n)
-	resid := map[string]float64{}
-	var ss float64
-	for i, v := range values {
-		resid[cluster[i]] += v - mean
-		ss += sq(v - mean)
+	return acc.Result()
+}
+
+// ClusterSums accumulates clusters one at a time, each by its total, sum
+// of squares and size, so a report can compute [ClusteredMean] without
+// keeping every item. The zero value is empty and ready to use.
+type ClusterSums struct {
+	n, g                   int
+	sum, sumSq, s2, sn, n2 float64
+}
+
+// AddCluster adds one cluster of n items whose values total sum and whose
+// squares total sumSq. An item no other item shares a cluster with is a
+// cluster of one: AddCluster(y, y*y, 1).
+func (c *ClusterSums) AddCluster(sum, sumSq float64, n int) {
+	if n <= 0 {
+		return
 	}
-	g := len(resid)
-	out := ClusterSE{Mean: mean, N: n, Clusters: g, NaiveSE: math.Sqrt(ss) / float64(n)}
-	if g < 2 {
+	c.n += n
+	c.g++
+	c.sum += sum
+	c.sumSq += sumSq
+	c.s2 += sum * sum
+	c.sn += sum * float64(n)
+	c.n2 += float64(n) * float64(n)
+}
+
+// Result returns the clustered mean of the clusters added; see
+// [ClusteredMean].
+func (c ClusterSums) Result() (ClusterSE, bool) {
+	if c.n < 2 {
+		return ClusterSE{N: c.n, Clusters: c.g}, false
+	}
+	nf := float64(c.n)
+	mean := c.sum / nf
+	// sum_g (S_g - n_g mean)^2 and sum_i (y_i - mean)^2, expanded.
+	meat := max(0, c.s2-2*mean*c.sn+mean*mean*c.n2)
+	ss := max(0, c.sumSq-nf*mean*mean)
+	out := ClusterSE{Mean: mean, N: c.n, Clusters: c.g, NaiveSE: math.Sqrt(ss) / nf}
+	if c.g < 2 {
 		return out, false
 	}
-	var meat float64
-	for _, r := range resid {
-		meat += r * r
-	}
-	cr0 := meat / sq(float64(n))
-	out.SE = math.Sqrt(cr0 * float64(g) / float64(g-1))
+	cr0 := meat / (nf * nf)
+	out.SE = math.Sqrt(cr0 * float64(c.g) / float64(c.g-1))
 	out.DesignEffect = 1
 	if ss > 0 {
-		out.DesignEffect = cr0 / (ss / sq(float64(n)))
+		out.DesignEffect = cr0 / (ss / (nf * nf))
 	}
 	return out, true
 }
@@ -93,7 +119,7 @@ type Bootstrap struct {
 // same interval on every platform. ok is false with fewer than two
 // clusters, reps < 2 or conf outside (0, 1).
 func ClusterBootstrap(values []float64, cluster []string, reps int, seed uint64, conf float64) (Bootstrap, bool) {
-	sums, counts := clusterTotals(values, cluster)
+	sums, _, counts := clusterTotals(values, cluster)
 	g := len(sums)
 	if g < 2 || reps < 2 || !(conf > 0 && conf < 1) {
 		return Bootstrap{Reps: reps, Seed: seed}, false
@@ -116,10 +142,11 @@ func ClusterBootstrap(values []float64, cluster []string, reps int, seed uint64,
 	return b, true
 }
 
-// clusterTotals returns each cluster's sum and count, in first-seen order.
-func clusterTotals(values []float64, cluster []string) (sums, counts []float64) {
+// clusterTotals returns each cluster's sum, sum of squares and count, in
+// first-seen order.
+func clusterTotals(values []float64, cluster []string) (sums, squares, counts []float64) {
 	if len(cluster) != len(values) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	at := map[string]int{}
 	for i, v := range values {
@@ -127,12 +154,13 @@ func clusterTotals(values []float64, cluster []string) (sums, counts []float64) 
 		if !ok {
 			k = len(sums)
 			at[cluster[i]] = k
-			sums, counts = append(sums, 0), append(counts, 0)
+			sums, squares, counts = append(sums, 0), append(squares, 0), append(counts, 0)
 		}
 		sums[k] += v
+		squares[k] += v * v
 		counts[k]++
 	}
-	return sums, counts
+	return sums, squares, counts
 }
 
 // quantileSorted is the linear-interpolation quantile q of sorted xs

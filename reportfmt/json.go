@@ -95,6 +95,14 @@ func (j *JSON) Finish(s *Summary) error {
 		j.write([]byte(":"))
 		j.write(v)
 	}
+	if r := s.ClusteredRate(); r != nil {
+		b, err := plainJSON(&j.buf, r)
+		if err != nil {
+			return err
+		}
+		j.write([]byte(`,"clustered_se":`))
+		j.write(b)
+	}
 	if splits := s.Splits(); len(splits) > 0 {
 		// Beside the report's own fields: the verdict counts per split.
 		// proctor.Report reads past it; the split of each case is in

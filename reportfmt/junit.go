@@ -100,6 +100,17 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 		prop("pass_rate_denominator", fmt.Sprint(d))
 		prop("pass_rate_95ci", fmt.Sprintf("%.4f-%.4f", lo, hi))
 	}
+	if r := s.ClusteredRate(); r != nil {
+		prop("clustered_se", fmt.Sprintf("%.4f", r.SE))
+		prop("design_effect", fmt.Sprintf("%.4f", r.DesignEffect))
+		prop("clusters", fmt.Sprint(r.Clusters))
+	}
+	if t.FlakyGatePassed > 0 {
+		prop("flaky_gate_passed", fmt.Sprint(t.FlakyGatePassed))
+	}
+	if t.AttemptsSaved > 0 {
+		prop("attempts_saved", fmt.Sprint(t.AttemptsSaved))
+	}
 	for i, c := range s.Caveats {
 		prop(fmt.Sprintf("caveat.%d", i+1), c)
 	}

@@ -32,6 +32,12 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if r, d, ok := s.FlakyRate(); ok {
 		p(" Flaky rate %s (%d of %d measured %s).", pct(r), t.Flaky, d, plural(d, "case", "cases"))
 	}
+	if r := s.ClusteredRate(); r != nil {
+		p(" Cases come in clusters: %s.", clusteredLine(r))
+	}
+	if line := gateLine(t); line != "" {
+		p(" Gate: %s.", line)
+	}
 	p("\n")
 	if line := attemptLine(s); line != "" {
 		p("Attempts: %s.\n", line)

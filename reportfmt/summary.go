@@ -53,6 +53,8 @@ type Summary struct {
 	reasons       map[string]int
 	attempts      map[[2]int]int // (measured attempts, passed attempts) -> cases
 	splits        map[string]*proctor.Totals
+	clusters      clusterStats
+	splitClusters map[string]*clusterStats
 }
 
 // NewSummary returns an empty Summary for the named suite.
@@ -95,6 +97,16 @@ func (s *Summary) Add(c proctor.CaseResult) {
 		s.splits[c.Split] = st
 	}
 	st.Count(c)
+	s.clusters.add(c)
+	if s.splitClusters == nil {
+		s.splitClusters = map[string]*clusterStats{}
+	}
+	sc := s.splitClusters[c.Split]
+	if sc == nil {
+		sc = &clusterStats{}
+		s.splitClusters[c.Split] = sc
+	}
+	sc.add(c)
 	var n, pass int
 	for _, a := range c.Attempts {
 		switch a.Verdict {
@@ -155,6 +167,9 @@ type SplitTotals struct {
 	Split string `json:"split"`
 	// Totals counts the split's case verdicts.
 	Totals proctor.Totals `json:"totals"`
+	// ClusteredSE is the split's pass rate with its cluster-robust
+	// standard error, when cases name clusters.
+	ClusteredSE *ClusteredRate `json:"clustered_se,omitempty"`
 }
 
 // Splits returns the verdict counts of each split (a case's
@@ -168,7 +183,7 @@ func (s *Summary) Splits() []SplitTotals {
 	}
 	out := make([]SplitTotals, 0, len(s.splits))
 	for name, t := range s.splits {
-		out = append(out, SplitTotals{Split: name, Totals: *t})
+		out = append(out, SplitTotals{Split: name, Totals: *t, ClusteredSE: s.splitClusters[name].rate()})
 	}
 	slices.SortFunc(out, func(a, b SplitTotals) int { return cmp.Compare(a.Split, b.Split) })
 	return out

@@ -45,6 +45,9 @@ func WriteText(w io.Writer, s *Summary) error {
 	if rate, d, ok := s.PassRate(); ok {
 		lo, hi := metric.Wilson(t.Passed, d)
 		p("pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
+		if r := s.ClusteredRate(); r != nil {
+			p("            %s\n", clusteredLine(r))
+		}
 	} else {
 		p("pass rate   n/a  no case passed or failed\n")
 	}
@@ -65,6 +68,9 @@ func WriteText(w io.Writer, s *Summary) error {
 			rate := "n/a"
 			if r, d, ok := st.PassRate(); ok {
 				rate = fmt.Sprintf("%s (%d of %d)", pct(r), st.Passed, d)
+			}
+			if r := sp.ClusteredSE; r != nil {
+				rate += fmt.Sprintf(", clustered SE %.1f points, design effect %.2f", 100*r.SE, r.DesignEffect)
 			}
 			p("  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", w, splitName(sp.Split), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
 		}
