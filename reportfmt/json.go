@@ -95,6 +95,14 @@ func (j *JSON) Finish(s *Summary) error {
 		j.write([]byte(":"))
 		j.write(v)
 	}
+	if cr := s.Corrected(); len(cr) > 0 {
+		b, err := plainJSON(&j.buf, cr)
+		if err != nil {
+			return err
+		}
+		j.write([]byte(`,"judge_corrected":`))
+		j.write(b)
+	}
 	if r := s.ClusteredRate(); r != nil {
 		b, err := plainJSON(&j.buf, r)
 		if err != nil {

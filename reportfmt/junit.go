@@ -105,6 +105,12 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 		prop("design_effect", fmt.Sprintf("%.4f", r.DesignEffect))
 		prop("clusters", fmt.Sprint(r.Clusters))
 	}
+	for _, r := range s.Corrected() {
+		if c := r.Corrected; c != nil {
+			prop("corrected_pass_rate."+r.Grader, fmt.Sprintf("%.4f", c.Rate))
+			prop("corrected_pass_rate_95ci."+r.Grader, fmt.Sprintf("%.4f-%.4f", c.Low, c.High))
+		}
+	}
 	if t.FlakyGatePassed > 0 {
 		prop("flaky_gate_passed", fmt.Sprint(t.FlakyGatePassed))
 	}

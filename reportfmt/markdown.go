@@ -38,6 +38,9 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if line := gateLine(t); line != "" {
 		p(" Gate: %s.", line)
 	}
+	for _, r := range s.Corrected() {
+		p(" Judge-corrected %s.", correctedLine(r))
+	}
 	p("\n")
 	if line := attemptLine(s); line != "" {
 		p("Attempts: %s.\n", line)

@@ -55,6 +55,8 @@ type Summary struct {
 	splits        map[string]*proctor.Totals
 	clusters      clusterStats
 	splitClusters map[string]*clusterStats
+	calibrated    map[string]*CorrectedRate // by grader name
+	calibOrder    []string
 }
 
 // NewSummary returns an empty Summary for the named suite.
@@ -98,6 +100,7 @@ func (s *Summary) Add(c proctor.CaseResult) {
 	}
 	st.Count(c)
 	s.clusters.add(c)
+	s.countCalibrated(c)
 	if s.splitClusters == nil {
 		s.splitClusters = map[string]*clusterStats{}
 	}

@@ -51,6 +51,9 @@ func WriteText(w io.Writer, s *Summary) error {
 	} else {
 		p("pass rate   n/a  no case passed or failed\n")
 	}
+	for _, r := range s.Corrected() {
+		p("corrected   %s\n", correctedLine(r))
+	}
 	if rate, d, ok := s.FlakyRate(); ok {
 		p("flaky rate  %s  = %d of %d measured %s\n", pct(rate), t.Flaky, d, plural(d, "case", "cases"))
 	}

@@ -3,6 +3,7 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/proctorhq/proctor"
@@ -110,4 +111,39 @@ func clusterOf(c *proctor.Case, field string) string {
 	}
 	b, _ := json.Marshal(v)
 	return fmt.Sprintf("%s", b)
+}
+
+// decodeCalibration reads the calibration key: a file, or a list of
+// files, in the suite's folder, each written by proctor calibrate --json.
+func (s *Suite) decodeCalibration(n *node) error {
+	var names []string
+	if n.kind == kindSeq {
+		list, err := s.strings(n, "calibration")
+		if err != nil {
+			return err
+		}
+		names = list
+	} else {
+		name, err := s.str(n, "calibration")
+		if err != nil {
+			return err
+		}
+		names = []string{name}
+	}
+	for i, name := range names {
+		at := fmt.Sprintf("calibration[%d]", i)
+		if !filepath.IsLocal(name) {
+			return s.errAt(n, at, "%q: want a file inside the suite's folder", name)
+		}
+		data, err := s.root.ReadFile(name)
+		if err != nil {
+			return &Error{File: s.Path, Line: n.line, Field: at, Msg: "cannot read the calibration file", Err: err}
+		}
+		c, err := proctor.ParseCalibration(data)
+		if err != nil {
+			return &Error{File: s.Path, Line: n.line, Field: at, Msg: name, Err: err}
+		}
+		s.Calibrations = append(s.Calibrations, c)
+	}
+	return nil
 }

@@ -175,6 +175,10 @@ type Suite struct {
 	// Config is the configuration file the suite names with its config
 	// key, relative to the suite's folder; "" when it names none.
 	Config string
+	// Calibrations are the files the suite's calibration key names, as
+	// proctor calibrate --json wrote them: reports correct the pass rate
+	// of each calibrated grader's check for its errors.
+	Calibrations []proctor.GraderCalibration
 
 	opts       Options
 	root       *os.Root
@@ -294,7 +298,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "calibration", "cases"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -307,6 +311,11 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	}
 	if err := s.decodeGate(doc, "", &s.gate); err != nil {
 		return err
+	}
+	if n := doc.get("calibration"); n != nil {
+		if err := s.decodeCalibration(n); err != nil {
+			return err
+		}
 	}
 	if n := doc.get("redact_splits"); n != nil {
 		if n.kind != kindSeq {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -50,6 +51,8 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
 	progress := fs.String("progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
 	strict := fs.Bool("strict", false, "a case not graded fails the run (exit 1)")
+	var calFiles listFlag
+	fs.Var(&calFiles, "calibration", "correct a model-graded check's pass rate with the `FILE` proctor calibrate --json wrote (repeatable; adds to the suite's calibration)")
 	pos, code, done := parseArgs(fs, runUsage, args, stdout)
 	if done {
 		return code
@@ -97,6 +100,12 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	runner := proctor.NewRunner(ropts...)
 
 	sum := reportfmt.NewSummary(s.Name)
+	cals, err := readCalibrations(calFiles)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+		return exitUsage
+	}
+	sum.Calibrate(append(slices.Clip(s.Calibrations), cals...)...)
 	var sinks []func(proctor.CaseResult) error
 	var finish []func() error
 	if *out != "" {
