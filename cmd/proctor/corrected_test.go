@@ -45,7 +45,7 @@ func TestRunCorrectedPassRate(t *testing.T) {
 	var doc struct {
 		Corrected []struct {
 			Grader      string
-			RawPassRate float64 `json:"raw_pass_rate"`
+			RawPassRate float64                            `json:"raw_pass_rate"`
 			Rate        *struct{ Rate, Low, High float64 } `json:"corrected_pass_rate"`
 			Calibration struct {
 				HumanPass int `json:"human_pass"`
