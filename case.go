@@ -56,6 +56,9 @@ type Case struct {
 	// document, one conversation); cases sharing it are not independent,
 	// and reports give their pass rates a cluster-robust standard error.
 	Cluster string
+	// Group is the case's value of the field reports break the run down
+	// by (a suite's group_by), beside the split.
+	Group string
 }
 
 // CaseResult is the graded case: its verdict over attempts and each attempt.
@@ -73,6 +76,8 @@ type CaseResult struct {
 	// cases that share it are not independent, and intervals and
 	// compare's difference account for that.
 	Cluster string `json:"cluster,omitempty"`
+	// Group is the case's value of the suite's group_by field, when set.
+	Group string `json:"group,omitempty"`
 	// MinPass is the case's min_pass, when set: the gate passes it when at
 	// least that many attempts passed.
 	MinPass int `json:"min_pass,omitempty"`
@@ -317,7 +322,7 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 }
 
 func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
-	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split, Cluster: c.Cluster, MinPass: c.MinPass}
+	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split, Cluster: c.Cluster, Group: c.Group, MinPass: c.MinPass}
 	if r.cfg.recordOutputs {
 		res.Input, res.Expected = c.Sample.Input, c.Sample.Expected
 	}

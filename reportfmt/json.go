@@ -122,6 +122,17 @@ func (j *JSON) Finish(s *Summary) error {
 		j.write([]byte(`,"splits":`))
 		j.write(b)
 	}
+	if groups := s.Groups(); groups != nil {
+		b, err := plainJSON(&j.buf, struct {
+			By     string        `json:"by"`
+			Groups []GroupTotals `json:"groups"`
+		}{s.GroupBy, groups})
+		if err != nil {
+			return err
+		}
+		j.write([]byte(`,"groups":`))
+		j.write(b)
+	}
 	j.write([]byte("}\n"))
 	if j.err != nil {
 		return j.err

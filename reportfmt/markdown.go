@@ -57,6 +57,18 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 			p("| %s | %d | %d | %d | %d | %s |\n", mdText(splitName(sp.Split)), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
 		}
 	}
+	if groups := s.Groups(); len(groups) > 0 {
+		p("\n#### By %s\n\n| %s | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n", mdText(s.GroupBy), mdText(s.GroupBy))
+		for _, g := range groups {
+			st := g.Totals
+			rate := "n/a"
+			if r, d, ok := st.PassRate(); ok {
+				lo, hi := metric.Wilson(st.Passed, d)
+				rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
+			}
+			p("| %s | %d | %d | %d | %d | %s |\n", mdText(cmpOr(g.Group, "(none)")), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		}
+	}
 	var notPassed []proctor.CaseResult
 	for _, c := range s.Cases() {
 		if c.Verdict != proctor.StatusPassed {

@@ -61,22 +61,18 @@ func WriteText(w io.Writer, s *Summary) error {
 		p("attempts    %s\n", line)
 	}
 	if splits := s.Splits(); len(splits) > 0 {
-		p("by split\n")
-		w := 0
-		for _, sp := range splits {
-			w = max(w, len(splitName(sp.Split)))
+		rows := make([]breakdownRow, len(splits))
+		for i, sp := range splits {
+			rows[i] = breakdownRow{splitName(sp.Split), sp.Totals, sp.ClusteredSE}
 		}
-		for _, sp := range splits {
-			st := sp.Totals
-			rate := "n/a"
-			if r, d, ok := st.PassRate(); ok {
-				rate = fmt.Sprintf("%s (%d of %d)", pct(r), st.Passed, d)
-			}
-			if r := sp.ClusteredSE; r != nil {
-				rate += fmt.Sprintf(", clustered SE %.1f points, design effect %.2f", 100*r.SE, r.DesignEffect)
-			}
-			p("  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", w, splitName(sp.Split), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		writeBreakdown(bw, "by split", rows)
+	}
+	if groups := s.Groups(); len(groups) > 0 {
+		rows := make([]breakdownRow, len(groups))
+		for i, g := range groups {
+			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
 		}
+		writeBreakdown(bw, "by "+s.GroupBy, rows)
 	}
 	if t.NotGraded > 0 {
 		p("not graded  %d %s, left out of the pass rate:\n", t.NotGraded, plural(t.NotGraded, "case", "cases"))
@@ -104,6 +100,34 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// breakdownRow is one line of a by-split or by-group breakdown.
+type breakdownRow struct {
+	name      string
+	totals    proctor.Totals
+	clustered *ClusteredRate
+}
+
+// writeBreakdown writes a titled breakdown, one line per split or group
+// with its counts, pass rate and clustered SE.
+func writeBreakdown(w io.Writer, title string, rows []breakdownRow) {
+	fmt.Fprintf(w, "%s\n", title)
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r.name))
+	}
+	for _, r := range rows {
+		st := r.totals
+		rate := "n/a"
+		if v, d, ok := st.PassRate(); ok {
+			rate = fmt.Sprintf("%s (%d of %d)", pct(v), st.Passed, d)
+		}
+		if c := r.clustered; c != nil {
+			rate += fmt.Sprintf(", clustered SE %.1f points, design effect %.2f", 100*c.SE, c.DesignEffect)
+		}
+		fmt.Fprintf(w, "  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", width, r.name, st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+	}
 }
 
 // attemptsCell is a case's passed attempts of those made, "k of n, min

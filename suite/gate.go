@@ -15,6 +15,7 @@ type gateKeys struct {
 	minPass   int
 	stopEarly bool
 	cluster   string // a case key or an item field naming each case's cluster
+	groupBy   string // a case key or an item field reports group cases by
 }
 
 // caseFields are the case keys cluster may name; anything else is an
@@ -38,16 +39,26 @@ func (s *Suite) decodeGate(n *node, at string, g *gateKeys) error {
 		}
 		g.stopEarly = b
 	}
-	if v := n.get("cluster"); v != nil && at == "" {
-		f, err := s.str(v, "cluster")
-		if err != nil {
-			return err
-		}
-		if strings.TrimSpace(f) == "" || f == "item." {
-			return s.errAt(v, "cluster", "want a case key (%s) or an item field (item.NAME)", strings.Join(caseFields, ", "))
-		}
-		g.cluster = f
+	if at != "" {
+		return nil
 	}
+	for _, kd := range []struct {
+		key string
+		dst *string
+	}{{"cluster", &g.cluster}, {"group_by", &g.groupBy}} {
+		key, dst := kd.key, kd.dst
+		if v := n.get(key); v != nil {
+			f, err := s.str(v, key)
+			if err != nil {
+				return err
+			}
+			if strings.TrimSpace(f) == "" || f == "item." {
+				return s.errAt(v, key, "want a case key (%s) or an item field (item.NAME)", strings.Join(caseFields, ", "))
+			}
+			*dst = f
+		}
+	}
+	s.GroupBy = g.groupBy
 	return nil
 }
 
@@ -80,15 +91,18 @@ func (s *Suite) applyGate(n *node, at string, c *proctor.Case) error {
 		return s.errAt(n, join(at, "min_pass"), "min_pass %d is more than the case's %d attempts: the gate could never pass", c.MinPass, attempts)
 	}
 	if g.cluster != "" {
-		c.Cluster = clusterOf(c, g.cluster)
+		c.Cluster = fieldOf(c, g.cluster)
+	}
+	if g.groupBy != "" {
+		c.Group = fieldOf(c, g.groupBy)
 	}
 	return nil
 }
 
-// clusterOf is the value of field for c: a case key, or an item field
+// fieldOf is the value of field for c: a case key, or an item field
 // (item.NAME, or NAME when it is not a case key) as compact text; "" when
-// the case has no such field, which leaves it a cluster of its own.
-func clusterOf(c *proctor.Case, field string) string {
+// the case has no such field (a cluster of its own, a group of none).
+func fieldOf(c *proctor.Case, field string) string {
 	switch field {
 	case "id":
 		return c.ID

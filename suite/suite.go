@@ -179,6 +179,9 @@ type Suite struct {
 	// proctor calibrate --json wrote them: reports correct the pass rate
 	// of each calibrated grader's check for its errors.
 	Calibrations []proctor.GraderCalibration
+	// GroupBy is the suite's group_by field: reports count verdicts by
+	// each case's value of it ([proctor.CaseResult.Group]).
+	GroupBy string
 
 	opts       Options
 	root       *os.Root
@@ -298,7 +301,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "calibration", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "group_by", "calibration", "cases"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {

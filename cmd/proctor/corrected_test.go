@@ -75,3 +75,47 @@ func TestRunCorrectedTooWeak(t *testing.T) {
 		t.Errorf("a file that is not a calibration: exit %d, %s", code, stderr)
 	}
 }
+
+func TestRunGroupByCluster(t *testing.T) {
+	s := writeSuite(t, "s.yaml", `name: grouped
+cluster: item.doc
+group_by: item.topic
+graders: [{type: exact_match}]
+cases:
+  - {id: a, expected: x, item: {doc: d1, topic: billing}, outputs: [x]}
+  - {id: b, expected: x, item: {doc: d1, topic: billing}, outputs: [x]}
+  - {id: c, expected: x, item: {doc: d2, topic: billing}, outputs: [y]}
+  - {id: d, expected: x, item: {doc: d2, topic: refunds}, outputs: [y]}
+  - {id: e, expected: x, item: {doc: d3, topic: refunds}, outputs: [x]}
+  - {id: f, expected: x, item: {topic: refunds}, outputs: [x]}
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	_, text, stderr := cli(t, "run", s, "--out", out)
+	for _, want := range []string{"by item.topic", "billing", "refunds", "clustered SE", "over 4 clusters"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q (%s):\n%s", want, stderr, text)
+		}
+	}
+	b, _ := os.ReadFile(out)
+	var doc struct {
+		Groups struct {
+			By     string
+			Groups []struct {
+				Group  string
+				Totals struct{ Passed, Failed int }
+			}
+		}
+		ClusteredSE *struct{ Clusters int } `json:"clustered_se"`
+		Cases       []struct{ ID, Cluster, Group string }
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	g := doc.Groups
+	if g.By != "item.topic" || len(g.Groups) != 2 || g.Groups[0].Group != "billing" || g.Groups[0].Totals.Passed != 2 || g.Groups[1].Totals.Failed != 1 {
+		t.Errorf("groups %+v", g)
+	}
+	if doc.ClusteredSE == nil || doc.ClusteredSE.Clusters != 4 || doc.Cases[0].Cluster != "d1" || doc.Cases[5].Cluster != "" || doc.Cases[3].Group != "refunds" {
+		t.Errorf("clusters: %s", b)
+	}
+}

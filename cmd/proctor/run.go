@@ -100,6 +100,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	runner := proctor.NewRunner(ropts...)
 
 	sum := reportfmt.NewSummary(s.Name)
+	sum.GroupBy = s.GroupBy
 	cals, err := readCalibrations(calFiles)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
