@@ -46,28 +46,18 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 		p("Attempts: %s.\n", line)
 	}
 	if splits := s.Splits(); len(splits) > 0 {
-		p("\n#### By split\n\n| split | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n")
-		for _, sp := range splits {
-			st := sp.Totals
-			rate := "n/a"
-			if r, d, ok := st.PassRate(); ok {
-				lo, hi := metric.Wilson(st.Passed, d)
-				rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
-			}
-			p("| %s | %d | %d | %d | %d | %s |\n", mdText(splitName(sp.Split)), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		rows := make([]breakdownRow, len(splits))
+		for i, sp := range splits {
+			rows[i] = breakdownRow{splitName(sp.Split), sp.Totals, sp.ClusteredSE}
 		}
+		mdBreakdown(bw, "split", rows)
 	}
 	if groups := s.Groups(); len(groups) > 0 {
-		p("\n#### By %s\n\n| %s | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n", mdText(s.GroupBy), mdText(s.GroupBy))
-		for _, g := range groups {
-			st := g.Totals
-			rate := "n/a"
-			if r, d, ok := st.PassRate(); ok {
-				lo, hi := metric.Wilson(st.Passed, d)
-				rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
-			}
-			p("| %s | %d | %d | %d | %d | %s |\n", mdText(cmpOr(g.Group, "(none)")), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		rows := make([]breakdownRow, len(groups))
+		for i, g := range groups {
+			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
 		}
+		mdBreakdown(bw, s.GroupBy, rows)
 	}
 	var notPassed []proctor.CaseResult
 	for _, c := range s.Cases() {
@@ -143,3 +133,20 @@ func mdText(s string) string { return mdReplacer.Replace(s) }
 var mdCodeReplacer = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ")
 
 func mdCode(s string) string { return mdCodeReplacer.Replace(s) }
+
+// mdBreakdown writes a by-split or by-group table.
+func mdBreakdown(w io.Writer, by string, rows []breakdownRow) {
+	fmt.Fprintf(w, "\n#### By %s\n\n| %s | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n", mdText(by), mdText(by))
+	for _, r := range rows {
+		st := r.totals
+		rate := "n/a"
+		if v, d, ok := st.PassRate(); ok {
+			lo, hi := metric.Wilson(st.Passed, d)
+			rate = fmt.Sprintf("%s of %d (%s-%s)", pct(v), d, pct(lo), pct(hi))
+		}
+		if c := r.clustered; c != nil {
+			rate += fmt.Sprintf("; clustered SE %.1f pp, design effect %.2f", 100*c.SE, c.DesignEffect)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %s |\n", mdText(r.name), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+	}
+}
