@@ -77,8 +77,12 @@ func writeComparisonMarkdown(w io.Writer, base, head *proctor.Report, c *proctor
 	p("| passed / failed / flaky / not graded | %s | %s |\n\n", counts(base.Totals), counts(head.Totals))
 	p("| figure | value | from |\n|---|---|---|\n")
 	if d := c.Difference; d != nil {
-		p("| difference (head - base) | %s pp, 95%% CI %s to %s | %d pairs: %d both passed, %d passed -> failed, %d failed -> passed, %d both failed |\n",
-			pts(d.Estimate), pts(d.Low), pts(d.High), d.N, d.BothPassed, d.PassToFail, d.FailToPass, d.BothFailed)
+		cl := ""
+		if d.Clusters > 0 {
+			cl = fmt.Sprintf("; %d clusters, design effect %.2f", d.Clusters, d.DesignEffect)
+		}
+		p("| difference (head - base) | %s pp, 95%% CI %s to %s | %d pairs: %d both passed, %d passed -> failed, %d failed -> passed, %d both failed%s |\n",
+			pts(d.Estimate), pts(d.Low), pts(d.High), d.N, d.BothPassed, d.PassToFail, d.FailToPass, d.BothFailed, cl)
 	}
 	p("| McNemar exact p | %.4g | %d passed -> failed, %d failed -> passed |\n", c.MCNemarP, c.PassToFail, c.FailToPass)
 	if ni := c.NonInferior; ni != nil {
