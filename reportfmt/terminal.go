@@ -42,21 +42,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	if line := gateLine(t); line != "" {
 		p("gate        %s\n", line)
 	}
-	if rate, d, ok := s.PassRate(); ok {
-		lo, hi := metric.Wilson(t.Passed, d)
-		p("pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
-		if r := s.ClusteredRate(); r != nil {
-			p("            %s\n", clusteredLine(r))
-		}
-	} else {
-		p("pass rate   n/a  no case passed or failed\n")
-	}
-	for _, r := range s.Corrected() {
-		p("corrected   %s\n", correctedLine(r))
-	}
-	if rate, d, ok := s.FlakyRate(); ok {
-		p("flaky rate  %s  = %d of %d measured %s\n", pct(rate), t.Flaky, d, plural(d, "case", "cases"))
-	}
+	writeRates(bw, s)
 	if line := attemptLine(s); line != "" {
 		p("attempts    %s\n", line)
 	}
@@ -100,6 +86,27 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeRates writes the pass rate with its Wilson interval, the
+// clustered and judge-corrected rates and the flaky rate.
+func writeRates(w io.Writer, s *Summary) {
+	t := s.Totals
+	if rate, d, ok := s.PassRate(); ok {
+		lo, hi := metric.Wilson(t.Passed, d)
+		fmt.Fprintf(w, "pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
+		if r := s.ClusteredRate(); r != nil {
+			fmt.Fprintf(w, "            %s\n", clusteredLine(r))
+		}
+	} else {
+		fmt.Fprintf(w, "pass rate   n/a  no case passed or failed\n")
+	}
+	for _, r := range s.Corrected() {
+		fmt.Fprintf(w, "corrected   %s\n", correctedLine(r))
+	}
+	if rate, d, ok := s.FlakyRate(); ok {
+		fmt.Fprintf(w, "flaky rate  %s  = %d of %d measured %s\n", pct(rate), t.Flaky, d, plural(d, "case", "cases"))
+	}
 }
 
 // breakdownRow is one line of a by-split or by-group breakdown.
