@@ -176,8 +176,9 @@ func okLevels(alpha, power float64) bool {
 // two-sided test at level alpha detects with the given power in n pairs
 // of which a share discordance differ: the delta that solves Connor's
 // (1987) equation (see [PairedSampleSize]) for this n, found by bisection
-// to 1e-12. ok is false when no difference up to the discordance itself
-// is detectable (n * discordance < z_{1-alpha/2}^2).
+// to 1e-12. ok is false when no difference is detectable: not even one
+// as large as the discordance itself, every changed case moving the same
+// way, reaches the power.
 func PairedMDE(n int, discordance, alpha, power float64) (mde float64, ok bool, err error) {
 	if n <= 0 || !(discordance > 0 && discordance <= 1) || !okLevels(alpha, power) {
 		return 0, false, ErrBadLevel

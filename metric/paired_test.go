@@ -142,9 +142,16 @@ func TestPairedMDE(t *testing.T) {
 			t.Errorf("PairedMDE(%d, %g) = %.12f, want %.12f", tt.n, tt.disc, got, tt.want)
 		}
 	}
-	// 5 pairs, 10% discordant: n*psi = 0.5 < 1.96^2, nothing detectable.
+	// 5 pairs, 10% discordant: nothing detectable.
 	if _, ok, err := metric.PairedMDE(5, 0.1, 0.05, 0.8); ok || err != nil {
 		t.Errorf("PairedMDE(5, 0.1): ok %v, err %v; want not detectable", ok, err)
+	}
+	// 40 pairs, 12.5% discordant: even delta = psi has power below 0.8.
+	if pw, _ := metric.PairedPower(40, 0.125-1e-9, 0.125, 0.05); pw >= 0.8 {
+		t.Fatalf("power at delta = psi is %v", pw)
+	}
+	if _, ok, _ := metric.PairedMDE(40, 0.125, 0.05, 0.8); ok {
+		t.Error("PairedMDE(40, 0.125) should not be detectable")
 	}
 	if _, _, err := metric.PairedMDE(100, 0, 0.05, 0.8); !errors.Is(err, metric.ErrBadLevel) {
 		t.Errorf("zero discordance: err = %v", err)
