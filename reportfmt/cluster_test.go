@@ -77,3 +77,14 @@ func TestClusteredRate(t *testing.T) {
 		t.Error("a report with no clusters has no clustered rate")
 	}
 }
+
+func TestHTMLCarriesClusteredRate(t *testing.T) {
+	var b bytes.Buffer
+	if err := reportfmt.WriteHTML(&b, clusteredReport(), reportfmt.HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`"clustered_se":{"mean":%v`, 7.0/12)
+	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), `id: "clustered-se"`) {
+		t.Errorf("HTML report lacks the clustered rate %s", want)
+	}
+}

@@ -388,6 +388,7 @@
         el("div", { "class": "sub" }, S.flaky_rate ? num(S.flaky_rate.numerator) + " of " + plural(S.flaky_rate.denominator, "measured case", "measured cases") : "")));
     main.appendChild(cards);
     main.appendChild(el("p", { "class": "note" }, "Flaky and not graded cases are counted on their own, never as passed or failed."));
+    main.appendChild(rateNotes(S));
     if (S.pass_at_k && S.pass_at_k.length) {
       main.appendChild(el("table", { "class": "plain", id: "pass-at-k" }, el("thead", null, el("tr", null, el("th", null, "k"), el("th", { "class": "num" }, "pass@k"), el("th", { "class": "num" }, "pass^k"), el("th", { "class": "num" }, "cases"))),
         el("tbody", null, S.pass_at_k.map(function (p) { return el("tr", null, el("td", null, String(p.k)), el("td", { "class": "num" }, pct(p.pass_at_k)), el("td", { "class": "num" }, pct(p.pass_hat_k)), el("td", { "class": "num" }, num(p.cases))); }))));
@@ -486,6 +487,22 @@
     window.addEventListener("hashchange", function () { var n = readHash(); Object.keys(st).forEach(function (k) { delete st[k]; }); Object.assign(st, n); table.apply(); showCase(); });
     table.apply();
     showCase();
+  }
+
+  // The clustered and judge-corrected pass rates and the gate counts of a
+  // run, one line each (docs/statistics.md).
+  function rateNotes(S) {
+    var items = [], r = S.clustered_se, T = S.totals;
+    if (r) items.push(el("li", { id: "clustered-se" }, "Clustered SE " + (100 * r.clustered_se).toFixed(1) + " points over " + num(r.clusters) +
+      " clusters (CR1), design effect " + r.design_effect.toFixed(2) + "; 95% CI " + pct(r.low) + "–" + pct(r.high) + "."));
+    (S.judge_corrected || []).forEach(function (c) {
+      var k = c.corrected_pass_rate;
+      items.push(el("li", { "class": "corrected" }, c.grader + ": raw " + pct(c.raw_pass_rate) + " of " + plural(c.graded, "grade", "grades") +
+        (k ? ", corrected for the judge's errors " + pct(k.rate) + " (95% CI " + pct(k.low) + "–" + pct(k.high) + ")." : "; " + c.note + ".")));
+    });
+    if (T.flaky_gate_passed) items.push(el("li", { id: "gate" }, num(T.flaky_gate_passed) + " flaky cases passed the gate with min_pass (still counted flaky)."));
+    if (T.attempts_saved) items.push(el("li", { id: "saved" }, "stop_early saved " + plural(T.attempts_saved, "attempt", "attempts") + "."));
+    return el("ul", { id: "rate-notes" }, items);
   }
 
   // The paired figures of a comparison, one line each (docs/statistics.md).
