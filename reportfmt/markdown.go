@@ -45,19 +45,8 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if line := attemptLine(s); line != "" {
 		p("Attempts: %s.\n", line)
 	}
-	if splits := s.Splits(); len(splits) > 0 {
-		rows := make([]breakdownRow, len(splits))
-		for i, sp := range splits {
-			rows[i] = breakdownRow{splitName(sp.Split), sp.Totals, sp.ClusteredSE}
-		}
-		mdBreakdown(bw, "split", rows)
-	}
-	if groups := s.Groups(); len(groups) > 0 {
-		rows := make([]breakdownRow, len(groups))
-		for i, g := range groups {
-			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
-		}
-		mdBreakdown(bw, s.GroupBy, rows)
+	for _, b := range s.breakdowns() {
+		mdBreakdown(bw, b.by, b.rows)
 	}
 	var notPassed []proctor.CaseResult
 	for _, c := range s.Cases() {

@@ -46,19 +46,8 @@ func WriteText(w io.Writer, s *Summary) error {
 	if line := attemptLine(s); line != "" {
 		p("attempts    %s\n", line)
 	}
-	if splits := s.Splits(); len(splits) > 0 {
-		rows := make([]breakdownRow, len(splits))
-		for i, sp := range splits {
-			rows[i] = breakdownRow{splitName(sp.Split), sp.Totals, sp.ClusteredSE}
-		}
-		writeBreakdown(bw, "by split", rows)
-	}
-	if groups := s.Groups(); len(groups) > 0 {
-		rows := make([]breakdownRow, len(groups))
-		for i, g := range groups {
-			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
-		}
-		writeBreakdown(bw, "by "+s.GroupBy, rows)
+	for _, b := range s.breakdowns() {
+		writeBreakdown(bw, "by "+b.by, b.rows)
 	}
 	if t.NotGraded > 0 {
 		p("not graded  %d %s, left out of the pass rate:\n", t.NotGraded, plural(t.NotGraded, "case", "cases"))
@@ -114,6 +103,33 @@ type breakdownRow struct {
 	name      string
 	totals    proctor.Totals
 	clustered *ClusteredRate
+}
+
+// breakdownSection is the rows of one breakdown: by split, or by the
+// suite's group_by field.
+type breakdownSection struct {
+	by   string
+	rows []breakdownRow
+}
+
+// breakdowns returns the by-split and by-group sections that have rows.
+func (s *Summary) breakdowns() []breakdownSection {
+	var out []breakdownSection
+	if splits := s.Splits(); len(splits) > 0 {
+		rows := make([]breakdownRow, len(splits))
+		for i, sp := range splits {
+			rows[i] = breakdownRow{splitName(sp.Split), sp.Totals, sp.ClusteredSE}
+		}
+		out = append(out, breakdownSection{"split", rows})
+	}
+	if groups := s.Groups(); len(groups) > 0 {
+		rows := make([]breakdownRow, len(groups))
+		for i, g := range groups {
+			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
+		}
+		out = append(out, breakdownSection{s.GroupBy, rows})
+	}
+	return out
 }
 
 // writeBreakdown writes a titled breakdown, one line per split or group
