@@ -120,8 +120,14 @@ type Bootstrap struct {
 // clusters, reps < 2 or conf outside (0, 1).
 func ClusterBootstrap(values []float64, cluster []string, reps int, seed uint64, conf float64) (Bootstrap, bool) {
 	sums, _, counts := clusterTotals(values, cluster)
+	return ClusterBootstrapTotals(sums, counts, reps, seed, conf)
+}
+
+// ClusterBootstrapTotals is [ClusterBootstrap] over clusters given by
+// their totals: sums[k] is the total of cluster k's counts[k] items.
+func ClusterBootstrapTotals(sums, counts []float64, reps int, seed uint64, conf float64) (Bootstrap, bool) {
 	g := len(sums)
-	if g < 2 || reps < 2 || !(conf > 0 && conf < 1) {
+	if g < 2 || len(counts) != g || reps < 2 || !(conf > 0 && conf < 1) {
 		return Bootstrap{Reps: reps, Seed: seed}, false
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))

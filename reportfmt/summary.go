@@ -43,6 +43,9 @@ type Summary struct {
 	// Caveats are the things a reader must know; [Summary.Add] adds the
 	// caveats of the grades it sees, once each.
 	Caveats []string
+	// Bootstrap, when set, adds a cluster bootstrap to the run's
+	// clustered pass rate ([Summary.ClusteredRate]).
+	Bootstrap *BootstrapOptions
 	// GroupBy names the suite's group_by field; set, [Summary.Groups]
 	// counts the cases by their [proctor.CaseResult.Group].
 	GroupBy string
@@ -245,7 +248,7 @@ func (b breakdown) list() []keyed {
 	keys := slices.Sorted(maps.Keys(b))
 	out := make([]keyed, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, keyed{key: k, Totals: b[k].totals, ClusteredSE: b[k].clusters.rate()})
+		out = append(out, keyed{key: k, Totals: b[k].totals, ClusteredSE: b[k].clusters.rate(nil)})
 	}
 	return out
 }

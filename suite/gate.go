@@ -161,3 +161,34 @@ func (s *Suite) decodeCalibration(n *node) error {
 	}
 	return nil
 }
+
+var bootstrapKeys = []string{"reps", "seed"}
+
+// decodeBootstrap reads cluster_bootstrap: {reps: 2000, seed: 1}.
+func (s *Suite) decodeBootstrap(n *node) error {
+	if err := s.checkKeys(n, "cluster_bootstrap", bootstrapKeys); err != nil {
+		return err
+	}
+	b := &BootstrapOptions{Reps: 2000, Seed: 1}
+	if v := n.get("reps"); v != nil {
+		var r int
+		if v.what() != "a number" || json.Unmarshal(v.raw, &r) != nil || r < 100 || r > 100000 {
+			return s.errAt(v, "cluster_bootstrap.reps", "want an integer from 100 to 100000, got %s", strings.TrimSpace(string(v.JSON())))
+		}
+		b.Reps = r
+	}
+	if v := n.get("seed"); v != nil {
+		if v.what() != "a number" || json.Unmarshal(v.raw, &b.Seed) != nil {
+			return s.errAt(v, "cluster_bootstrap.seed", "want a non-negative integer, got %s", strings.TrimSpace(string(v.JSON())))
+		}
+	}
+	s.Bootstrap = b
+	return nil
+}
+
+// BootstrapOptions is a suite's cluster_bootstrap: how many resamples of
+// whole clusters, and the seed that makes them repeatable.
+type BootstrapOptions struct {
+	Reps int
+	Seed uint64
+}

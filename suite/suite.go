@@ -179,6 +179,8 @@ type Suite struct {
 	// proctor calibrate --json wrote them: reports correct the pass rate
 	// of each calibrated grader's check for its errors.
 	Calibrations []proctor.GraderCalibration
+	// Bootstrap is the suite's cluster_bootstrap, nil when not set.
+	Bootstrap *BootstrapOptions
 	// GroupBy is the suite's group_by field: reports count verdicts by
 	// each case's value of it ([proctor.CaseResult.Group]).
 	GroupBy string
@@ -301,7 +303,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "group_by", "calibration", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "cluster_bootstrap", "group_by", "calibration", "cases"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -317,6 +319,11 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	}
 	if n := doc.get("calibration"); n != nil {
 		if err := s.decodeCalibration(n); err != nil {
+			return err
+		}
+	}
+	if n := doc.get("cluster_bootstrap"); n != nil {
+		if err := s.decodeBootstrap(n); err != nil {
 			return err
 		}
 	}

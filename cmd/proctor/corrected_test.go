@@ -119,3 +119,43 @@ cases:
 		t.Errorf("clusters: %s", b)
 	}
 }
+
+func TestRunClusterBootstrap(t *testing.T) {
+	var cases strings.Builder
+	for i := range 40 {
+		out := "x"
+		if i%5 == 0 || i/4 == 3 {
+			out = "y"
+		}
+		fmt.Fprintf(&cases, "  - {id: c%d, expected: x, item: {doc: d%d}, outputs: [%s]}\n", i, i/4, out)
+	}
+	s := writeSuite(t, "s.yaml", "name: boot\ncluster: item.doc\ncluster_bootstrap: {reps: 500, seed: 7}\ngraders: [{type: exact_match}]\ncases:\n"+cases.String())
+	read := func() (se, lo, hi float64, reps int) {
+		out := filepath.Join(t.TempDir(), "r.json")
+		cli(t, "run", s, "--out", out)
+		b, _ := os.ReadFile(out)
+		var doc struct {
+			ClusteredSE struct {
+				SE        float64 `json:"clustered_se"`
+				Bootstrap *struct {
+					Low, High, SE float64
+					Reps          int
+				}
+			} `json:"clustered_se"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil || doc.ClusteredSE.Bootstrap == nil {
+			t.Fatalf("no bootstrap: %v %s", err, b)
+		}
+		bs := doc.ClusteredSE.Bootstrap
+		return doc.ClusteredSE.SE, bs.Low, bs.High, bs.Reps
+	}
+	se, lo, hi, reps := read()
+	se2, lo2, hi2, _ := read()
+	if reps != 500 || lo != lo2 || hi != hi2 || se != se2 || lo >= hi {
+		t.Errorf("bootstrap [%v, %v] x%d, then [%v, %v]: want the same interval from the same seed", lo, hi, reps, lo2, hi2)
+	}
+	bad := writeSuite(t, "s.yaml", "cluster_bootstrap: {reps: 5}\ncases: [{id: a, outputs: [x]}]")
+	if code, _, stderr := cli(t, "run", bad); code != exitUsage || !strings.Contains(stderr, "cluster_bootstrap.reps") {
+		t.Errorf("reps 5: exit %d, %s", code, stderr)
+	}
+}

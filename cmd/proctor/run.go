@@ -101,6 +101,9 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	sum := reportfmt.NewSummary(s.Name)
 	sum.GroupBy = s.GroupBy
+	if b := s.Bootstrap; b != nil {
+		sum.Bootstrap = &reportfmt.BootstrapOptions{Reps: b.Reps, Seed: b.Seed}
+	}
 	cals, err := readCalibrations(calFiles)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
