@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 
+	"github.com/proctorhq/proctor/metric"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -201,4 +203,55 @@ func ReadLabelled(r io.Reader) ([]LabelledSample, error) {
 		return nil, fmt.Errorf("proctor: labelled samples: %w", err)
 	}
 	return out, nil
+}
+
+// GraderCalibration is what `proctor calibrate --json` writes: the
+// grader's name (the spec's name, as grades carry it) and its
+// calibration against human labels.
+type GraderCalibration struct {
+	// Grader is the name of the calibrated grader.
+	Grader string
+	// Calibration is its agreement with the labels.
+	Calibration Calibration
+}
+
+// Accuracy returns the grader's sensitivity and specificity as counts,
+// over the labelled samples it passed or failed: of those people passed,
+// how many it passed; of those people failed, how many it failed.
+func (c Calibration) Accuracy() metric.Accuracy {
+	m := c.Confusion
+	return metric.Accuracy{GraderPass: m.PassPassed, HumanPass: m.PassPassed + m.PassFailed,
+		GraderFail: m.FailFailed, HumanFail: m.FailFailed + m.FailPassed}
+}
+
+// ErrCalibration is returned by [ParseCalibration] for a file that is not
+// a calibration.
+var ErrCalibration = errors.New("proctor: not a proctor calibrate --json file")
+
+// ParseCalibration reads the JSON `proctor calibrate --json` writes. It
+// needs the grader's name and the confusion matrix; agreement and kappa
+// are recomputed from the counts, not trusted. A negative or huge count
+// is an [ErrCalibration].
+func ParseCalibration(b []byte) (GraderCalibration, error) {
+	var w struct {
+		Grader    *string          `json:"grader"`
+		Confusion *ConfusionMatrix `json:"confusion"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return GraderCalibration{}, fmt.Errorf("%w: %w", ErrCalibration, err)
+	}
+	if w.Grader == nil || *w.Grader == "" || w.Confusion == nil {
+		return GraderCalibration{}, fmt.Errorf("%w: want \"grader\" and \"confusion\" (rerun proctor calibrate --json)", ErrCalibration)
+	}
+	m := *w.Confusion
+	for _, n := range []int{m.PassPassed, m.PassFailed, m.PassNotGraded, m.FailPassed, m.FailFailed, m.FailNotGraded} {
+		if n < 0 || n > 1<<40 {
+			return GraderCalibration{}, fmt.Errorf("%w: count %d out of range", ErrCalibration, n)
+		}
+	}
+	c := Calibration{Confusion: m, Graded: m.PassPassed + m.PassFailed + m.FailPassed + m.FailFailed,
+		NotGraded: m.PassNotGraded + m.FailNotGraded, Agree: m.PassPassed + m.FailFailed}
+	c.Samples = c.Graded + c.NotGraded
+	c.finish()
+	return GraderCalibration{Grader: *w.Grader, Calibration: c}, nil
 }

@@ -45,6 +45,22 @@ type Case struct {
 	Severity Severity
 	// Split names the set the case belongs to ("dev", "holdout").
 	Split string
+	// MinPass, when above 0, is how many attempts must pass for the case
+	// to pass the gate ([CaseResult.GatePassed]); 0 means all of them.
+	// The verdict is unchanged: attempts that disagree stay flaky.
+	MinPass int
+	// StopEarly stops making attempts once the gate is decided: MinPass
+	// attempts passed, or too many failed for MinPass to be reached (with
+	// MinPass 0, at the first failure). The attempts not made are counted
+	// in [CaseResult.AttemptsSaved].
+	StopEarly bool
+	// Cluster names the group of related cases this one belongs to (one
+	// document, one conversation); cases sharing it are not independent,
+	// and reports give their pass rates a cluster-robust standard error.
+	Cluster string
+	// Group is the case's value of the field reports break the run down
+	// by (a suite's group_by), beside the split.
+	Group string
 }
 
 // CaseResult is the graded case: its verdict over attempts and each attempt.
@@ -58,6 +74,17 @@ type CaseResult struct {
 	Severity Severity `json:"severity,omitempty"`
 	// Split is the set the case belongs to, when it has one.
 	Split string `json:"split,omitempty"`
+	// Cluster is the value of the suite's cluster field for this case:
+	// cases that share it are not independent, and intervals and
+	// compare's difference account for that.
+	Cluster string `json:"cluster,omitempty"`
+	// Group is the case's value of the suite's group_by field, when set.
+	Group string `json:"group,omitempty"`
+	// MinPass is the case's min_pass, when set: the gate passes it when at
+	// least that many attempts passed.
+	MinPass int `json:"min_pass,omitempty"`
+	// AttemptsSaved counts the attempts stop_early did not make.
+	AttemptsSaved int `json:"attempts_saved,omitempty"`
 	// Input and Expected are the case's input and expected answer, kept
 	// only when the runner records outputs ([WithRecordOutputs]).
 	Input    string  `json:"input,omitempty"`
@@ -330,7 +357,7 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 }
 
 func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
-	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split}
+	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split, Cluster: c.Cluster, Group: c.Group, MinPass: c.MinPass}
 	if r.records(ctx) {
 		res.Input, res.Expected = c.Sample.Input, c.Sample.Expected
 	}
@@ -359,6 +386,10 @@ func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
 		complete = complete && !cut
 		res.Attempts = append(res.Attempts, ar)
 		verdicts = append(verdicts, ar.Verdict)
+		if c.StopEarly && a+1 < n && gateDecided(verdicts, n, c.MinPass) {
+			res.AttemptsSaved = n - a - 1
+			break
+		}
 	}
 	res.Verdict = CaseVerdict(verdicts)
 	return res, complete || ctx.Err() == nil

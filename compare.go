@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -40,6 +41,17 @@ type Comparison struct {
 	// PValue is the exact two-sided McNemar p-value over the discordant
 	// pairs; 1 when there are none.
 	PValue float64 `json:"p_value"`
+	// MCNemarP is PValue again, under the name the statistics use.
+	MCNemarP float64 `json:"mcnemar_p"`
+	// Difference is head's pass rate minus base's over the pairs, with
+	// its 95% interval; nil when no case was measured in both runs.
+	Difference *Difference `json:"difference"`
+	// NonInferior is the non-inferiority test, when a margin was given
+	// ([CompareReportsWith]).
+	NonInferior *NonInferiorTest `json:"non_inferior,omitempty"`
+	// MDE is the minimum detectable difference at this number of pairs
+	// and discordance; nil when no case was measured in both runs.
+	MDE *MDE `json:"mde"`
 	// Warnings say why the two runs may not be comparable: different
 	// suites, judges, judge models or prompt versions.
 	Warnings []string `json:"warnings"`
@@ -62,6 +74,10 @@ func CompareReports(base, head *Report) *Comparison {
 		headBy[hc.ID] = hc.Verdict
 	}
 	inBase := make(map[string]bool, len(base.Cases))
+	var pairs metric.Pairs
+	var diffs []float64
+	var clusters []string
+	clustered := false
 	for _, bc := range base.Cases {
 		inBase[bc.ID] = true
 		hv, ok := headBy[bc.ID]
@@ -71,13 +87,10 @@ func CompareReports(base, head *Report) *Comparison {
 		}
 		bv := bc.Verdict
 		if measured(bv) && measured(hv) {
-			c.Paired++
-			switch {
-			case bv == StatusPassed && hv == StatusFailed:
-				c.PassToFail++
-			case bv == StatusFailed && hv == StatusPassed:
-				c.FailToPass++
-			}
+			addPair(&pairs, bv, hv)
+			diffs = append(diffs, pass01(hv)-pass01(bv))
+			clusters = append(clusters, cmp.Or(bc.Cluster, "\x00"+bc.ID))
+			clustered = clustered || bc.Cluster != ""
 		}
 		if bv == hv {
 			continue
@@ -97,7 +110,12 @@ func CompareReports(base, head *Report) *Comparison {
 			c.OnlyHead = append(c.OnlyHead, hc.ID)
 		}
 	}
+	c.Paired, c.PassToFail, c.FailToPass = pairs.N(), pairs.BaseOnly, pairs.HeadOnly
 	c.PValue = metric.McNemarExact(c.PassToFail, c.FailToPass)
+	if !clustered {
+		clusters = nil
+	}
+	c.pairedStats(pairs, diffs, clusters)
 	return c
 }
 

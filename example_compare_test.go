@@ -31,6 +31,43 @@ func ExampleCompareReports() {
 	// McNemar exact p = 0.0386
 }
 
+// 400 cases, 6 broken and 4 fixed by head, compared with a
+// non-inferiority margin of 2 points: the paired difference with its 95%
+// interval, whether head is no worse by more than the margin, and the
+// smallest difference these runs could detect.
+func ExampleCompareReportsWith() {
+	base, head := proctor.NewReport("support-bot"), proctor.NewReport("support-bot")
+	for i := range 400 {
+		id := fmt.Sprintf("case-%03d", i)
+		bv, hv := proctor.StatusPassed, proctor.StatusPassed
+		switch {
+		case i < 6:
+			hv = proctor.StatusFailed
+		case i < 10:
+			bv = proctor.StatusFailed
+		case i < 60:
+			bv, hv = proctor.StatusFailed, proctor.StatusFailed
+		}
+		base.Add(proctor.CaseResult{ID: id, Verdict: bv})
+		head.Add(proctor.CaseResult{ID: id, Verdict: hv})
+	}
+	c, err := proctor.CompareReportsWith(base, head, proctor.CompareOptions{Margin: 0.02})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d := c.Difference
+	fmt.Printf("difference %+.3f [%+.3f, %+.3f], McNemar p %.3f\n", d.Estimate, d.Low, d.High, c.MCNemarP)
+	fmt.Printf("non-inferior at 2 points: %v (lower bound %+.4f)\n", c.NonInferior.NonInferior, c.NonInferior.Low)
+	if m := c.MDE; m.Value != nil {
+		fmt.Printf("minimum detectable difference: %.3f (%d pairs, %.1f%% discordant)\n", *m.Value, m.N, 100*m.Discordance)
+	}
+	// Output:
+	// difference -0.005 [-0.023, +0.012], McNemar p 0.754
+	// non-inferior at 2 points: true (lower bound -0.0196)
+	// minimum detectable difference: 0.022 (400 pairs, 2.5% discordant)
+}
+
 // The reports of two shards add up to the report of the whole run.
 func ExampleMergeReports() {
 	a, b := proctor.NewReport("s"), proctor.NewReport("s")
@@ -47,7 +84,7 @@ func ExampleMergeReports() {
 		fmt.Println(c.ID, c.Verdict)
 	}
 	// Output:
-	// {Passed:1 Failed:1 Flaky:1 NotGraded:0}
+	// {Passed:1 Failed:1 Flaky:1 NotGraded:0 FlakyGatePassed:0 AttemptsSaved:0}
 	// b passed
 	// a flaky
 	// c failed

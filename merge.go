@@ -41,6 +41,8 @@ func MergeReports(reports ...*Report) (*Report, error) {
 		out.Totals.Failed += r.Totals.Failed
 		out.Totals.Flaky += r.Totals.Flaky
 		out.Totals.NotGraded += r.Totals.NotGraded
+		out.Totals.FlakyGatePassed += r.Totals.FlakyGatePassed
+		out.Totals.AttemptsSaved += r.Totals.AttemptsSaved
 		for _, c := range r.Cases {
 			if j, dup := seen[c.ID]; dup {
 				return nil, fmt.Errorf("proctor: merge: case %q is in report #%d and report #%d: %w", c.ID, j, i+1, ErrDuplicateCase)

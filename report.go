@@ -19,6 +19,22 @@ type Totals struct {
 	Flaky int `json:"flaky"`
 	// NotGraded counts cases with no measured attempt.
 	NotGraded int `json:"not_graded"`
+	// FlakyGatePassed counts the flaky cases that still passed the gate
+	// because at least min_pass of their attempts passed
+	// ([CaseResult.GatePassed]). They are counted in Flaky too.
+	FlakyGatePassed int `json:"flaky_gate_passed,omitempty"`
+	// AttemptsSaved counts the attempts stop_early did not make.
+	AttemptsSaved int `json:"attempts_saved,omitempty"`
+}
+
+// Count adds one case result: its verdict, whether a flaky one passed
+// the gate, and the attempts it saved.
+func (t *Totals) Count(c CaseResult) {
+	t.add(c.Verdict, 1)
+	if c.Verdict == StatusFlaky && c.GatePassed() {
+		t.FlakyGatePassed++
+	}
+	t.AttemptsSaved += c.AttemptsSaved
 }
 
 // Cases returns the number of cases counted.
@@ -144,7 +160,7 @@ func NewReport(suite string) *Report {
 
 // Add counts a case result, keeps it, and takes its grades' caveats.
 func (r *Report) Add(c CaseResult) {
-	r.Totals.add(c.Verdict, 1)
+	r.Totals.Count(c)
 	r.Cases = append(r.Cases, c)
 	for _, a := range c.Attempts {
 		for _, g := range a.Grades {

@@ -1,7 +1,12 @@
 // Package metric computes text and evaluation metrics from plain values,
 // with no grader, spec or run around them: BLEU and GLEU, Levenshtein
 // and Indel similarity, SQuAD token F1 and exact match, ROUGE, code
-// localization F1, McNemar's exact test, the Wilson interval and pass@k.
+// localization F1, McNemar's exact test, the Wilson interval and pass@k,
+// and the statistics of comparing and trusting pass rates: Newcombe's
+// interval for a paired difference, non-inferiority at a margin, the
+// minimum detectable difference and sample size for paired pass/fail
+// outcomes, cluster-robust standard errors and a cluster bootstrap, and
+// the Rogan-Gladen pass rate corrected for a grader's own errors.
 //
 // Each function reproduces a published reference implementation (named in
 // its doc comment, such as sacreBLEU, NLTK, rapidfuzz, the SQuAD v2

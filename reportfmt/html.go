@@ -187,6 +187,10 @@ type htmlSummary struct {
 	FlakyRate *htmlRate            `json:"flaky_rate"`
 	PassAtK   []htmlPassAtK        `json:"pass_at_k"`
 	Splits    []SplitTotals        `json:"splits"`
+	Groups    []GroupTotals        `json:"groups,omitempty"`
+	GroupBy   string               `json:"group_by,omitempty"`
+	Clustered *ClusteredRate       `json:"clustered_se,omitempty"`
+	Corrected []CorrectedRate      `json:"judge_corrected,omitempty"`
 	Graders   []htmlGrader         `json:"graders"`
 	Judges    []proctor.JudgeStats `json:"judges"`
 	Caveats   []string             `json:"caveats"`
@@ -283,7 +287,8 @@ func (h *HTML) Finish(s *Summary) error {
 	h.write("\n],\n\"summary\":")
 	sum := htmlSummary{Kind: "report", Suite: s.Suite, Version: h.opts.Version, Totals: s.Totals,
 		Judges: s.Judges, Caveats: s.Caveats, Splits: s.Splits(), Omitted: h.omitted,
-		PassAtK: []htmlPassAtK{}, Graders: []htmlGrader{}, Reasons: []htmlReason{}}
+		PassAtK: []htmlPassAtK{}, Graders: []htmlGrader{}, Reasons: []htmlReason{},
+		Groups: s.Groups(), GroupBy: s.GroupBy, Clustered: s.ClusteredRate(), Corrected: s.Corrected()}
 	if !h.opts.Generated.IsZero() {
 		sum.Generated = h.opts.Generated.UTC().Format(time.RFC3339)
 	}

@@ -95,22 +95,39 @@ func (j *JSON) Finish(s *Summary) error {
 		j.write([]byte(":"))
 		j.write(v)
 	}
+	// Beside the report's own fields, what the summary computed: proctor.Report
+	// reads past them; each case's split, group and cluster are in its
+	// result, so a merged report can count them again.
+	if cr := s.Corrected(); len(cr) > 0 {
+		j.field("judge_corrected", cr)
+	}
+	if r := s.ClusteredRate(); r != nil {
+		j.field("clustered_se", r)
+	}
 	if splits := s.Splits(); len(splits) > 0 {
-		// Beside the report's own fields: the verdict counts per split.
-		// proctor.Report reads past it; the split of each case is in
-		// its result, so a merged report can count them again.
-		b, err := plainJSON(&j.buf, splits)
-		if err != nil {
-			return err
-		}
-		j.write([]byte(`,"splits":`))
-		j.write(b)
+		j.field("splits", splits)
+	}
+	if groups := s.Groups(); groups != nil {
+		j.field("groups", struct {
+			By     string        `json:"by"`
+			Groups []GroupTotals `json:"groups"`
+		}{s.GroupBy, groups})
 	}
 	j.write([]byte("}\n"))
 	if j.err != nil {
 		return j.err
 	}
 	return j.bw.Flush()
+}
+
+// field writes `,"name":` and v as JSON, keeping the first error.
+func (j *JSON) field(name string, v any) {
+	b, err := plainJSON(&j.buf, v)
+	if err != nil && j.err == nil {
+		j.err = err
+	}
+	j.write([]byte(`,"` + name + `":`))
+	j.write(b)
 }
 
 // plainJSON is json.Marshal without HTML escaping: "<", ">" and "&" stay

@@ -105,6 +105,23 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 		prop("judge."+j.Name+".calls", fmt.Sprint(j.Calls))
 		prop("judge."+j.Name+".cost", j.CostText())
 	}
+	if r := s.ClusteredRate(); r != nil {
+		prop("clustered_se", fmt.Sprintf("%.4f", r.SE))
+		prop("design_effect", fmt.Sprintf("%.4f", r.DesignEffect))
+		prop("clusters", fmt.Sprint(r.Clusters))
+	}
+	for _, r := range s.Corrected() {
+		if c := r.Corrected; c != nil {
+			prop("corrected_pass_rate."+r.Grader, fmt.Sprintf("%.4f", c.Rate))
+			prop("corrected_pass_rate_95ci."+r.Grader, fmt.Sprintf("%.4f-%.4f", c.Low, c.High))
+		}
+	}
+	if t.FlakyGatePassed > 0 {
+		prop("flaky_gate_passed", fmt.Sprint(t.FlakyGatePassed))
+	}
+	if t.AttemptsSaved > 0 {
+		prop("attempts_saved", fmt.Sprint(t.AttemptsSaved))
+	}
 	for i, c := range s.Caveats {
 		prop(fmt.Sprintf("caveat.%d", i+1), c)
 	}

@@ -32,21 +32,21 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if r, d, ok := s.FlakyRate(); ok {
 		p(" Flaky rate %s (%d of %d measured %s).", pct(r), t.Flaky, d, plural(d, "case", "cases"))
 	}
+	if r := s.ClusteredRate(); r != nil {
+		p(" Cases come in clusters: %s.", clusteredLine(r))
+	}
+	if line := gateLine(t); line != "" {
+		p(" Gate: %s.", line)
+	}
+	for _, r := range s.Corrected() {
+		p(" Judge-corrected %s.", correctedLine(r))
+	}
 	p("\n")
 	if line := attemptLine(s); line != "" {
 		p("Attempts: %s.\n", line)
 	}
-	if splits := s.Splits(); len(splits) > 0 {
-		p("\n#### By split\n\n| split | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n")
-		for _, sp := range splits {
-			st := sp.Totals
-			rate := "n/a"
-			if r, d, ok := st.PassRate(); ok {
-				lo, hi := metric.Wilson(st.Passed, d)
-				rate = fmt.Sprintf("%s of %d (%s-%s)", pct(r), d, pct(lo), pct(hi))
-			}
-			p("| %s | %d | %d | %d | %d | %s |\n", mdText(splitName(sp.Split)), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
-		}
+	for _, b := range s.breakdowns() {
+		mdBreakdown(bw, b.by, b.rows)
 	}
 	var notPassed []proctor.CaseResult
 	for _, c := range s.Cases() {
@@ -122,3 +122,20 @@ func mdText(s string) string { return mdReplacer.Replace(s) }
 var mdCodeReplacer = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ")
 
 func mdCode(s string) string { return mdCodeReplacer.Replace(s) }
+
+// mdBreakdown writes a by-split or by-group table.
+func mdBreakdown(w io.Writer, by string, rows []breakdownRow) {
+	fmt.Fprintf(w, "\n#### By %s\n\n| %s | passed | failed | flaky | not graded | pass rate (95%% CI) |\n|---|---:|---:|---:|---:|---|\n", mdText(by), mdText(by))
+	for _, r := range rows {
+		st := r.totals
+		rate := "n/a"
+		if v, d, ok := st.PassRate(); ok {
+			lo, hi := metric.Wilson(st.Passed, d)
+			rate = fmt.Sprintf("%s of %d (%s-%s)", pct(v), d, pct(lo), pct(hi))
+		}
+		if c := r.clustered; c != nil {
+			rate += fmt.Sprintf("; clustered SE %.1f pp, design effect %.2f", 100*c.SE, c.DesignEffect)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %s |\n", mdText(r.name), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+	}
+}

@@ -12,6 +12,7 @@ package reportfmt
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -42,6 +43,12 @@ type Summary struct {
 	// Caveats are the things a reader must know; [Summary.Add] adds the
 	// caveats of the grades it sees, once each.
 	Caveats []string
+	// Bootstrap, when set, adds a cluster bootstrap to the run's
+	// clustered pass rate ([Summary.ClusteredRate]).
+	Bootstrap *BootstrapOptions
+	// GroupBy names the suite's group_by field; set, [Summary.Groups]
+	// counts the cases by their [proctor.CaseResult.Group].
+	GroupBy string
 	// Rows is how many cases to keep for listing (default [DefaultRows]).
 	// While the run has no more cases than that, every case is kept; after,
 	// passed cases are dropped first and counted in OmittedPassed.
@@ -52,7 +59,11 @@ type Summary struct {
 	omittedOther  int
 	reasons       map[string]int
 	attempts      map[[2]int]int // (measured attempts, passed attempts) -> cases
-	splits        map[string]*proctor.Totals
+	splits        breakdown
+	groups        breakdown
+	clusters      clusterStats
+	calibrated    map[string]*CorrectedRate // by grader name
+	calibOrder    []string
 }
 
 // NewSummary returns an empty Summary for the named suite.
@@ -85,16 +96,13 @@ const otherReasons = "(other reasons)"
 
 // Add counts one case result and keeps it for listing if there is room.
 func (s *Summary) Add(c proctor.CaseResult) {
-	count(&s.Totals, c.Verdict)
-	if s.splits == nil {
-		s.splits = map[string]*proctor.Totals{}
+	s.Totals.Count(c)
+	s.splits.add(c.Split, c)
+	if s.GroupBy != "" {
+		s.groups.add(c.Group, c)
 	}
-	st := s.splits[c.Split]
-	if st == nil {
-		st = &proctor.Totals{}
-		s.splits[c.Split] = st
-	}
-	count(st, c.Verdict)
+	s.clusters.add(c)
+	s.countCalibrated(c)
 	var n, pass int
 	for _, a := range c.Attempts {
 		switch a.Verdict {
@@ -149,26 +157,15 @@ func (s *Summary) keep(c proctor.CaseResult) {
 	s.omittedOther++
 }
 
-// count adds one case of verdict v to t.
-func count(t *proctor.Totals, v proctor.Status) {
-	switch v {
-	case proctor.StatusPassed:
-		t.Passed++
-	case proctor.StatusFailed:
-		t.Failed++
-	case proctor.StatusFlaky:
-		t.Flaky++
-	default:
-		t.NotGraded++
-	}
-}
-
 // SplitTotals are the verdict counts of the cases of one split.
 type SplitTotals struct {
 	// Split names the split; "" for the cases that name none.
 	Split string `json:"split"`
 	// Totals counts the split's case verdicts.
 	Totals proctor.Totals `json:"totals"`
+	// ClusteredSE is the split's pass rate with its cluster-robust
+	// standard error, when cases name clusters.
+	ClusteredSE *ClusteredRate `json:"clustered_se,omitempty"`
 }
 
 // Splits returns the verdict counts of each split (a case's
@@ -180,11 +177,79 @@ func (s *Summary) Splits() []SplitTotals {
 	if len(s.splits) == 0 || (len(s.splits) == 1 && s.splits[""] != nil) {
 		return nil
 	}
-	out := make([]SplitTotals, 0, len(s.splits))
-	for name, t := range s.splits {
-		out = append(out, SplitTotals{Split: name, Totals: *t})
+	return splitsOf(s.splits.list())
+}
+
+// GroupTotals are the verdict counts of the cases of one group of the
+// suite's group_by field.
+type GroupTotals struct {
+	// Group is the group's value; "" for the cases that have none.
+	Group string `json:"group"`
+	// Totals counts the group's case verdicts.
+	Totals proctor.Totals `json:"totals"`
+	// ClusteredSE is the group's pass rate with its cluster-robust
+	// standard error, when cases name clusters.
+	ClusteredSE *ClusteredRate `json:"clustered_se,omitempty"`
+}
+
+// Groups returns the verdict counts of each group of the suite's group_by
+// field ([proctor.CaseResult.Group]), by group name, the cases with no
+// value first; nil when GroupBy is not set.
+func (s *Summary) Groups() []GroupTotals {
+	if s.GroupBy == "" {
+		return nil
 	}
-	slices.SortFunc(out, func(a, b SplitTotals) int { return cmp.Compare(a.Split, b.Split) })
+	var out []GroupTotals
+	for _, e := range s.groups.list() {
+		out = append(out, GroupTotals{Group: e.key, Totals: e.Totals, ClusteredSE: e.ClusteredSE})
+	}
+	return out
+}
+
+func splitsOf(es []keyed) []SplitTotals {
+	out := make([]SplitTotals, len(es))
+	for i, e := range es {
+		out[i] = SplitTotals{Split: e.key, Totals: e.Totals, ClusteredSE: e.ClusteredSE}
+	}
+	return out
+}
+
+// keyed is one entry of a breakdown.
+type keyed struct {
+	key         string
+	Totals      proctor.Totals
+	ClusteredSE *ClusteredRate
+}
+
+// breakdown counts verdicts and clusters by a key: a split or a group.
+type breakdown map[string]*struct {
+	totals   proctor.Totals
+	clusters clusterStats
+}
+
+func (b *breakdown) add(key string, c proctor.CaseResult) {
+	if *b == nil {
+		*b = breakdown{}
+	}
+	e := (*b)[key]
+	if e == nil {
+		e = &struct {
+			totals   proctor.Totals
+			clusters clusterStats
+		}{}
+		(*b)[key] = e
+	}
+	e.totals.Count(c)
+	e.clusters.add(c)
+}
+
+// list returns the entries sorted by key.
+func (b breakdown) list() []keyed {
+	keys := slices.Sorted(maps.Keys(b))
+	out := make([]keyed, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, keyed{key: k, Totals: b[k].totals, ClusteredSE: b[k].clusters.rate(nil)})
+	}
 	return out
 }
 

@@ -28,9 +28,8 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 		p("  %-*s  %-10s  %-8s  %s\n", idw, "CASE", "VERDICT", "ATTEMPTS", "REASON")
 		for _, c := range cases {
-			pass, total := attemptCounts(c)
 			row := fmt.Sprintf("  %-*s  %-10s  %-8s  %s", idw, clip(c.ID, 40), verdictWord(c.Verdict),
-				fmt.Sprintf("%d/%d", pass, total), clip(CaseReason(c), reasonw))
+				attemptsCell(c), clip(CaseReason(c), reasonw))
 			p("%s\n", strings.TrimRight(row, " "))
 		}
 		if op, oo := s.Omitted(); op+oo > 0 {
@@ -40,32 +39,15 @@ func WriteText(w io.Writer, s *Summary) error {
 	}
 	t := s.Totals
 	p("passed %d | failed %d | flaky %d | not graded %d   (%d %s)\n", t.Passed, t.Failed, t.Flaky, t.NotGraded, t.Cases(), plural(t.Cases(), "case", "cases"))
-	if rate, d, ok := s.PassRate(); ok {
-		lo, hi := metric.Wilson(t.Passed, d)
-		p("pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
-	} else {
-		p("pass rate   n/a  no case passed or failed\n")
+	if line := gateLine(t); line != "" {
+		p("gate        %s\n", line)
 	}
-	if rate, d, ok := s.FlakyRate(); ok {
-		p("flaky rate  %s  = %d of %d measured %s\n", pct(rate), t.Flaky, d, plural(d, "case", "cases"))
-	}
+	writeRates(bw, s)
 	if line := attemptLine(s); line != "" {
 		p("attempts    %s\n", line)
 	}
-	if splits := s.Splits(); len(splits) > 0 {
-		p("by split\n")
-		w := 0
-		for _, sp := range splits {
-			w = max(w, len(splitName(sp.Split)))
-		}
-		for _, sp := range splits {
-			st := sp.Totals
-			rate := "n/a"
-			if r, d, ok := st.PassRate(); ok {
-				rate = fmt.Sprintf("%s (%d of %d)", pct(r), st.Passed, d)
-			}
-			p("  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", w, splitName(sp.Split), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
-		}
+	for _, b := range s.breakdowns() {
+		writeBreakdown(bw, "by "+b.by, b.rows)
 	}
 	if t.NotGraded > 0 {
 		p("not graded  %d %s, left out of the pass rate:\n", t.NotGraded, plural(t.NotGraded, "case", "cases"))
@@ -93,6 +75,106 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeRates writes the pass rate with its Wilson interval, the
+// clustered and judge-corrected rates and the flaky rate.
+func writeRates(w io.Writer, s *Summary) {
+	t := s.Totals
+	if rate, d, ok := s.PassRate(); ok {
+		lo, hi := metric.Wilson(t.Passed, d)
+		fmt.Fprintf(w, "pass rate   %s  = %d of %d passed or failed; 95%% CI %s-%s (Wilson)\n", pct(rate), t.Passed, d, pct(lo), pct(hi))
+		if r := s.ClusteredRate(); r != nil {
+			fmt.Fprintf(w, "            %s\n", clusteredLine(r))
+		}
+	} else {
+		fmt.Fprintf(w, "pass rate   n/a  no case passed or failed\n")
+	}
+	for _, r := range s.Corrected() {
+		fmt.Fprintf(w, "corrected   %s\n", correctedLine(r))
+	}
+	if rate, d, ok := s.FlakyRate(); ok {
+		fmt.Fprintf(w, "flaky rate  %s  = %d of %d measured %s\n", pct(rate), t.Flaky, d, plural(d, "case", "cases"))
+	}
+}
+
+// breakdownRow is one line of a by-split or by-group breakdown.
+type breakdownRow struct {
+	name      string
+	totals    proctor.Totals
+	clustered *ClusteredRate
+}
+
+// breakdownSection is the rows of one breakdown: by split, or by the
+// suite's group_by field.
+type breakdownSection struct {
+	by   string
+	rows []breakdownRow
+}
+
+// breakdowns returns the by-split and by-group sections that have rows.
+func (s *Summary) breakdowns() []breakdownSection {
+	var out []breakdownSection
+	if splits := s.Splits(); len(splits) > 0 {
+		rows := make([]breakdownRow, len(splits))
+		for i, sp := range splits {
+			rows[i] = breakdownRow{splitName(sp.Split), sp.Totals, sp.ClusteredSE}
+		}
+		out = append(out, breakdownSection{"split", rows})
+	}
+	if groups := s.Groups(); len(groups) > 0 {
+		rows := make([]breakdownRow, len(groups))
+		for i, g := range groups {
+			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
+		}
+		out = append(out, breakdownSection{s.GroupBy, rows})
+	}
+	return out
+}
+
+// writeBreakdown writes a titled breakdown, one line per split or group
+// with its counts, pass rate and clustered SE.
+func writeBreakdown(w io.Writer, title string, rows []breakdownRow) {
+	fmt.Fprintf(w, "%s\n", title)
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r.name))
+	}
+	for _, r := range rows {
+		st := r.totals
+		rate := "n/a"
+		if v, d, ok := st.PassRate(); ok {
+			rate = fmt.Sprintf("%s (%d of %d)", pct(v), st.Passed, d)
+		}
+		if c := r.clustered; c != nil {
+			rate += fmt.Sprintf(", clustered SE %.1f points, design effect %.2f", 100*c.SE, c.DesignEffect)
+		}
+		fmt.Fprintf(w, "  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", width, r.name, st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+	}
+}
+
+// attemptsCell is a case's passed attempts of those made, "k of n, min
+// m" when the case has a min_pass.
+func attemptsCell(c proctor.CaseResult) string {
+	pass, total := attemptCounts(c)
+	if c.MinPass > 0 {
+		return fmt.Sprintf("%d of %d, min %d", pass, total, c.MinPass)
+	}
+	return fmt.Sprintf("%d/%d", pass, total)
+}
+
+// gateLine says how many flaky cases min_pass let through and how many
+// attempts stop_early saved; "" when neither happened.
+func gateLine(t proctor.Totals) string {
+	var parts []string
+	if t.FlakyGatePassed > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d flaky %s passed the gate with min_pass (still counted flaky)",
+			t.FlakyGatePassed, t.Flaky, plural(t.Flaky, "case", "cases")))
+	}
+	if t.AttemptsSaved > 0 {
+		parts = append(parts, fmt.Sprintf("stop_early saved %d %s", t.AttemptsSaved, plural(t.AttemptsSaved, "attempt", "attempts")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // attemptLine says pass@1, pass@k and pass^k over the cases with k

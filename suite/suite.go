@@ -176,6 +176,15 @@ type Suite struct {
 	// Config is the configuration file the suite names with its config
 	// key, relative to the suite's folder; "" when it names none.
 	Config string
+	// Calibrations are the files the suite's calibration key names, as
+	// proctor calibrate --json wrote them: reports correct the pass rate
+	// of each calibrated grader's check for its errors.
+	Calibrations []proctor.GraderCalibration
+	// Bootstrap is the suite's cluster_bootstrap, nil when not set.
+	Bootstrap *BootstrapOptions
+	// GroupBy is the suite's group_by field: reports count verdicts by
+	// each case's value of it ([proctor.CaseResult.Group]).
+	GroupBy string
 
 	opts       Options
 	root       *os.Root
@@ -187,6 +196,7 @@ type Suite struct {
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
 	itemSchema *jsonschema.Schema // data_source_config.item_schema
+	gate       gateKeys           // min_pass, stop_early, cluster
 
 	mu      sync.Mutex
 	cache   map[string]proctor.Check // compiled specs by their JSON text
@@ -294,7 +304,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "cluster_bootstrap", "group_by", "calibration", "cases"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -302,6 +312,19 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	}
 	if n := doc.get("config"); n != nil {
 		if err := s.decodeConfig(n); err != nil {
+			return err
+		}
+	}
+	if err := s.decodeGate(doc, "", &s.gate); err != nil {
+		return err
+	}
+	if n := doc.get("calibration"); n != nil {
+		if err := s.decodeCalibration(n); err != nil {
+			return err
+		}
+	}
+	if n := doc.get("cluster_bootstrap"); n != nil {
+		if err := s.decodeBootstrap(n); err != nil {
 			return err
 		}
 	}
@@ -424,7 +447,7 @@ func (s *Suite) Cases() iter.Seq2[proctor.Case, error] {
 	}
 }
 
-var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "severity", "split", "attempts", "outputs", "checks"}
+var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "severity", "split", "attempts", "min_pass", "stop_early", "outputs", "checks"}
 
 func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	var c proctor.Case
@@ -511,6 +534,9 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 		if c.Outputs, err = s.decodeOutputs(v, at+".outputs"); err != nil {
 			return c, err
 		}
+	}
+	if err := s.applyGate(n, at, &c); err != nil {
+		return c, err
 	}
 	if len(c.Outputs) == 0 && s.Subject == nil {
 		return c, s.errAt(n, at, "has no recorded outputs and the suite has no subject: give outputs, or a subject to produce them")

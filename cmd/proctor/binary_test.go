@@ -119,7 +119,7 @@ func TestBinaryStrict(t *testing.T) {
 	}
 }
 
-var subcommands = [][]string{{"grade"}, {"run"}, {"compare"}, {"calibrate"}, {"serve"}, {"report"}, {"report", "merge"}, {"report", "show"}}
+var subcommands = [][]string{{"grade"}, {"run"}, {"compare"}, {"plan"}, {"calibrate"}, {"serve"}, {"report"}, {"report", "merge"}, {"report", "show"}}
 
 // TestBinaryHelp: --help, -h and help print the usage to standard output
 // and exit 0, for every subcommand.
@@ -139,7 +139,7 @@ func TestBinaryHelp(t *testing.T) {
 	if code != exitOK {
 		t.Errorf("proctor --help: exit %d", code)
 	}
-	for _, w := range []string{"grade", "run", "report merge", "report show", "compare", "calibrate", "serve", "version", "proctor COMMAND --help", "3  nothing was graded"} {
+	for _, w := range []string{"grade", "run", "report merge", "report show", "compare", "plan", "calibrate", "serve", "version", "proctor COMMAND --help", "3  nothing was graded"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("top-level usage lacks %q:\n%s", w, out)
 		}

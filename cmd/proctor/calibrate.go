@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
@@ -90,11 +91,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintf(stderr, "proctor calibrate: stopped: %v\n", err)
 	}
 	if *asJSON {
-		out := struct {
-			proctor.Calibration
-			Judges []proctor.JudgeStats `json:"judges"`
-		}{c, cfg.Judges().Stats()}
-		b, merr := json.Marshal(out)
+		b, merr := calibrationJSON(ch.Name(), c, cfg.Judges().Stats())
 		if merr != nil {
 			fmt.Fprintln(stderr, merr)
 			return exitUsage
@@ -107,6 +104,30 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return exitFailed
 	}
 	return exitOK
+}
+
+// calibrationJSON is the --json output: the calibration's own fields, the
+// grader's name (what --calibration matches checks by), its sensitivity
+// and specificity (null when undefined) and the judges' costs.
+func calibrationJSON(name string, c proctor.Calibration, stats []proctor.JudgeStats) ([]byte, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	num := func(f float64) any {
+		if math.IsNaN(f) {
+			return nil
+		}
+		return f
+	}
+	a := c.Accuracy()
+	out["grader"], out["judges"] = name, stats
+	out["sensitivity"], out["specificity"] = num(a.Sensitivity()), num(a.Specificity())
+	return json.Marshal(out)
 }
 
 func writeCalibration(w io.Writer, name string, c proctor.Calibration, stats []proctor.JudgeStats) {
@@ -128,4 +149,27 @@ func writeCalibration(w io.Writer, name string, c proctor.Calibration, stats []p
 			plural(s.Calls, "call"), pluralY(s.Retries, "retr"), plural(s.CacheHits, "cache hit"), plural(s.Tokens, "token"))
 	}
 	fmt.Fprintln(w)
+}
+
+// listFlag is a flag that may be given more than once.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// readCalibrations reads the files proctor calibrate --json wrote.
+func readCalibrations(files []string) ([]proctor.GraderCalibration, error) {
+	var out []proctor.GraderCalibration
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("--calibration: %w", err)
+		}
+		c, err := proctor.ParseCalibration(b)
+		if err != nil {
+			return nil, fmt.Errorf("--calibration %s: %w", f, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }

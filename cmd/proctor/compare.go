@@ -10,14 +10,19 @@ import (
 	"github.com/proctorhq/proctor"
 )
 
-const compareUsage = `usage: proctor compare [--json] [--html FILE] [--allow-missing] BASE.json HEAD.json
+const compareUsage = `usage: proctor compare [--json | --markdown] [--html FILE] [--allow-missing] [--margin 2pp [--alpha 0.05]] BASE.json HEAD.json
 
 Pairs the cases of two JSON reports (as proctor run --out writes them) by
 id and prints the regressions (passed -> failed or flaky), the fixes, the
-other verdict changes, and the exact McNemar test on the cases that passed
-or failed in both runs. A case of base missing from head is a regression
-unless --allow-missing. Warns when the runs used different judges or judge
-prompt versions.
+other verdict changes, and, over the cases that passed or failed in both
+runs: the difference in pass rate with its 95% interval (Newcombe's, for
+paired outcomes; widened by the design effect when cases name clusters),
+the exact McNemar test, and the smallest difference this many cases
+could detect (80% power, 5% level). With --margin, it also says whether
+head is no worse than base by more than the margin. A case of base
+missing from head is a regression unless --allow-missing. Warns when the
+runs used different judges or judge prompt versions. docs/statistics.md
+explains each figure.
 
 Exit status: 0 when no case regressed, 1 when one did, 2 for a usage error
 or a file that is not a proctor JSON report.
@@ -30,9 +35,17 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	htmlOut := fs.String("html", "", "also write the comparison as a self-contained HTML page to `FILE`")
 	allowMissing := fs.Bool("allow-missing", false, "a case of base missing from head is not a regression")
+	asMarkdown := fs.Bool("markdown", false, "print the comparison as Markdown")
+	margin := fs.String("margin", "", "test that head is no worse than base by more than `MARGIN` points: 2pp, 2% or 0.02")
+	alpha := fs.Float64("alpha", 0.05, "one-sided level of the --margin test")
 	files, code, done := parseArgs(fs, compareUsage, args, stdout)
 	if done {
 		return code
+	}
+	opts, err := compareOptions(*margin, *alpha)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+		return exitUsage
 	}
 	if len(files) != 2 {
 		fmt.Fprintln(stderr, "proctor compare: want BASE.json and HEAD.json")
@@ -49,7 +62,11 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 		return exitUsage
 	}
-	c := proctor.CompareReports(base, head)
+	c, err := proctor.CompareReportsWith(base, head, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+		return exitUsage
+	}
 	if *htmlOut != "" {
 		if err := writeCompareHTML(*htmlOut, base, head, c); err != nil {
 			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
@@ -63,6 +80,8 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 			return exitUsage
 		}
+	} else if *asMarkdown {
+		writeComparisonMarkdown(stdout, base, head, c)
 	} else {
 		writeComparison(stdout, base, head, c, *allowMissing)
 	}
@@ -125,6 +144,9 @@ func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Compari
 		p(" (significant at 0.05)\n")
 	default:
 		p(" (not significant at 0.05)\n")
+	}
+	for _, line := range statLines(c) {
+		p("%s\n", line)
 	}
 }
 

@@ -159,6 +159,17 @@ func TestCalibrateCommand(t *testing.T) {
 	if got.Samples != 3 || got.Agree != 2 || got.Confusion.FailPassed != 1 || got.Kappa == nil || *got.Kappa != 0 {
 		t.Errorf("got %+v, want 3 samples, 2 agreeing, kappa 0", got)
 	}
+	// The file is what run --calibration reads: it names the grader, and a
+	// judge that passes everything has Se + Sp = 1 + 0, too weak to correct.
+	gc, err := proctor.ParseCalibration(out.Bytes())
+	var extra struct {
+		Sensitivity, Specificity *float64
+		Judges                   []proctor.JudgeStats
+	}
+	_ = json.Unmarshal(out.Bytes(), &extra)
+	if err != nil || gc.Grader != "llm_judge" || extra.Sensitivity == nil || *extra.Sensitivity != 1 || *extra.Specificity != 0 || len(extra.Judges) != 1 {
+		t.Errorf("calibrate --json as a calibration file: %+v %+v %v\n%s", gc, extra, err, out.String())
+	}
 	for _, args := range [][]string{
 		{"calibrate", samples},
 		{"calibrate", "--grader", `{"type":"contains","value":"x"}`, "--config", cfg, samples},

@@ -44,7 +44,8 @@ commands:
   run           run a suite file and write reports
   report merge  join the JSON reports of a run's shards
   report show   print a JSON report as a table, Markdown or JUnit XML
-  compare       compare two JSON reports: regressions, fixes, McNemar's test
+  compare       compare two JSON reports: regressions, fixes, paired difference
+  plan          the cases needed to detect a change in pass rate
   calibrate     measure a judge grader against human labels
   serve         serve grading over HTTP on loopback
   types         list the spec types, or one type's options
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdReport(ctx, args[1:], stdin, stdout, stderr)
 	case "compare":
 		return cmdCompare(ctx, args[1:], stdin, stdout, stderr)
+	case "plan":
+		return cmdPlan(ctx, args[1:], stdin, stdout, stderr)
 	case "calibrate":
 		return cmdCalibrate(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":

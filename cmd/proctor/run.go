@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/proctorhq/proctor"
@@ -51,6 +52,8 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
 	progress := fs.String("progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
 	strict := fs.Bool("strict", false, "a case not graded fails the run (exit 1)")
+	var calFiles listFlag
+	fs.Var(&calFiles, "calibration", "correct a model-graded check's pass rate with the `FILE` proctor calibrate --json wrote (repeatable; adds to the suite's calibration)")
 	pos, code, done := parseArgs(fs, runUsage, args, stdout)
 	if done {
 		return code
@@ -105,6 +108,16 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 
 	sum := reportfmt.NewSummary(s.Name)
+	sum.GroupBy = s.GroupBy
+	if b := s.Bootstrap; b != nil {
+		sum.Bootstrap = &reportfmt.BootstrapOptions{Reps: b.Reps, Seed: b.Seed}
+	}
+	cals, err := readCalibrations(calFiles)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+		return exitUsage
+	}
+	sum.Calibrate(append(slices.Clip(s.Calibrations), cals...)...)
 	var sinks []func(proctor.CaseResult) error
 	var finish []func() error
 	if *out != "" {
@@ -232,7 +245,9 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	t := tally{passed: sum.Totals.Passed, failed: sum.Totals.Failed, flaky: sum.Totals.Flaky, notGraded: sum.Totals.NotGraded}
 	if !*allowFlaky {
-		t.flakyFails = t.flaky
+		// A flaky case that met its min_pass passes the gate; it stays
+		// flaky in every count.
+		t.flakyFails = t.flaky - sum.Totals.FlakyGatePassed
 	}
 	code = verdictExit(t, *strict)
 	switch {

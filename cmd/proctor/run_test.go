@@ -222,6 +222,42 @@ cases:
 	if code != exitOK || !strings.Contains(out, `"p_value":1`) {
 		t.Errorf("compare with itself: exit %d, %s", code, out)
 	}
+	code, out, stderr = cli(t, "compare", "--json", "--margin", "2pp", "--alpha", "0.025", bj, hj)
+	var c struct {
+		Difference *struct {
+			Estimate, Low, High       float64
+			N, PassToFail, FailToPass int
+		} `json:"difference"`
+		McNemarP    *float64 `json:"mcnemar_p"`
+		NonInferior *struct {
+			NonInferior   bool `json:"non_inferior"`
+			Margin, Alpha float64
+			N             int
+		} `json:"non_inferior"`
+		MDE *struct {
+			Value *float64
+			N     int
+		} `json:"mde"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != exitFailed {
+		t.Fatalf("compare --json --margin: exit %d, %v: %s %s", code, err, out, stderr)
+	}
+	if c.Difference == nil || c.Difference.N != 3 || c.Difference.Estimate != 0 || c.McNemarP == nil || *c.McNemarP != 1 ||
+		c.NonInferior == nil || c.NonInferior.NonInferior || c.NonInferior.Margin != 0.02 || c.NonInferior.Alpha != 0.025 ||
+		c.MDE == nil || c.MDE.N != 3 || c.MDE.Value != nil {
+		t.Errorf("compare --json figures: %s", out)
+	}
+	_, md, _ := cli(t, "compare", "--markdown", "--margin", "0.02", bj, hj)
+	for _, want := range []string{"| difference (head - base) | +0.0 pp", "| McNemar exact p | 1 |", "| non-inferior | false |", "| minimum detectable difference | none |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("compare --markdown lacks %q:\n%s", want, md)
+		}
+	}
+	for _, bad := range []string{"2", "x", "0", "150pp"} {
+		if code, _, stderr := cli(t, "compare", "--margin", bad, bj, hj); code != exitUsage || !strings.Contains(stderr, "--margin") {
+			t.Errorf("--margin %s: exit %d, %s", bad, code, stderr)
+		}
+	}
 }
 
 func TestReportShow(t *testing.T) {

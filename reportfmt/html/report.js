@@ -396,6 +396,7 @@
         el("div", { "class": "sub" }, S.flaky_rate ? num(S.flaky_rate.numerator) + " of " + plural(S.flaky_rate.denominator, "measured case", "measured cases") : "")));
     main.appendChild(cards);
     main.appendChild(el("p", { "class": "note" }, "Flaky and not graded cases are counted on their own, never as passed or failed."));
+    main.appendChild(rateNotes(S));
     if (S.pass_at_k && S.pass_at_k.length) {
       main.appendChild(el("table", { "class": "plain", id: "pass-at-k" }, el("thead", null, el("tr", null, el("th", null, "k"), el("th", { "class": "num" }, "pass@k"), el("th", { "class": "num" }, "pass^k"), el("th", { "class": "num" }, "cases"))),
         el("tbody", null, S.pass_at_k.map(function (p) { return el("tr", null, el("td", null, String(p.k)), el("td", { "class": "num" }, pct(p.pass_at_k)), el("td", { "class": "num" }, pct(p.pass_hat_k)), el("td", { "class": "num" }, num(p.cases))); }))));
@@ -496,6 +497,36 @@
     showCase();
   }
 
+  // The clustered and judge-corrected pass rates and the gate counts of a
+  // run, one line each (docs/statistics.md).
+  function rateNotes(S) {
+    var items = [], r = S.clustered_se, T = S.totals;
+    if (r) items.push(el("li", { id: "clustered-se" }, "Clustered SE " + (100 * r.clustered_se).toFixed(1) + " points over " + num(r.clusters) +
+      " clusters (CR1), design effect " + r.design_effect.toFixed(2) + "; 95% CI " + pct(r.low) + "–" + pct(r.high) + "."));
+    (S.judge_corrected || []).forEach(function (c) {
+      var k = c.corrected_pass_rate;
+      items.push(el("li", { "class": "corrected" }, c.grader + ": raw " + pct(c.raw_pass_rate) + " of " + plural(c.graded, "grade", "grades") +
+        (k ? ", corrected for the judge's errors " + pct(k.rate) + " (95% CI " + pct(k.low) + "–" + pct(k.high) + ")." : "; " + c.note + ".")));
+    });
+    if (T.flaky_gate_passed) items.push(el("li", { id: "gate" }, num(T.flaky_gate_passed) + " flaky cases passed the gate with min_pass (still counted flaky)."));
+    if (T.attempts_saved) items.push(el("li", { id: "saved" }, "stop_early saved " + plural(T.attempts_saved, "attempt", "attempts") + "."));
+    return el("ul", { id: "rate-notes" }, items);
+  }
+
+  // The paired figures of a comparison, one line each (docs/statistics.md).
+  function statsList(C) {
+    function pp(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(1); }
+    var items = [], d = C.difference, ni = C.non_inferior, m = C.mde;
+    if (!d) return el("ul", { id: "paired-stats" }, el("li", null, "No case passed or failed in both runs."));
+    items.push(el("li", { id: "difference" }, "Difference in pass rate (head − base) over " + plural(d.n, "case", "cases") + ": " + pp(d.estimate) +
+      " points, 95% CI " + pp(d.low) + " to " + pp(d.high) + " (" + d.method + (d.clusters ? ", design effect " + d.design_effect.toFixed(2) + " over " + num(d.clusters) + " clusters" : "") + ")."));
+    if (ni) items.push(el("li", { id: "non-inferior" }, "Non-inferiority at a " + (100 * ni.margin).toFixed(1) + "-point margin (one-sided α " + ni.alpha + "): " +
+      (ni.non_inferior ? "head is no worse than base by the margin" : "not shown") + " (lower bound " + pp(ni.low) + " points)."));
+    if (m) items.push(el("li", { id: "mde" }, "Minimum detectable difference (80% power, two-sided 5%, " + plural(m.n, "effective case", "effective cases") + ", " +
+      pct(m.discordance) + " discordant): " + (m.value == null ? "none" : (100 * m.value).toFixed(1) + " points") + "."));
+    return el("ul", { id: "paired-stats" }, items);
+  }
+
   // ---- The compare page.
   function comparePage() {
     var C = S.comparison, pairs = data.cases, st = readHash();
@@ -515,6 +546,7 @@
     main.appendChild(el("p", { id: "mcnemar" }, "McNemar exact test over " + plural(C.paired, "case", "cases") + " passed or failed in both runs: " +
       num(C.pass_to_fail) + " passed → failed, " + num(C.fail_to_pass) + " failed → passed, two-sided p = " + (+C.p_value.toPrecision(4)) +
       (disc === 0 ? " (no discordant pairs)." : C.p_value < 0.05 ? " (significant at 0.05)." : " (not significant at 0.05).")));
+    main.appendChild(statsList(C));
     var tot = el("table", { "class": "plain" }, el("thead", null, el("tr", null, el("th", null, "run"), VERDICTS.map(function (v) { return el("th", { "class": "num" }, VLABEL[v]); }))),
       el("tbody", null, [["base", S.base], ["head", S.head]].map(function (r) { return el("tr", null, el("td", null, r[0]), VERDICTS.map(function (v) { return el("td", { "class": "num" }, num(r[1].totals[v])); })); })));
     main.appendChild(tot);

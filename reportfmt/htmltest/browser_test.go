@@ -443,6 +443,12 @@ func TestBrowserCompare(t *testing.T) {
 	if m := p.text("#mcnemar"); !strings.Contains(m, "1 passed → failed, 1 failed → passed") {
 		t.Errorf("McNemar line %q", m)
 	}
+	if d := p.text("#difference"); !strings.Contains(d, "Difference in pass rate (head − base)") || !strings.Contains(d, "95% CI") {
+		t.Errorf("difference line %q", d)
+	}
+	if m := p.text("#mde"); !strings.Contains(m, "Minimum detectable difference") {
+		t.Errorf("MDE line %q", m)
+	}
 	p.screenshot("html-report-compare.png")
 	p.click(`#filters button[data-filter="regression"]`)
 	if got := p.rows(); got != 1 {
