@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,19 +19,33 @@ import (
 )
 
 // misconfiguredServer is a loopback chat endpoint that answers every
-// request with status and body, counting the requests.
+// request with status and body, counting the requests, and apart those
+// whose body holds secondRun (the cases of a second run).
 func misconfiguredServer(t *testing.T, status int, body string) (*httptest.Server, *atomic.Int64) {
+	srv, n, _ := countingServer(t, status, body)
+	return srv, n
+}
+
+// secondRun marks the outputs of the cases a test runs after the pool
+// stopped, so that a request of the first run still reaching the server
+// after it was cancelled is not taken for one of the second.
+const secondRun = "second run"
+
+func countingServer(t *testing.T, status int, body string) (*httptest.Server, *atomic.Int64, *atomic.Int64) {
 	t.Helper()
-	var n atomic.Int64
+	var n, second atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
+		if b, _ := io.ReadAll(r.Body); strings.Contains(string(b), secondRun) {
+			second.Add(1)
+		}
 		time.Sleep(5 * time.Millisecond) // let the run's other cases start their calls
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		fmt.Fprint(w, body)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, &n
+	return srv, &n, &second
 }
 
 func chatJudge(t *testing.T, url, name, family string) proctor.JudgeModel {
@@ -42,10 +57,13 @@ func chatJudge(t *testing.T, url, name, family string) proctor.JudgeModel {
 	return c.JudgeModel(name, family)
 }
 
-func tenCases() []proctor.Case {
+func tenCases() []proctor.Case { return casesSaying("") }
+
+// casesSaying is ten cases whose outputs end with suffix.
+func casesSaying(suffix string) []proctor.Case {
 	cases := make([]proctor.Case, 10)
 	for i := range cases {
-		cases[i] = proctor.Case{ID: fmt.Sprintf("c%d", i), Sample: proctor.Sample{Input: "Capital of France?", Output: fmt.Sprintf("Paris %d.", i)}}
+		cases[i] = proctor.Case{ID: fmt.Sprintf("c%d", i), Sample: proctor.Sample{Input: "Capital of France?", Output: fmt.Sprintf("Paris %d.%s", i, suffix)}}
 	}
 	return cases
 }
@@ -68,7 +86,7 @@ func TestJudgeMisconfiguredStopsRun(t *testing.T) {
 	const concurrency = 4
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, n := misconfiguredServer(t, tt.status, tt.body)
+			srv, n, second := countingServer(t, tt.status, tt.body)
 			pool := proctor.NewJudgePool(chatJudge(t, srv.URL, "primary", "openai"))
 			judge := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})
 			r := proctor.NewRunner(pool, proctor.WithConcurrency(concurrency), proctor.WithChecks(proctor.Check{Grader: judge}))
@@ -89,9 +107,8 @@ func TestJudgeMisconfiguredStopsRun(t *testing.T) {
 			if rep == nil || !anyContains(rep.Caveats, "run stopped") {
 				t.Errorf("report %v: want a caveat saying the run stopped", rep)
 			}
-			before := n.Load()
-			if _, err := r.Run(context.Background(), tenCases()); !errors.Is(err, proctor.ErrJudgeMisconfigured) || n.Load() != before {
-				t.Errorf("second run: err %v, %d more requests; want the error again and no request", err, n.Load()-before)
+			if _, err := r.Run(context.Background(), casesSaying(" "+secondRun)); !errors.Is(err, proctor.ErrJudgeMisconfigured) || second.Load() != 0 {
+				t.Errorf("second run: err %v, %d requests; want the error again and no request", err, second.Load())
 			}
 			if !errors.Is(r.Err(), proctor.ErrJudgeMisconfigured) || !errors.Is(pool.Err(), proctor.ErrJudgeMisconfigured) {
 				t.Errorf("Runner.Err %v, JudgePool.Err %v: want the error", r.Err(), pool.Err())

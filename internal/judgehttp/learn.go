@@ -73,6 +73,12 @@ func (l *Learner) acquire(ctx context.Context) error {
 	}
 	select {
 	case *ch <- struct{}{}:
+		// Both cases may be ready at once and select picks at random: a
+		// call cancelled while it waited must not send its request.
+		if err := ctx.Err(); err != nil {
+			<-*ch
+			return err
+		}
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
