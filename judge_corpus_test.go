@@ -28,6 +28,7 @@ type corpusReply struct {
 
 	Scale         []int    `json:"scale"`
 	PassAt        int      `json:"pass_at"`
+	WholeScores   bool     `json:"whole_scores"`
 	Range         any      `json:"range"` // llm_score: true; score_model: [lo, hi]
 	Threshold     float64  `json:"threshold"`
 	PassThreshold *float64 `json:"pass_threshold"`
@@ -111,7 +112,7 @@ func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
 	case "faithfulness":
 		g = NewFaithfulness(JudgeOptions{}, with)
 	case "llm_score":
-		o := LLMScoreOptions{PassAt: c.PassAt}
+		o := LLMScoreOptions{PassAt: c.PassAt, WholeScores: c.WholeScores}
 		if len(c.Scale) == 2 {
 			o.Scale = [2]int{c.Scale[0], c.Scale[1]}
 		}

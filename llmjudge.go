@@ -36,6 +36,7 @@ type judgeTask struct {
 
 	lo, hi, passAt float64 // taskScore
 	ranged         bool
+	whole          bool // taskScore: no half points
 
 	categories, pass []string // taskCategory
 
@@ -156,8 +157,11 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if err != nil {
 			return readVerdict{}, err
 		}
-		if sc < t.lo || sc > t.hi || math.IsNaN(sc) || (!t.ranged && sc != math.Trunc(sc)) {
+		if sc < t.lo || sc > t.hi || math.IsNaN(sc) {
 			return readVerdict{}, fmt.Errorf("%w: score %v is not on the scale %g to %g", judgereply.ErrNoVerdict, sc, t.lo, t.hi)
+		}
+		if step := t.step(); step > 0 && sc/step != math.Trunc(sc/step) {
+			return readVerdict{}, fmt.Errorf("%w: score %v is between the steps of the scale %g to %g (steps of %g)", judgereply.ErrNoVerdict, sc, t.lo, t.hi, step)
 		}
 		v := VerdictFail
 		if sc >= t.passAt {
@@ -197,6 +201,19 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		return readVerdict{}, fmt.Errorf("%w: no pass, fail or abstain", judgereply.ErrNoVerdict)
 	}
 	return readVerdict{verdict: said}, nil
+}
+
+// step is the finest score the scale takes: none on a range, 1 when
+// only whole numbers count, else a half point (MT-Bench's judges write
+// [[8.5]] on its 1 to 10 scale).
+func (t *judgeTask) step() float64 {
+	switch {
+	case t.ranged:
+		return 0
+	case t.whole:
+		return 1
+	}
+	return 0.5
 }
 
 // scoreOnScale returns the score r gave on the scale [lo, hi]: a labelled
@@ -330,29 +347,90 @@ func lettersOf(s string) string {
 }
 
 // pairwiseVerdict reads a pairwise reply: the verdict the prompt asks
-// for, else MT-Bench's [[A]], [[B]], [[C]] (a tie), Prometheus's
-// [RESULT] A, or the answer's letter.
+// for, else MT-Bench's [[A]], [[B]], [[C]] (a tie), arena-hard's [[A>>B]]
+// … [[B>>A]] and [[A=B]], AlpacaEval's ranking, Prometheus's [RESULT] A,
+// or the answer's letter.
 func pairwiseVerdict(r judgereply.Reply) (readVerdict, error) {
 	if v, ok := verdictWord(r.Verdict); ok {
 		return readVerdict{verdict: v}, nil
 	}
 	for _, s := range []string{r.Choice, r.Last} {
-		switch judgereply.NormLabel(s) {
-		case "a", "answer a", "assistant a", "response a":
-			if s == r.Last && lettersOf(s) == "a" {
-				continue // the article, not the answer
-			}
-			return readVerdict{verdict: VerdictPass}, nil
-		case "b", "answer b", "assistant b", "response b":
-			return readVerdict{verdict: VerdictFail}, nil
-		case "c", "tie", "draw", "equal", "neither", "both":
-			return readVerdict{verdict: VerdictAbstain}, nil
+		v, ok := pairwiseChoice(s)
+		if ok && (s == r.Choice || lastLinePreference(s)) {
+			return readVerdict{verdict: v}, nil
 		}
+	}
+	if len(r.Ranking) > 0 {
+		return rankedVerdict(r.Ranking)
 	}
 	if v, ok := verdictWord(r.Bare); ok {
 		return readVerdict{verdict: v}, nil
 	}
 	return readVerdict{}, fmt.Errorf("%w: no preference for A or B", judgereply.ErrNoVerdict)
+}
+
+// pairwiseChoice reads one answer of a pairwise judge: the better
+// answer's name, a tie, or an arena-style comparison.
+func pairwiseChoice(s string) (Verdict, bool) {
+	n := judgereply.NormLabel(s)
+	switch strings.ReplaceAll(n, " ", "") {
+	case "a>>b", "a>b", "a≫b", "b<a", "b<<a":
+		return VerdictPass, true
+	case "b>>a", "b>a", "b≫a", "a<b", "a<<b":
+		return VerdictFail, true
+	case "a=b", "b=a", "a==b":
+		return VerdictAbstain, true
+	}
+	switch n {
+	case "a", "answer a", "assistant a", "response a", "output a":
+		return VerdictPass, true
+	case "b", "answer b", "assistant b", "response b", "output b":
+		return VerdictFail, true
+	case "c", "tie", "draw", "equal", "neither", "both":
+		return VerdictAbstain, true
+	}
+	return VerdictAbstain, false
+}
+
+// lastLinePreference reports whether s, the reply's last line, names an
+// answer as a choice rather than as a word of a cut-off sentence: a tie
+// word alone ("Both") is no verdict there; "a" in lower case is the
+// article.
+func lastLinePreference(s string) bool {
+	l := lettersOf(s)
+	switch strings.ToLower(l) {
+	case "both", "neither", "equal":
+		return false
+	case "a":
+		return l == "A"
+	}
+	return true
+}
+
+// rankedVerdict reads a ranking of the two answers, named as AlpacaEval's
+// prompts name them (model_1 and model_2, or m and M, are the first and
+// second) or by their letters.
+func rankedVerdict(rs []judgereply.Ranked) (readVerdict, error) {
+	first, second := math.NaN(), math.NaN()
+	for _, e := range rs {
+		switch strings.ToLower(strings.TrimSpace(e.Name)) {
+		case "model_1", "model 1", "a", "answer a", "answer_a", "output_1", "output (a)":
+			first = e.Rank
+		case "model_2", "model 2", "b", "answer b", "answer_b", "output_2", "output (b)":
+			second = e.Rank
+		default:
+			return readVerdict{}, fmt.Errorf("%w: the ranking names %q, not answer A or B", judgereply.ErrNoVerdict, clipRunes(e.Name, 40))
+		}
+	}
+	switch {
+	case len(rs) != 2 || math.IsNaN(first) || math.IsNaN(second):
+		return readVerdict{}, fmt.Errorf("%w: the ranking does not rank both answers once", judgereply.ErrNoVerdict)
+	case first < second:
+		return readVerdict{verdict: VerdictPass}, nil
+	case second < first:
+		return readVerdict{verdict: VerdictFail}, nil
+	}
+	return readVerdict{verdict: VerdictAbstain}, nil
 }
 
 func verdictWord(w string) (Verdict, bool) {
@@ -481,6 +559,9 @@ type LLMScoreOptions struct {
 	// is at least Threshold (in [0, 1]; Scale and PassAt are then unused).
 	Range     bool
 	Threshold float64
+	// WholeScores refuses half points on Scale: a reply scoring 3.5 is
+	// then unreadable. By default a half point is read as written.
+	WholeScores bool
 }
 
 // NewLLMScore returns a scoring grader; it returns an error when the scale
@@ -507,7 +588,7 @@ func NewLLMScore(rubric string, opts LLMScoreOptions, with ...Option) (*LLMScore
 		if pa < sc[0] || pa > sc[1] {
 			return nil, fmt.Errorf("proctor: llm_score pass_at %d is off the scale [%d, %d]", pa, sc[0], sc[1])
 		}
-		t.lo, t.hi, t.passAt = float64(sc[0]), float64(sc[1]), float64(pa)
+		t.lo, t.hi, t.passAt, t.whole = float64(sc[0]), float64(sc[1]), float64(pa), opts.WholeScores
 	}
 	return &LLMScore{newJudgeGrader("llm_score", opts.JudgeOptions, t, with)}, nil
 }
@@ -650,6 +731,7 @@ func judgeSpecs(m map[string]Builder) {
 			if hasPA {
 				opts.PassAt = pa
 			}
+			opts.WholeScores = o.Bool("whole_scores", false)
 		}
 		if err := o.Err(); err != nil {
 			return nil, err

@@ -83,12 +83,17 @@ func isTagName(n string) bool {
 	return true
 }
 
-// stripThink removes closed <think>…</think> and <thinking>…</thinking>
-// blocks (any case). An unclosed opening tag, or a closing tag with no
-// opening one, is removed alone: the text around it stays. One pass per
-// tag name: linear in the reply.
-func stripThink(s string) string {
-	for _, tag := range [...]string{"thinking", "think"} {
+// reasoningTags name the blocks a judge reasons in before it answers.
+var reasoningTags = [...]string{"thinking", "think", "reasoning", "scratchpad"}
+
+// stripThink removes closed reasoning blocks (<think>…</think>,
+// <thinking>, <reasoning>, <scratchpad>; any case) and returns what they
+// said, for the evidence. An unclosed opening tag, or a closing tag with
+// no opening one, is removed alone: the text around it stays. One pass
+// per tag name: linear in the reply.
+func stripThink(s string) (string, []string) {
+	var said []string
+	for _, tag := range reasoningTags {
 		open, close := "<"+tag+">", "</"+tag+">"
 		if indexFold(s, open, 0) < 0 && indexFold(s, close, 0) < 0 {
 			continue
@@ -108,6 +113,9 @@ func stripThink(s string) string {
 					continue
 				}
 				b.WriteString("\n")
+				if t := strings.TrimSpace(s[i+len(open) : j]); t != "" {
+					said = append(said, t)
+				}
 				i = j + len(close)
 			case s[i] == '<' && hasFold(s[i:], close):
 				b.WriteString("\n") // a closing tag alone goes
@@ -119,7 +127,7 @@ func stripThink(s string) string {
 		}
 		s = b.String()
 	}
-	return s
+	return s, said
 }
 
 // hasFold reports whether s starts with prefix, ignoring ASCII case.

@@ -86,9 +86,20 @@ type Reply struct {
 	// the reply has more than one line and the first is not labelled:
 	// where a classifier asked to answer first puts its answer.
 	First string
+	// Ranking is the order the judge put the answers in, as AlpacaEval's
+	// judges write it ([{'model': 'model_1', 'rank': 1}, …]), in the
+	// order written.
+	Ranking []Ranked
 	// Text is the reply as read: nonce-quoted text, reasoning blocks,
 	// blockquotes, inline code, quoted strings and JSON removed.
 	Text string
+}
+
+// Ranked is one entry of a judge's ranking: an answer's name and its rank
+// (1 is the best).
+type Ranked struct {
+	Name string
+	Rank float64
 }
 
 // Errors that mean a reply is unreadable. Parse returns ErrEmpty and
@@ -111,22 +122,32 @@ func Parse(reply, nonce string) (Reply, error) {
 	if len(reply) > MaxReply {
 		reply = reply[:MaxReply]
 	}
+	// Reasoning blocks go first: a block that names the output's tag
+	// ("the text inside <output-NONCE> says …") must not open a quotation
+	// that swallows the judge's verdict after the block.
+	reply, thought := stripThink(reply)
 	if nonce != "" {
 		reply = StripQuoted(reply, nonce)
 	}
-	reply = stripThink(reply)
 	if strings.TrimSpace(reply) == "" {
 		return Reply{}, ErrEmpty
 	}
 	var c claims
 	prose := c.scan(reply)
 	c.readLines(prose)
+	if len(c.reasoning) == 0 {
+		// Reasoning written as prose, or in a reasoning block, is kept.
+		c.reasoning = thought
+		if len(c.prose) > 0 {
+			c.reasoning = append(c.reasoning, strings.Join(c.prose, "\n"))
+		}
+	}
 	return c.reply()
 }
 
 // Decided reports whether r carries a verdict, score, category or choice.
 func (r Reply) Decided() bool {
-	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != ""
+	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != "" || len(r.Ranking) > 0
 }
 
 // claims collects what a reply says, in the order written.
@@ -143,6 +164,8 @@ type claims struct {
 	violations  string
 	basis       string
 	reasoning   []string
+	prose       []string // the judge's own lines that claim nothing
+	ranks       []Ranked
 	last        string
 	first       string
 	asked       bool // the judge wrote a question of its own
@@ -170,7 +193,7 @@ func (c *claims) reply() (Reply, error) {
 	r := Reply{
 		Criterion: c.criterion, Violations: c.violations, Basis: c.basis,
 		Reasoning: strings.Join(c.reasoning, " | "), Last: c.last, First: c.first, Text: c.text,
-		Confidence: c.confidence, Loose: c.loose,
+		Confidence: c.confidence, Loose: c.loose, Ranking: c.ranks,
 	}
 	var err error
 	if r.Verdict, err = agree("verdicts", c.verdicts, same); err != nil {

@@ -64,6 +64,7 @@ func (c *claims) labelled(label, val string) {
 				c.choices = append(c.choices, w)
 			}
 		case c.err != nil:
+		case c.bracketValue(val):
 		default:
 			if w, _, _ := head(val); verdictWords[strings.ToLower(w)].v != "" {
 				// A verdict word read and refused ("pass?", "pass if
@@ -523,12 +524,18 @@ func (c *claims) readLines(prose string) {
 			c.asked = true
 		}
 	}
+	bareAt := map[int]bool{}
 	if !labelledAt[0] {
+		n := len(c.bare)
 		c.bareVerdict(kept[0], last == 0)
+		bareAt[0] = len(c.bare) > n
 	}
 	if last > 0 && !labelledAt[last] {
+		n := len(c.bare)
 		c.bareVerdict(kept[last], false)
+		bareAt[last] = len(c.bare) > n
 	}
+	c.keepProse(kept, func(i int) bool { return labelledAt[i] || bareAt[i] })
 	l := kept[last]
 	if _, v, ok := splitLabel(l); ok {
 		l = v
@@ -536,6 +543,25 @@ func (c *claims) readLines(prose string) {
 	c.last = choiceOf(l)
 	if last > 0 && !labelledAt[0] {
 		c.first = choiceOf(kept[0])
+	}
+}
+
+// maxProse is how much of the judge's prose the evidence keeps.
+const maxProse = 4 << 10
+
+// keepProse keeps the lines of kept that are not labelled claims and not
+// a bare verdict: the reasoning a judge wrote as prose.
+func (c *claims) keepProse(kept []string, claimed func(int) bool) {
+	size := 0
+	for i, k := range kept {
+		t := strings.TrimSpace(k)
+		if _, _, _, num := ScoreAlone(t); claimed(i) || t == "" || num {
+			continue
+		}
+		if size += len(t); size > maxProse {
+			break
+		}
+		c.prose = append(c.prose, t)
 	}
 }
 
@@ -561,6 +587,27 @@ func midVerdict(line string) int {
 		return i + 2
 	}
 	return -1
+}
+
+// bracketValue reports whether a labelled value opens with a bracketed
+// answer ("Final verdict: [[C]] for a tie."): the line's bracket reading
+// takes it. Prose after it that calls it a tie when it names an answer,
+// or the other way round, contradicts it.
+func (c *claims) bracketValue(val string) bool {
+	t := strings.TrimLeft(val, " \t*_")
+	m := bracketRe().FindStringSubmatchIndex(t)
+	if m == nil || m[0] != 0 {
+		return false
+	}
+	c.loose = true
+	in := strings.ToLower(strings.ReplaceAll(t[m[2]:m[3]], " ", ""))
+	isTie := in == "c" || in == "tie" || strings.Contains(in, "=")
+	for _, w := range words(t[m[1]:]) {
+		if (w == "tie" || w == "draw") && !isTie && (in == "a" || in == "b" || strings.ContainsAny(in, "<>")) {
+			c.fail("%q called a tie", t[m[2]:m[3]])
+		}
+	}
+	return true
 }
 
 // bracketed reads MT-Bench's [[8]] or [[A]], or Prometheus's [RESULT] X.

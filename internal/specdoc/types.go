@@ -373,6 +373,7 @@ var Types = []Type{
 			{"pass_at", "integer", "3 on [1, 4]; else two thirds up the scale", "The lowest passing score."},
 			{"range", "[0, 1]", "none", "Score on [0, 1] instead of a scale."},
 			{"threshold", "number in [0, 1]", "(required with range)", "The lowest passing score on range."},
+			{"whole_scores", "boolean", "false", "Refuse half points on the scale: a reply scoring 3.5 is then unreadable. By default a half point (MT-Bench's `[[8.5]]`) is read as written."},
 		},
 		Example: `{"type": "llm_score", "rubric": "How complete is the answer?", "scale": [1, 5], "pass_at": 4}`},
 	{Name: "llm_category", Family: "judges", Summary: "a judge puts the output in a category",

@@ -30,7 +30,7 @@ def every(xs, n):
 one = re.compile(r"\[\[(\d+\.?\d*)\]\]")
 one_backup = re.compile(r"\[(\d+\.?\d*)\]")
 
-def mtbench_single(repo, commit, path, n, shape_of):
+def mtbench_single(repo, commit, path, n, shape_of, grader="llm_score 1-10"):
     rows = [json.loads(l) for l in show(repo, commit, path).splitlines() if l.strip()]
     out = []
     for d in every(rows, n):
@@ -42,7 +42,7 @@ def mtbench_single(repo, commit, path, n, shape_of):
             backup = m is not None
         score = ast.literal_eval(m.groups()[0]) if m else -1
         distinct = set(one.findall(j))
-        e = dict(source=repo, path=path, commit=commit, shape=shape_of(d), grader="llm_score 1-10",
+        e = dict(source=repo, path=path, commit=commit, shape=shape_of(d), grader=grader,
                  reply=j, label="score" if score != -1 else "none", note="")
         if score != -1:
             e["score"] = score
@@ -105,6 +105,24 @@ def alpaca_rank(repo, commit, path, n):
                         reply=raw, label=label, note=""))
     return out
 
+# A user's own prompt on FastChat's harness (qzy03715/FastChat
+# data/judge_prompts.jsonl): "Only answer True or False: \"[[rating]]\", for
+# example: \"Rating: [[False:]]\"". FastChat's number pattern finds nothing
+# (score -1); a careful read finds the judge's True or False.
+tf = re.compile(r"\[\[(True|False):?\]\]")
+
+def true_false(repo, commit, path, n):
+    rows = [json.loads(l) for l in show(repo, commit, path).splitlines() if l.strip()]
+    out = []
+    for d in every(rows, n):
+        j = d["judgment"]
+        ms = set(tf.findall(j))
+        label = {"True": "pass", "False": "fail"}[ms.pop()] if len(ms) == 1 else "none"
+        out.append(dict(source=repo, path=path, commit=commit, shape="user prompt [[True]]/[[False]]", grader="llm_judge",
+                        reply=j, label=label,
+                        note="the source's parser (FastChat's [[N]] pattern) records -1, no score: it was not written for this prompt; the judge answered the prompt's True/False"))
+    return out
+
 def mt_shape(d):
     s = d["judge"][1]
     return "mt-bench single [[N]]" + (" (reference)" if "math" in s else "") + (" multi-turn" if "multi-turn" in s else "")
@@ -122,10 +140,30 @@ sets = {
         "data/arena-hard-v0.1/model_judgment/gpt-3.5-turbo-0125/Nexusflow__Athene-V2-Chat.jsonl", 130),
     "alpaca-eval-ranking": alpaca_rank("tatsu-lab/alpaca_eval", "cd543a149df89434d8a54582c0151c0b945c3d20",
         "results/Mistral-7B-ReMax-v0.1/alpaca_eval_gpt4_turbo_fn/annotations.json", 50),
+    "user-prompt-true-false-qzy": true_false("qzy03715/FastChat", "2b47c621489dad899c7e10b902709b4b5680b70d",
+        "fastchat/llm_judge/data/mt_bench/model_judgment/Qwen-72B-Chat_single.jsonl", 68),
+    "mtbench-100-qzy": mtbench_single("qzy03715/FastChat", "2b47c621489dad899c7e10b902709b4b5680b70d",
+        "fastchat/llm_judge/data/mt_bench/model_judgment/gpt-3.5-turbo_single.jsonl", 10, lambda d: "user prompt [[N]] on 1-100", "llm_score 1-100")
+      + mtbench_single("qzy03715/FastChat", "2b47c621489dad899c7e10b902709b4b5680b70d",
+        "fastchat/llm_judge/data/mt_bench/model_judgment/gpt-4_single.jsonl", 25, lambda d: "user prompt [[N]] on 1-100", "llm_score 1-100"),
+    "mtbench-multilingual-gpt4o": sum((mtbench_single("jpacifico/multilingual_mt_bench", "61218df4055547c5afe20bb1f1604f69e78b1b4c",
+        f"fastchat/llm_judge/data/{lang}mt_bench/model_judgment/gpt-4o_single.jsonl", 25, mt_shape) for lang in ("", "fr_", "de_", "ja_", "zh_")), []),
+}
+# The careful read of every reply flagged for review, fixed before proctor
+# was run: id -> (label, note).
+NONE = "careful read: no verdict at all (the reply is cut off, or is the harness's error string); the source's parser finds none either"
+READ = {
+    "arena-hard-zeppombal-011": ("none", NONE),
+    "arena-hard-zeppombal-012": ("none", NONE),
+    "mtbench-pair-stefanstud-119": ("none", NONE),
+    "mtbench-single-dreaming-panda-000": ("none", NONE),
+    "mtbench-single-dreaming-panda-001": ("none", NONE),
 }
 for name, es in sets.items():
     with open(f"{OUT}/{name}.jsonl", "w") as f:
         for i, e in enumerate(es):
             e = {"id": f"{name}-{i:03d}", **e}
+            if e.pop("review", False):
+                e["label"], e["note"] = READ[e["id"]]
             f.write(json.dumps(e, ensure_ascii=False) + "\n")
     print(name, len(es), sum(1 for e in es if e.get("review")))
