@@ -42,6 +42,9 @@ type judgeTask struct {
 
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
 
+	prompt    *userPrompt // the user's own judge prompt, or nil
+	promptErr error       // why the user's prompt did not parse
+
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
 	customRead   func(reply string) (customReading, error)                    // taskCustom
 	first        int                                                          // taskCustom: 1 + the pool index of the judge to ask first; 0 for pool order
@@ -97,6 +100,9 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		if strings.TrimSpace(base) == "" {
 			return nil, "baseline is empty for this sample: nothing to compare with"
 		}
+		if t.prompt != nil || t.promptErr != nil {
+			return t.buildUser(s, red, base)
+		}
 		base = red(base)
 		task := "Compare two answers to the same input against the criterion and say which satisfies it better."
 		a := func(x, y string) builtPrompt {
@@ -105,6 +111,9 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		}
 		return []builtPrompt{a(out, base), a(base, out)}, ""
 	case taskScore:
+		if t.prompt != nil {
+			return t.buildUser(s, red, "")
+		}
 		fields = append(fields, promptField{"output", "Answer to grade", out})
 		return []builtPrompt{buildPrompt("Score the answer against the criterion.", fields, answerScore(t.lo, t.hi, t.passAt, t.ranged))}, ""
 	case taskCategory:
@@ -562,12 +571,26 @@ type LLMScoreOptions struct {
 	// WholeScores refuses half points on Scale: a reply scoring 3.5 is
 	// then unreadable. By default a half point is read as written.
 	WholeScores bool
+	// Prompt, when set, is the judge prompt sent in place of the one
+	// proctor writes (an MT-Bench prompt, say), as a template: {{input}},
+	// {{output}}, {{expected}}, {{item.KEY}}. The rubric is then only
+	// what a line labelled with the rubric's dimension is read against,
+	// and may be empty. The reply is read as every reply is, on Scale.
+	Prompt string
 }
 
 // NewLLMScore returns a scoring grader; it returns an error when the scale
-// is empty, PassAt is off it, or Threshold is outside [0, 1].
+// is empty, PassAt is off it, Threshold is outside [0, 1], or Prompt does
+// not parse.
 func NewLLMScore(rubric string, opts LLMScoreOptions, with ...Option) (*LLMScore, error) {
 	t := judgeTask{kind: taskScore, rubric: rubric, showExpected: true, showContext: true}
+	if opts.Prompt != "" {
+		p, err := parseUserPrompt(opts.Prompt, false)
+		if err != nil {
+			return nil, fmt.Errorf("proctor: llm_score prompt: %w", err)
+		}
+		t.prompt = p
+	}
 	if opts.Range {
 		if opts.Threshold < 0 || opts.Threshold > 1 || math.IsNaN(opts.Threshold) {
 			return nil, fmt.Errorf("proctor: llm_score threshold %v is outside [0, 1]", opts.Threshold)
@@ -647,6 +670,14 @@ type LLMPairwiseOptions struct {
 	// Rubric is what "better" means; default: more correct, complete and
 	// helpful.
 	Rubric string
+	// Prompt, when set, is the judge prompt sent in place of the one
+	// proctor writes (an arena-hard or MT-Bench pairwise prompt, say), as
+	// a template that places the answers with {{answer_a}} and
+	// {{answer_b}} and may use {{input}}, {{expected}} and {{item.KEY}}.
+	// It is sent in both orders, as proctor's own is. A prompt that does
+	// not parse leaves every sample not graded, with the reason; the spec
+	// type reports it when the spec is compiled.
+	Prompt string
 }
 
 // NewLLMPairwise returns a grader comparing the output with baseline, in
@@ -654,6 +685,9 @@ type LLMPairwiseOptions struct {
 // sample's values (a literal substitution, no other template syntax).
 func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...Option) *LLMPairwise {
 	t := judgeTask{kind: taskPairwise, rubric: cmp.Or(opts.Rubric, rubricPairwise), baseline: baseline}
+	if opts.Prompt != "" {
+		t.prompt, t.promptErr = parseUserPrompt(opts.Prompt, true)
+	}
 	return &LLMPairwise{newJudgeGrader("llm_pairwise", opts.JudgeOptions, t, with)}
 }
 
@@ -694,9 +728,13 @@ func judgeSpecs(m map[string]Builder) {
 		return NewLLMJudge(rubric, jo, with...), nil
 	}
 	m["llm_score"] = func(o *SpecOptions) (Grader, error) {
-		rubric := o.RequireString("rubric")
+		prompt := o.String("prompt", "")
+		rubric := o.String("rubric", "")
+		if prompt == "" {
+			rubric = o.RequireString("rubric")
+		}
 		jo, with := common(o)
-		opts := LLMScoreOptions{JudgeOptions: jo}
+		opts := LLMScoreOptions{JudgeOptions: jo, Prompt: prompt}
 		var scale []float64
 		hasScale := o.Decode("scale", &scale)
 		pa, hasPA := o.OptInt("pass_at")
@@ -745,6 +783,9 @@ func judgeSpecs(m map[string]Builder) {
 			if opts.Range {
 				key = "threshold"
 			}
+			if _, perr := parseUserPrompt(prompt, false); prompt != "" && perr != nil {
+				key = "prompt"
+			}
 			o.Wrap(key, "invalid", err)
 			return nil, o.Err()
 		}
@@ -774,11 +815,18 @@ func judgeSpecs(m map[string]Builder) {
 	m["llm_pairwise"] = func(o *SpecOptions) (Grader, error) {
 		base := o.RequireString("baseline")
 		rubric := o.String("rubric", "")
+		prompt := o.String("prompt", "")
 		jo, with := common(o)
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric}, with...), nil
+		if prompt != "" {
+			if _, err := parseUserPrompt(prompt, true); err != nil {
+				o.Wrap("prompt", "invalid", err)
+				return nil, o.Err()
+			}
+		}
+		return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric, Prompt: prompt}, with...), nil
 	}
 	m["llm_answer_match"] = func(o *SpecOptions) (Grader, error) {
 		jo, with := common(o)

@@ -368,7 +368,8 @@ var Types = []Type{
 	{Name: "llm_score", Family: "judges", Summary: "a judge scores the output on a scale",
 		About: "Give scale with pass_at, or range [0, 1] with threshold.",
 		Options: []Option{
-			judgeRubric,
+			{"rubric", "string", "(required without prompt)", "What the judge checks, in plain words. " + templates},
+			{"prompt", "string", "none", "Your own judge prompt, sent in place of proctor's (an MT-Bench prompt, say), with the template variables `{{input}}`, `{{output}}`, `{{expected}}`, `{{item.KEY}}`. The reply is read in the shape the prompt asks for (`Rating: [[8]]`, `[RESULT] 4`, ...) on `scale`. It carries no nonce tags, so it has none of the defence proctor's prompts have against an output that imitates a verdict."},
 			{"scale", "two integers [low, high]", "[1, 4]", "The scale the judge scores on."},
 			{"pass_at", "integer", "3 on [1, 4]; else two thirds up the scale", "The lowest passing score."},
 			{"range", "[0, 1]", "none", "Score on [0, 1] instead of a scale."},
@@ -388,6 +389,7 @@ var Types = []Type{
 		Options: []Option{
 			{"baseline", "string", "(required)", "The answer to beat. " + templates},
 			{"rubric", "string", "none", "What better means. " + templates},
+			{"prompt", "string", "none", "Your own judge prompt, sent in place of proctor's (an arena-hard or MT-Bench pairwise prompt, say), in both orders. `{{answer_a}}` and `{{answer_b}}` place the two answers (both required); `{{input}}`, `{{expected}}` and `{{item.KEY}}` are the sample's. The reply is read in the shape the prompt asks for: `[[A>>B]]` … `[[B>>A]]`, `[[A=B]]`, `[[A]]`, `[[B]]`, `[[C]]`, a ranking. It carries no nonce tags."},
 		},
 		Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
 	{Name: "llm_answer_match", Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
