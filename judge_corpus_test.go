@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,6 +26,7 @@ type corpusReply struct {
 	Want    string `json:"want"`    // pass, fail, abstain or unreadable
 	Conf    string `json:"conf"`    // when set, the confidence the first vote must have
 	Source  string `json:"source"`
+	Rubric  string `json:"rubric"` // when set, the grader's rubric
 
 	Scale         []int    `json:"scale"`
 	PassAt        int      `json:"pass_at"`
@@ -100,7 +102,7 @@ func corpusJudges(c corpusReply, output string) Option {
 
 func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
 	t.Helper()
-	const rubric = "The answer gives the year Apollo 11 landed on the Moon."
+	rubric := cmp.Or(c.Rubric, "The answer gives the year Apollo 11 landed on the Moon.")
 	msgs := []EvalMessage{{Role: "user", Content: "Grade this answer: {{sample.output_text}}"}}
 	var g Grader
 	var err error

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
@@ -162,7 +163,7 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if said == VerdictAbstain && hasSaid {
 			return readVerdict{verdict: VerdictAbstain}, nil
 		}
-		sc, err := scoreOnScale(r, t.lo, t.hi)
+		sc, err := scoreOnScale(t.withDimension(r), t.lo, t.hi)
 		if err != nil {
 			return readVerdict{}, err
 		}
@@ -202,6 +203,16 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 	if !hasSaid {
 		said, hasSaid = verdictWord(r.Bare)
 	}
+	if !hasSaid && r.Grade != "" {
+		switch r.Grade {
+		case "C":
+			said, hasSaid = VerdictPass, true
+		case "I":
+			said, hasSaid = VerdictFail, true
+		default:
+			return readVerdict{}, fmt.Errorf("%w: GRADE: P (partly correct) is neither a pass nor a fail", judgereply.ErrNoVerdict)
+		}
+	}
 	if !hasSaid && r.Choice != "" {
 		w, _ := judgereply.VerdictWord(r.Choice)
 		said, hasSaid = verdictWord(w)
@@ -210,6 +221,48 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		return readVerdict{}, fmt.Errorf("%w: no pass, fail or abstain", judgereply.ErrNoVerdict)
 	}
 	return readVerdict{verdict: said}, nil
+}
+
+// withDimension returns r with its score taken from the lines labelled
+// with the rubric's dimension ("Coherence: 2" when the rubric, or the
+// user's prompt, names Coherence), when r gave no other score. Lines
+// labelled with names the rubric does not use are no score.
+func (t *judgeTask) withDimension(r judgereply.Reply) judgereply.Reply {
+	if r.HasScore || len(r.Dimensions) == 0 {
+		return r
+	}
+	about := strings.ToLower(t.rubric)
+	if t.prompt != nil {
+		about += " " + strings.ToLower(t.prompt.src)
+	}
+	for _, d := range r.Dimensions {
+		if !containsWord(about, d.Name) {
+			continue
+		}
+		if r.HasScore && r.Score != d.Score {
+			r.HasScore = false // two scores on the rubric's dimension: none
+			return r
+		}
+		r.Score, r.HasScore = d.Score, true
+	}
+	return r
+}
+
+// containsWord reports whether w occurs in s as a whole word.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], w)
+		if k < 0 {
+			return false
+		}
+		k += i
+		before, _ := utf8.DecodeLastRuneInString(s[:k])
+		after, _ := utf8.DecodeRuneInString(s[k+len(w):])
+		if !unicode.IsLetter(before) && !unicode.IsLetter(after) {
+			return true
+		}
+		i = k + len(w)
+	}
 }
 
 // step is the finest score the scale takes: none on a range, 1 when
@@ -335,6 +388,9 @@ func matchLabel(s string, labels []string, capitals bool) (string, bool) {
 	if strings.TrimSpace(s) == "" {
 		return "", false
 	}
+	if rest, ok := numberedAnswer(s); ok {
+		s = rest // "2. Ok": the option's number, then its label
+	}
 	for _, l := range labels {
 		if !judgereply.SameLabel(s, l) {
 			continue
@@ -348,6 +404,20 @@ func matchLabel(s string, labels []string, capitals bool) (string, bool) {
 		return l, true
 	}
 	return "", false
+}
+
+// numberedAnswer returns s without a leading option number ("2. Ok",
+// "3) Good").
+func numberedAnswer(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 3 || i+1 >= len(t) || (t[i] != '.' && t[i] != ')') || t[i+1] != ' ' {
+		return s, false
+	}
+	return strings.TrimSpace(t[i+1:]), true
 }
 
 // lettersOf is s with everything but letters and digits trimmed from its ends.

@@ -2,6 +2,7 @@ package judgereply
 
 import (
 	"strings"
+	"unicode"
 )
 
 // StripQuoted removes every region of s between an opening tag
@@ -200,7 +201,15 @@ func (c *claims) scan(s string) string {
 			}
 			end := objectEnd(s, i)
 			if end < 0 {
+				c.truncated(s[i:])
 				i = len(s)
+				continue
+			}
+			if inSentence(s, i, end) {
+				// JSON the judge's sentence is about ("the code prints
+				// {"result": 48}, but …"): quoted, not said.
+				out.WriteString(" … ")
+				i = end
 				continue
 			}
 			c.object(s[i:end])
@@ -212,6 +221,42 @@ func (c *claims) scan(s string) string {
 		i++
 	}
 	return out.String()
+}
+
+// inSentence reports whether the object s[i:end] stands inside a
+// sentence: prose before it on its line that does not introduce it (no
+// closing colon), and words after it on the same line.
+func inSentence(s string, i, end int) bool {
+	before := strings.TrimSpace(s[strings.LastIndexByte(s[:i], '\n')+1 : i])
+	after := s[end:]
+	if k := strings.IndexByte(after, '\n'); k >= 0 {
+		after = after[:k]
+	}
+	if before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：") {
+		return false
+	}
+	return strings.IndexFunc(after, unicode.IsLetter) >= 0
+}
+
+// truncated reads an object the reply was cut off inside: the top-level
+// pairs that a comma closes are read, loosely; the value cut off is not.
+// An object with another object or list inside is read not at all: what
+// it nests cannot be told from what it says.
+func (c *claims) truncated(span string) {
+	if strings.ContainsAny(span[1:], "{[") {
+		return
+	}
+	cut := strings.LastIndexByte(span, ',')
+	for cut > 0 {
+		if pairs, ok := decodePairs(dropTrailingCommas(span[:cut] + "}")); ok {
+			if len(pairs) > 0 {
+				c.loose = true
+				c.object(span[:cut] + "}")
+			}
+			return
+		}
+		cut = strings.LastIndexByte(span[:cut], ',')
+	}
 }
 
 // quoteFences drops blockquote lines, and fenced blocks that stand
@@ -350,6 +395,13 @@ func removeSpans(line string) string {
 			continue
 		}
 		j := strings.Index(line[i+len(open):], close)
+		if j >= 0 && selfQuote(line[:i]) {
+			// "should be rated as follows: "Rating: [[6]]"": the judge
+			// quoting its own claim says it.
+			b.WriteString(line[i+len(open) : i+len(open)+j])
+			i += len(open) + j + len(close)
+			continue
+		}
 		b.WriteString(" … ")
 		if j < 0 {
 			break
@@ -373,4 +425,25 @@ func unwrapValue(v string) string {
 		return removeSpans(v)
 	}
 	return t[len(open):len(open)+j] + removeSpans(t[len(open)+j+len(close):])
+}
+
+// selfIntro are the words with which a judge introduces its own claim in
+// quotation marks.
+var selfIntro = [...]string{
+	"rated as follows", "rate it as follows", "rate the response as follows", "rating is as follows",
+	"my rating is", "my final rating is", "my score is", "my final score is", "my verdict is",
+	"my final verdict is", "i rate it", "i would rate it", "i rate this", "i would rate this",
+	"i give it", "i would give it",
+}
+
+// selfQuote reports whether before, the text ahead of a quotation on its
+// line, ends with words that introduce the judge's own claim.
+func selfQuote(before string) bool {
+	t := strings.ToLower(strings.TrimRight(before, " \t:"))
+	for _, p := range selfIntro {
+		if strings.HasSuffix(t, p) {
+			return true
+		}
+	}
+	return false
 }

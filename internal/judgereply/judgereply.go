@@ -90,6 +90,13 @@ type Reply struct {
 	// judges write it ([{'model': 'model_1', 'rank': 1}, …]), in the
 	// order written.
 	Ranking []Ranked
+	// Grade is Inspect's "GRADE: C" (correct), "I" (incorrect) or "P"
+	// (partially correct), upper case, or "".
+	Grade string
+	// Dimensions are scores on lines labelled with a name the reader does
+	// not know ("Coherence: 2", G-Eval's form), in the order written: a
+	// grader whose rubric names the dimension reads them.
+	Dimensions []Dimension
 	// Text is the reply as read: nonce-quoted text, reasoning blocks,
 	// blockquotes, inline code, quoted strings and JSON removed.
 	Text string
@@ -100,6 +107,12 @@ type Reply struct {
 type Ranked struct {
 	Name string
 	Rank float64
+}
+
+// Dimension is a score on a line labelled with a name: "Coherence: 2".
+type Dimension struct {
+	Name  string // lower case
+	Score float64
 }
 
 // Errors that mean a reply is unreadable. Parse returns ErrEmpty and
@@ -147,7 +160,7 @@ func Parse(reply, nonce string) (Reply, error) {
 
 // Decided reports whether r carries a verdict, score, category or choice.
 func (r Reply) Decided() bool {
-	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != "" || len(r.Ranking) > 0
+	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != "" || len(r.Ranking) > 0 || r.Grade != "" || len(r.Dimensions) > 0
 }
 
 // claims collects what a reply says, in the order written.
@@ -165,6 +178,8 @@ type claims struct {
 	basis       string
 	reasoning   []string
 	prose       []string // the judge's own lines that claim nothing
+	grades      []string // Inspect's GRADE: C, I or P
+	dims        []Dimension
 	ranks       []Ranked
 	last        string
 	first       string
@@ -193,7 +208,7 @@ func (c *claims) reply() (Reply, error) {
 	r := Reply{
 		Criterion: c.criterion, Violations: c.violations, Basis: c.basis,
 		Reasoning: strings.Join(c.reasoning, " | "), Last: c.last, First: c.first, Text: c.text,
-		Confidence: c.confidence, Loose: c.loose, Ranking: c.ranks,
+		Confidence: c.confidence, Loose: c.loose, Ranking: c.ranks, Dimensions: c.dims,
 	}
 	var err error
 	if r.Verdict, err = agree("verdicts", c.verdicts, same); err != nil {
@@ -209,6 +224,9 @@ func (c *claims) reply() (Reply, error) {
 		return Reply{}, err
 	}
 	if r.Choice, err = agree("answers", c.choices, SameLabel); err != nil {
+		return Reply{}, err
+	}
+	if r.Grade, err = agree("grades", c.grades, same); err != nil {
 		return Reply{}, err
 	}
 	scores := c.scores

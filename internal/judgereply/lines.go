@@ -53,6 +53,15 @@ var labels = map[string]int{
 func (c *claims) labelled(label, val string) {
 	label = strings.ReplaceAll(label, "_", " ")
 	kind := labels[label]
+	if label == "grade" || label == "final grade" {
+		if w, rest, _ := head(val); len(w) == 1 && strings.Contains("CIP", w) && strings.TrimSpace(strings.Trim(rest, " .*_")) == "" {
+			// Inspect's model_graded_qa: C correct, I incorrect, P partial.
+			c.grades = append(c.grades, w)
+			c.choices = append(c.choices, w)
+			c.loose = true
+			return
+		}
+	}
 	switch kind {
 	case kindVerdict, kindAnswer:
 		v, canonical, ok := c.verdictValue(val)
@@ -445,7 +454,7 @@ var (
 // on the next line, [[X]] and [RESULT] X, a "(B)" line, and a verdict word
 // standing alone on the first or last line.
 func (c *claims) readLines(prose string) {
-	prose = c.tags(prose)
+	prose = tableLines(c.tags(prose))
 	var kept []string
 	labelledAt := map[int]bool{}
 	pending := ""
@@ -486,6 +495,11 @@ func (c *claims) readLines(prose string) {
 				c.loose = true // "Verdict - PASS" is looser than "Verdict: PASS"
 			}
 			read = l + ": " + v
+			labelledAt[len(kept)] = true
+		} else if d, ok := dimensionLine(line); ok {
+			c.dims = append(c.dims, d)
+			c.loose = true
+			read = removeSpans(line)
 			labelledAt[len(kept)] = true
 		} else {
 			read = removeSpans(line)
@@ -544,6 +558,117 @@ func (c *claims) readLines(prose string) {
 	if last > 0 && !labelledAt[0] {
 		c.first = choiceOf(kept[0])
 	}
+}
+
+// dimensionLine reads "Name: N", a score on a line labelled with a name
+// the reader does not know (one or two words of letters): G-Eval's
+// "- Coherence: 2".
+func dimensionLine(line string) (Dimension, bool) {
+	t := strings.TrimSpace(trimListMarker(line))
+	name, val, ok := strings.Cut(t, ":")
+	name = strings.ToLower(strings.Trim(strings.TrimSpace(name), "*_"))
+	if !ok || name == "" || len(strings.Fields(name)) > 2 || !isPlainNumber(strings.TrimSpace(val)) {
+		return Dimension{}, false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && r != ' ' {
+			return Dimension{}, false
+		}
+	}
+	sc, ok := parseScore(val)
+	if !ok || sc.of != 0 || sc.pct {
+		return Dimension{}, false
+	}
+	return Dimension{Name: strings.Join(strings.Fields(name), " "), Score: sc.v}, true
+}
+
+// tableLines rewrites Markdown tables as the labelled lines they hold: a
+// row "| Verdict | PASS |" as "Verdict: PASS", and under a header that
+// names a label ("| Criterion | Verdict |"), each row's cell in that
+// column as "Verdict: cell". Other tables stay as they are.
+func tableLines(s string) string {
+	if !strings.Contains(s, "|") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	var out []string
+	for i := 0; i < len(lines); {
+		if !isRow(lines[i]) {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && isRow(lines[j]) {
+			j++
+		}
+		out = append(out, tableClaims(lines[i:j])...)
+		i = j
+	}
+	return strings.Join(out, "\n")
+}
+
+func isRow(l string) bool {
+	t := strings.TrimSpace(l)
+	return len(t) > 1 && t[0] == '|' && strings.Count(t, "|") >= 3
+}
+
+// cells splits a table row into its trimmed cells.
+func cells(row string) []string {
+	t := strings.Trim(strings.TrimSpace(row), "|")
+	cs := strings.Split(t, "|")
+	for i, c := range cs {
+		cs[i] = strings.TrimSpace(c)
+	}
+	return cs
+}
+
+func isSeparator(cs []string) bool {
+	for _, c := range cs {
+		if strings.Trim(c, "-: ") != "" || c == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// tableClaims turns the rows of one table into lines to read.
+func tableClaims(rows []string) []string {
+	head := cells(rows[0])
+	body := rows[1:]
+	if len(body) > 0 && isSeparator(cells(body[0])) {
+		body = body[1:]
+	} else {
+		body = rows
+		head = nil
+	}
+	var out []string
+	var col []int // the columns whose header is a label
+	for k, h := range head {
+		if l, ok := labelName(h); ok && labels[strings.ReplaceAll(l, "_", " ")] != kindField {
+			col = append(col, k)
+		}
+	}
+	for _, r := range body {
+		cs := cells(r)
+		if len(cs) == 2 && len(col) == 0 {
+			if _, ok := labelName(cs[0]); ok {
+				out = append(out, cs[0]+": "+cs[1])
+				continue
+			}
+		}
+		read := false
+		for _, k := range col {
+			if k < len(cs) {
+				out = append(out, head[k]+": "+cs[k])
+				read = true
+			}
+		}
+		if !read {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // maxProse is how much of the judge's prose the evidence keeps.
