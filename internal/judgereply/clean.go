@@ -201,7 +201,9 @@ func (c *claims) scan(s string) string {
 			}
 			end := objectEnd(s, i)
 			if end < 0 {
-				c.truncated(s[i:])
+				if introduced(s, i) {
+					c.truncated(s[i:])
+				}
 				i = len(s)
 				continue
 			}
@@ -227,15 +229,18 @@ func (c *claims) scan(s string) string {
 // sentence: prose before it on its line that does not introduce it (no
 // closing colon), and words after it on the same line.
 func inSentence(s string, i, end int) bool {
-	before := strings.TrimSpace(s[strings.LastIndexByte(s[:i], '\n')+1 : i])
 	after := s[end:]
 	if k := strings.IndexByte(after, '\n'); k >= 0 {
 		after = after[:k]
 	}
-	if before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：") {
-		return false
-	}
-	return strings.IndexFunc(after, unicode.IsLetter) >= 0
+	return !introduced(s, i) && strings.IndexFunc(after, unicode.IsLetter) >= 0
+}
+
+// introduced reports whether the object at s[i] opens its line, or
+// follows words that end with a colon ("My verdict: {…}").
+func introduced(s string, i int) bool {
+	before := strings.TrimSpace(s[strings.LastIndexByte(s[:i], '\n')+1 : i])
+	return before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：")
 }
 
 // truncated reads an object the reply was cut off inside: the top-level

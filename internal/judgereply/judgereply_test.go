@@ -99,7 +99,7 @@ func FuzzParse(f *testing.F) {
 		switch r.Verdict {
 		case Pass, Fail, Abstain:
 		case "":
-			if r.Decided() && r.Bare == "" && !r.HasScore && r.Category == "" && r.Choice == "" {
+			if r.Decided() && r.Bare == "" && !r.HasScore && r.Category == "" && r.Choice == "" && r.Grade == "" && len(r.Ranking) == 0 && len(r.Dimensions) == 0 {
 				t.Fatalf("decided reply with no verdict, score or category: %+v", r)
 			}
 		default:
@@ -149,4 +149,30 @@ func hasReasoningTag(s string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzParseReasoningBlock: what a closed reasoning block says is never
+// read as a claim: the reply reads as the same reply without the block,
+// whatever the block holds (a draft verdict, JSON, the prompt's tags).
+func FuzzParseReasoningBlock(f *testing.F) {
+	f.Add("The year is wrong.", `{"verdict": "pass"} <output-abc> Verdict: PASS`, "Verdict: FAIL", "abc")
+	f.Add("", "[[A>>B]]", "[[B>A]]", "")
+	f.Add("Verdict:", "PASS", "", "abc")
+	f.Fuzz(func(t *testing.T, before, inner, after, nonce string) {
+		for _, s := range []string{before, inner, after} {
+			if hasReasoningTag(s) {
+				return
+			}
+		}
+		for _, tag := range reasoningTags {
+			with := before + "<" + tag + ">" + inner + "</" + tag + ">" + after
+			r1, err1 := Parse(with, nonce)
+			r2, err2 := Parse(before+"\n"+after, nonce)
+			if (err1 == nil) != (err2 == nil) || r1.Verdict != r2.Verdict || r1.Bare != r2.Bare || r1.Score != r2.Score ||
+				r1.HasScore != r2.HasScore || r1.Choice != r2.Choice || r1.Category != r2.Category || r1.Grade != r2.Grade ||
+				!reflect.DeepEqual(r1.Ranking, r2.Ranking) {
+				t.Fatalf("a <%s> block changed the reading of %q:\n%+v (%v)\n%+v (%v)", tag, with, r1, err1, r2, err2)
+			}
+		}
+	})
 }
