@@ -66,3 +66,30 @@ func TestScoreOnTheScale(t *testing.T) {
 		}
 	}
 }
+
+// TestReasoningInEvidence: the judge's reasoning reaches its vote
+// whatever shape it came in: prose before a verdict line, a reasoning
+// block, an MT-Bench paragraph ending in its rating.
+func TestReasoningInEvidence(t *testing.T) {
+	tests := []struct {
+		reply, want string
+		grader      func(*JudgePool) Grader
+	}{
+		{"Let me think… the answer says 1968, the landing was 1969.\n\nVerdict: FAIL", "Let me think… the answer says 1968, the landing was 1969.",
+			func(p *JudgePool) Grader { return NewLLMJudge("r", JudgeOptions{}, p) }},
+		{"<think>1968 is not 1969</think>\nVerdict: FAIL", "1968 is not 1969",
+			func(p *JudgePool) Grader { return NewLLMJudge("r", JudgeOptions{}, p) }},
+		{"The response is accurate and well organised. Rating: [[9]]", "The response is accurate and well organised. Rating: [[9]]",
+			func(p *JudgePool) Grader {
+				g, _ := NewLLMScore("r", LLMScoreOptions{Scale: [2]int{1, 10}}, p)
+				return g
+			}},
+	}
+	for _, tt := range tests {
+		gr := tt.grader(judgePoolOf(replies("j", "fam-a", tt.reply))).Grade(context.Background(), judgeSample())
+		ev := judgeEvidence(gr)
+		if ev == nil || len(ev.Judges) == 0 || ev.Judges[0].Reasoning != tt.want {
+			t.Errorf("%q: reasoning %+v, want %q", tt.reply, ev, tt.want)
+		}
+	}
+}

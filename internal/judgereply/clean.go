@@ -240,7 +240,9 @@ func inSentence(s string, i, end int) bool {
 // follows words that end with a colon ("My verdict: {…}").
 func introduced(s string, i int) bool {
 	before := strings.TrimSpace(s[strings.LastIndexByte(s[:i], '\n')+1 : i])
-	return before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：")
+	return before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：") ||
+		strings.TrimLeft(before, "[, \t") == "" // an element of a list
+
 }
 
 // truncated reads an object the reply was cut off inside: the top-level

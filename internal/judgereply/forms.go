@@ -30,11 +30,13 @@ func dimensionLine(line string) (Dimension, bool) {
 // tableLines rewrites Markdown tables as the labelled lines they hold: a
 // row "| Verdict | PASS |" as "Verdict: PASS", and under a header that
 // names a label ("| Criterion | Verdict |"), each row's cell in that
-// column as "Verdict: cell". Other tables stay as they are.
-func tableLines(s string) string {
+// column as "Verdict: cell". Other tables stay as they are. It reports
+// whether a table was read.
+func tableLines(s string) (string, bool) {
 	if !strings.Contains(s, "|") {
-		return s
+		return s, false
 	}
+	read := false
 	lines := strings.Split(s, "\n")
 	var out []string
 	for i := 0; i < len(lines); {
@@ -48,9 +50,10 @@ func tableLines(s string) string {
 			j++
 		}
 		out = append(out, tableClaims(lines[i:j])...)
+		read = true
 		i = j
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(out, "\n"), read
 }
 
 func isRow(l string) bool {

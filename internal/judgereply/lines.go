@@ -127,7 +127,8 @@ func (c *claims) field(key, val string) {
 		c.violations = val
 	case "basis":
 		c.basis = val
-	case "reasoning", "reason", "explanation", "rationale", "feedback", "analysis", "justification":
+	case "reasoning", "reason", "explanation", "rationale", "feedback", "analysis", "justification",
+		"concise explanation", "short explanation", "brief explanation", "detailed explanation":
 		if i := strings.Index(strings.ToUpper(val), "[RESULT]"); i >= 0 {
 			val = strings.TrimSpace(val[:i])
 		}
@@ -453,7 +454,8 @@ var (
 // on the next line, [[X]] and [RESULT] X, a "(B)" line, and a verdict word
 // standing alone on the first or last line.
 func (c *claims) readLines(prose string) {
-	prose = tableLines(c.tags(prose))
+	prose, table := tableLines(c.tags(prose))
+	c.loose = c.loose || table
 	var kept []string
 	labelledAt := map[int]bool{}
 	pending := ""
