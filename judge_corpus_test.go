@@ -1,7 +1,7 @@
 package proctor
 
 import (
-	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -42,36 +42,42 @@ type corpusReply struct {
 
 func loadReplyCorpus(t *testing.T) []corpusReply {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "judges", "replies", "*.jsonl"))
+	return loadJSONL(t, filepath.Join("testdata", "judges", "replies", "*.jsonl"), func(f string, c corpusReply) {
+		if c.Source == "" || c.ID == "" {
+			t.Fatalf("%s: entry %q has no id or source", f, c.ID)
+		}
+		switch c.Want {
+		case "pass", "fail", "abstain", "unreadable":
+		default:
+			t.Fatalf("%s: %s: want %q", f, c.ID, c.Want)
+		}
+	})
+}
+
+// loadJSONL decodes every line of the files glob matches, checking each
+// entry with check (given the file's name).
+func loadJSONL[T any](t *testing.T, glob string, check func(file string, e T)) []T {
+	t.Helper()
+	files, err := filepath.Glob(glob)
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files: %v", err)
+		t.Fatalf("no files match %s: %v", glob, err)
 	}
-	var out []corpusReply
+	var out []T
 	for _, f := range files {
-		fh, err := os.Open(f)
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var c corpusReply
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+		for line := range bytes.Lines(b) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var e T
+			if err := json.Unmarshal(line, &e); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			if c.Source == "" || c.ID == "" {
-				t.Fatalf("%s: entry %q has no id or source", f, c.ID)
-			}
-			switch c.Want {
-			case "pass", "fail", "abstain", "unreadable":
-			default:
-				t.Fatalf("%s: %s: want %q", f, c.ID, c.Want)
-			}
-			out = append(out, c)
-		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
+			check(f, e)
+			out = append(out, e)
 		}
 	}
 	return out

@@ -1,10 +1,7 @@
 package proctor
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,37 +26,14 @@ type realReply struct {
 
 func loadRealReplies(t *testing.T) []realReply {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "judges", "real", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no real reply files: %v", err)
-	}
-	var out []realReply
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	return loadJSONL(t, filepath.Join("testdata", "judges", "real", "*.jsonl"), func(f string, r realReply) {
+		if r.ID == "" || r.Source == "" || r.Path == "" || len(r.Commit) != 40 || r.Shape == "" {
+			t.Fatalf("%s: entry %q lacks its id, source, path, commit or shape", f, r.ID)
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var r realReply
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			if r.ID == "" || r.Source == "" || r.Path == "" || len(r.Commit) != 40 || r.Shape == "" {
-				t.Fatalf("%s: entry %q lacks its id, source, path, commit or shape", f, r.ID)
-			}
-			if !slices.Contains([]string{"pass", "fail", "abstain", "score", "none"}, r.Label) || (r.Label == "score") != (r.Score != nil) {
-				t.Fatalf("%s: %s: label %q with score %v", f, r.ID, r.Label, r.Score)
-			}
-			out = append(out, r)
+		if !slices.Contains([]string{"pass", "fail", "abstain", "score", "none"}, r.Label) || (r.Label == "score") != (r.Score != nil) {
+			t.Fatalf("%s: %s: label %q with score %v", f, r.ID, r.Label, r.Score)
 		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	})
 }
 
 // realTask is the judge task of the grader a real reply answers.
