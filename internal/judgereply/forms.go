@@ -6,13 +6,14 @@ import (
 )
 
 // dimensionLine reads "Name: N", a score on a line labelled with a name
-// the reader does not know (one or two words of letters): G-Eval's
-// "- Coherence: 2".
+// the reader does not know (one or two words of letters, three letters
+// at least: "A: 3" names an answer, not a dimension): G-Eval's "-
+// Coherence: 2".
 func dimensionLine(line string) (Dimension, bool) {
 	t := strings.TrimSpace(trimListMarker(line))
 	name, val, ok := strings.Cut(t, ":")
 	name = strings.ToLower(strings.Trim(strings.TrimSpace(name), "*_"))
-	if !ok || name == "" || len(strings.Fields(name)) > 2 || !isPlainNumber(strings.TrimSpace(val)) {
+	if !ok || len(name) < 3 || len(strings.Fields(name)) > 2 || !isPlainNumber(strings.TrimSpace(val)) {
 		return Dimension{}, false
 	}
 	for _, r := range name {
