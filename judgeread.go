@@ -260,8 +260,9 @@ func lastLinePreference(s string) bool {
 }
 
 // rankedVerdict reads a ranking of the two answers, named as AlpacaEval's
-// prompts name them (model_1 and model_2, or m and M, are the first and
-// second) or by their letters.
+// prompts name them (model_1 and model_2 are the first and second) or by
+// their letters. Any other name is no reading: which answer it means is
+// the prompt's to say.
 func rankedVerdict(rs []judgereply.Ranked) (readVerdict, error) {
 	first, second := math.NaN(), math.NaN()
 	for _, e := range rs {

@@ -93,3 +93,28 @@ func TestReasoningInEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfPointConfidence: a half point answers proctor's prompt, which
+// asks for a whole number, loosely (low confidence); a user's prompt that
+// allows it is read at the stated confidence.
+func TestHalfPointConfidence(t *testing.T) {
+	const reply = `{"criterion": "c", "violations": "none", "basis": "answer", "score": 3.5, "verdict": "pass", "confidence": "high"}`
+	for _, tt := range []struct {
+		opts LLMScoreOptions
+		want Confidence
+	}{
+		{LLMScoreOptions{}, ConfidenceLow},
+		{LLMScoreOptions{Prompt: "Rate {{output}} from 1 to 4, half points allowed, as JSON."}, ConfidenceHigh},
+		{LLMScoreOptions{Scale: [2]int{1, 4}}, ConfidenceLow},
+	} {
+		g, err := NewLLMScore("r", tt.opts, judgePoolOf(replies("j", "fam-a", reply)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr := g.Grade(context.Background(), judgeSample())
+		ev := judgeEvidence(gr)
+		if gr.Status != StatusPassed || ev == nil || ev.Judges[0].Confidence != tt.want {
+			t.Errorf("%+v: got %v (%s), want passed at %v", tt.opts, gr.Status, gr.Reason, tt.want)
+		}
+	}
+}

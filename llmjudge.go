@@ -147,6 +147,7 @@ type readVerdict struct {
 	norm     float64 // in [0, 1]
 	hasScore bool
 	category string // the category read, in any form the reader accepts
+	loose    bool   // read from a form looser than the prompt asked for
 }
 
 // read turns a parsed reply into the task's verdict, as a careful person
@@ -178,7 +179,10 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if hasSaid && said != v {
 			return readVerdict{}, fmt.Errorf("%w: score %v gives %s but the verdict says %s", judgereply.ErrContradictory, sc, v, said)
 		}
-		return readVerdict{verdict: v, score: sc, norm: (sc - t.lo) / (t.hi - t.lo), hasScore: true}, nil
+		// A half point answers proctor's prompt, which asks for a whole
+		// number, loosely.
+		half := !t.ranged && t.prompt == nil && sc != math.Trunc(sc)
+		return readVerdict{verdict: v, score: sc, norm: (sc - t.lo) / (t.hi - t.lo), hasScore: true, loose: half}, nil
 	case taskCategory:
 		c, err := t.category(r)
 		if err != nil {
