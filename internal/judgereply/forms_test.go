@@ -47,6 +47,8 @@ func TestParseForms(t *testing.T) {
 		{"tie label with prose that agrees", "Final verdict: [[C]] for a tie.", func(r Reply) bool { return r.Choice == "C" }, nil},
 		{"label with prose that contradicts", "Final verdict: [[A]] for a tie.", nil, ErrContradictory},
 		{"arena verdicts that disagree", "[[A>B]] at first.\nMy final verdict is: [[B>>A]]", nil, ErrContradictory},
+		{"a final verdict decides over the reasoning's", "Verdict: FAIL\n\nWait, the year is 1969.\n\nFinal verdict: PASS", func(r Reply) bool { return r.Verdict == Pass && r.Loose }, nil},
+		{"two final verdicts that disagree", "Final verdict: FAIL\nFinal verdict: PASS", nil, ErrContradictory},
 		{"prose kept as reasoning", "Let me think. The year is 1968.\n\nVerdict: FAIL", func(r Reply) bool {
 			return r.Verdict == Fail && r.Reasoning == "Let me think. The year is 1968."
 		}, nil},

@@ -27,6 +27,7 @@ package judgereply
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -165,27 +166,28 @@ func (r Reply) Decided() bool {
 
 // claims collects what a reply says, in the order written.
 type claims struct {
-	verdicts    []string
-	bare        []string
-	scores      []score
-	finalScores []score
-	categories  []string
-	choices     []string
-	loose       bool
-	confidence  string
-	criterion   string
-	violations  string
-	basis       string
-	reasoning   []string
-	prose       []string // the judge's own lines that claim nothing
-	grades      []string // Inspect's GRADE: C, I or P
-	dims        []Dimension
-	ranks       []Ranked
-	last        string
-	first       string
-	asked       bool // the judge wrote a question of its own
-	text        string
-	err         error
+	verdicts      []string
+	finalVerdicts []string // "Final verdict:" lines
+	bare          []string
+	scores        []score
+	finalScores   []score
+	categories    []string
+	choices       []string
+	loose         bool
+	confidence    string
+	criterion     string
+	violations    string
+	basis         string
+	reasoning     []string
+	prose         []string // the judge's own lines that claim nothing
+	grades        []string // Inspect's GRADE: C, I or P
+	dims          []Dimension
+	ranks         []Ranked
+	last          string
+	first         string
+	asked         bool // the judge wrote a question of its own
+	text          string
+	err           error
 }
 
 // score is one score claim.
@@ -211,7 +213,12 @@ func (c *claims) reply() (Reply, error) {
 		Confidence: c.confidence, Loose: c.loose, Ranking: c.ranks, Dimensions: c.dims,
 	}
 	var err error
-	if r.Verdict, err = agree("verdicts", c.verdicts, same); err != nil {
+	verdicts := c.verdicts
+	if len(c.finalVerdicts) > 0 {
+		verdicts = c.finalVerdicts
+		r.Loose = r.Loose || slices.ContainsFunc(c.verdicts, func(v string) bool { return v != c.finalVerdicts[0] })
+	}
+	if r.Verdict, err = agree("verdicts", verdicts, same); err != nil {
 		return Reply{}, err
 	}
 	if r.Bare, err = agree("verdicts", c.bare, same); err != nil {

@@ -66,7 +66,14 @@ func (c *claims) labelled(label, val string) {
 		v, canonical, ok := c.verdictValue(val)
 		switch {
 		case ok:
-			c.verdict(v, !canonical || kind != kindVerdict || label != "verdict")
+			if kind == kindVerdict && strings.Contains(label, "final") {
+				// "Final verdict:" decides over verdicts the reasoning
+				// gave along the way, as a final score does.
+				c.finalVerdicts = append(c.finalVerdicts, v)
+				c.loose = c.loose || !canonical || label != "verdict"
+			} else {
+				c.verdict(v, !canonical || kind != kindVerdict || label != "verdict")
+			}
 			if kind == kindAnswer {
 				w, _, _ := head(val)
 				c.choices = append(c.choices, w)
