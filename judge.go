@@ -53,14 +53,21 @@ import (
 // "N/M" when M is the scale's top; categories and labels as an exact label
 // on the last line, "(B)", Inspect's "GRADE: C", {"choice": "Y"}, ignoring
 // case, closing punctuation, and spaces, underscores and hyphens; pairwise
-// [[A]], [[B]], [[C]] (a tie) and "[RESULT] A"; promptfoo's {"pass": true,
-// "score": 1, "reason": ...} and {"criteria_met": true}.
+// [[A]], [[B]], [[C]] (a tie), arena-hard's [[A>>B]] … [[B>>A]] and
+// [[A=B]], AlpacaEval's ranking and "[RESULT] A"; promptfoo's {"pass":
+// true, "score": 1, "reason": ...} and {"criteria_met": true}; half points
+// ([[8.5]]); a line labelled with the rubric's dimension ("Coherence:
+// 2"); Inspect's "GRADE: C" on llm_judge; Python dicts, JSON with
+// comments, a verdict object wrapped in another, a reply cut off after
+// its verdict, Markdown tables.
 //
-// Not read: closed <think> and <thinking> blocks (an unclosed tag removes
-// only the tag), blockquotes, inline code, quoted strings, fenced blocks
-// standing between the judge's words, text between the prompt's nonce
-// tags, and any {...} span that does not decode (skipped whole, never an
-// object inside it). A label is never found inside another word, in a
+// Not read: closed reasoning blocks (<think>, <thinking>, <reasoning>,
+// <scratchpad>; read first, and kept as the vote's reasoning; an unclosed
+// tag removes only the tag), blockquotes, inline code, quoted strings
+// (but the judge's own claim it introduces, "rated as follows: "Rating:
+// [[6]]""), JSON inside a sentence, fenced blocks standing between the
+// judge's words, text between the prompt's nonce tags, and any {...} span
+// that does not decode (skipped whole, never an object inside it). A label is never found inside another word, in a
 // negation ("not factual"), as the article "a" or the pronoun "I".
 //
 // Unreadable, so the judge abstains with the reason: a reply with no

@@ -1,7 +1,8 @@
 package proctor
 
 import (
-	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,9 +26,11 @@ type corpusReply struct {
 	Want    string `json:"want"`    // pass, fail, abstain or unreadable
 	Conf    string `json:"conf"`    // when set, the confidence the first vote must have
 	Source  string `json:"source"`
+	Rubric  string `json:"rubric"` // when set, the grader's rubric
 
 	Scale         []int    `json:"scale"`
 	PassAt        int      `json:"pass_at"`
+	WholeScores   bool     `json:"whole_scores"`
 	Range         any      `json:"range"` // llm_score: true; score_model: [lo, hi]
 	Threshold     float64  `json:"threshold"`
 	PassThreshold *float64 `json:"pass_threshold"`
@@ -39,36 +42,42 @@ type corpusReply struct {
 
 func loadReplyCorpus(t *testing.T) []corpusReply {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "judges", "replies", "*.jsonl"))
+	return loadJSONL(t, filepath.Join("testdata", "judges", "replies", "*.jsonl"), func(f string, c corpusReply) {
+		if c.Source == "" || c.ID == "" {
+			t.Fatalf("%s: entry %q has no id or source", f, c.ID)
+		}
+		switch c.Want {
+		case "pass", "fail", "abstain", "unreadable":
+		default:
+			t.Fatalf("%s: %s: want %q", f, c.ID, c.Want)
+		}
+	})
+}
+
+// loadJSONL decodes every line of the files glob matches, checking each
+// entry with check (given the file's name).
+func loadJSONL[T any](t *testing.T, glob string, check func(file string, e T)) []T {
+	t.Helper()
+	files, err := filepath.Glob(glob)
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files: %v", err)
+		t.Fatalf("no files match %s: %v", glob, err)
 	}
-	var out []corpusReply
+	var out []T
 	for _, f := range files {
-		fh, err := os.Open(f)
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var c corpusReply
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+		for line := range bytes.Lines(b) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var e T
+			if err := json.Unmarshal(line, &e); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			if c.Source == "" || c.ID == "" {
-				t.Fatalf("%s: entry %q has no id or source", f, c.ID)
-			}
-			switch c.Want {
-			case "pass", "fail", "abstain", "unreadable":
-			default:
-				t.Fatalf("%s: %s: want %q", f, c.ID, c.Want)
-			}
-			out = append(out, c)
-		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
+			check(f, e)
+			out = append(out, e)
 		}
 	}
 	return out
@@ -99,7 +108,7 @@ func corpusJudges(c corpusReply, output string) Option {
 
 func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
 	t.Helper()
-	const rubric = "The answer gives the year Apollo 11 landed on the Moon."
+	rubric := cmp.Or(c.Rubric, "The answer gives the year Apollo 11 landed on the Moon.")
 	msgs := []EvalMessage{{Role: "user", Content: "Grade this answer: {{sample.output_text}}"}}
 	var g Grader
 	var err error
@@ -111,7 +120,7 @@ func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
 	case "faithfulness":
 		g = NewFaithfulness(JudgeOptions{}, with)
 	case "llm_score":
-		o := LLMScoreOptions{PassAt: c.PassAt}
+		o := LLMScoreOptions{PassAt: c.PassAt, WholeScores: c.WholeScores}
 		if len(c.Scale) == 2 {
 			o.Scale = [2]int{c.Scale[0], c.Scale[1]}
 		}
@@ -165,8 +174,8 @@ func corpusOutcome(g Grade) string {
 
 // TestJudgeReplyCorpus reads every reply of the corpus through the real
 // grading path and checks no verdict is the opposite of the one a careful
-// person reads, and at least 95% are read right. With -v it prints the
-// read-right table by family.
+// person reads, and at least 95% are read right, in each family and in
+// all. With -v it prints the read-right table by family.
 func TestJudgeReplyCorpus(t *testing.T) {
 	corpus := loadReplyCorpus(t)
 	if len(corpus) < 150 {
@@ -219,6 +228,9 @@ func TestJudgeReplyCorpus(t *testing.T) {
 	for _, f := range fams {
 		tl := byFamily[f]
 		fmt.Fprintf(&b, "%-18s %5d %6d %6d %8d\n", f, tl.n, tl.right, tl.wrong, tl.notRead)
+		if float64(tl.right) < 0.95*float64(tl.n) {
+			t.Errorf("family %s: %d of %d read right, want at least 95%%", f, tl.right, tl.n)
+		}
 	}
 	fmt.Fprintf(&b, "%-18s %5d %6d %6d %8d  (%.1f%% read right)\n", "total", total.n, total.right, total.wrong, total.notRead, 100*float64(total.right)/float64(total.n))
 	t.Log(b.String())

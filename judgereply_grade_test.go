@@ -66,3 +66,55 @@ func TestScoreOnTheScale(t *testing.T) {
 		}
 	}
 }
+
+// TestReasoningInEvidence: the judge's reasoning reaches its vote
+// whatever shape it came in: prose before a verdict line, a reasoning
+// block, an MT-Bench paragraph ending in its rating.
+func TestReasoningInEvidence(t *testing.T) {
+	tests := []struct {
+		reply, want string
+		grader      func(*JudgePool) Grader
+	}{
+		{"Let me think… the answer says 1968, the landing was 1969.\n\nVerdict: FAIL", "Let me think… the answer says 1968, the landing was 1969.",
+			func(p *JudgePool) Grader { return NewLLMJudge("r", JudgeOptions{}, p) }},
+		{"<think>1968 is not 1969</think>\nVerdict: FAIL", "1968 is not 1969",
+			func(p *JudgePool) Grader { return NewLLMJudge("r", JudgeOptions{}, p) }},
+		{"The response is accurate and well organised. Rating: [[9]]", "The response is accurate and well organised. Rating: [[9]]",
+			func(p *JudgePool) Grader {
+				g, _ := NewLLMScore("r", LLMScoreOptions{Scale: [2]int{1, 10}}, p)
+				return g
+			}},
+	}
+	for _, tt := range tests {
+		gr := tt.grader(judgePoolOf(replies("j", "fam-a", tt.reply))).Grade(context.Background(), judgeSample())
+		ev := judgeEvidence(gr)
+		if ev == nil || len(ev.Judges) == 0 || ev.Judges[0].Reasoning != tt.want {
+			t.Errorf("%q: reasoning %+v, want %q", tt.reply, ev, tt.want)
+		}
+	}
+}
+
+// TestHalfPointConfidence: a half point answers proctor's prompt, which
+// asks for a whole number, loosely (low confidence); a user's prompt that
+// allows it is read at the stated confidence.
+func TestHalfPointConfidence(t *testing.T) {
+	const reply = `{"criterion": "c", "violations": "none", "basis": "answer", "score": 3.5, "verdict": "pass", "confidence": "high"}`
+	for _, tt := range []struct {
+		opts LLMScoreOptions
+		want Confidence
+	}{
+		{LLMScoreOptions{}, ConfidenceLow},
+		{LLMScoreOptions{Prompt: "Rate {{output}} from 1 to 4, half points allowed, as JSON."}, ConfidenceHigh},
+		{LLMScoreOptions{Scale: [2]int{1, 4}}, ConfidenceLow},
+	} {
+		g, err := NewLLMScore("r", tt.opts, judgePoolOf(replies("j", "fam-a", reply)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr := g.Grade(context.Background(), judgeSample())
+		ev := judgeEvidence(gr)
+		if gr.Status != StatusPassed || ev == nil || ev.Judges[0].Confidence != tt.want {
+			t.Errorf("%+v: got %v (%s), want passed at %v", tt.opts, gr.Status, gr.Reason, tt.want)
+		}
+	}
+}

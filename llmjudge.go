@@ -7,9 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
-
-	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/judgereply"
 )
@@ -38,10 +35,14 @@ type judgeTask struct {
 
 	lo, hi, passAt float64 // taskScore
 	ranged         bool
+	whole          bool // taskScore: no half points
 
 	categories, pass []string // taskCategory
 
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
+
+	prompt    *userPrompt // the user's own judge prompt, or nil
+	promptErr error       // why the user's prompt did not parse
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
 	customRead   func(reply string) (customReading, error)                    // taskCustom
@@ -98,6 +99,9 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		if strings.TrimSpace(base) == "" {
 			return nil, "baseline is empty for this sample: nothing to compare with"
 		}
+		if t.prompt != nil || t.promptErr != nil {
+			return t.buildUser(s, red, base)
+		}
 		base = red(base)
 		task := "Compare two answers to the same input against the criterion and say which satisfies it better."
 		a := func(x, y string) builtPrompt {
@@ -106,6 +110,9 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		}
 		return []builtPrompt{a(out, base), a(base, out)}, ""
 	case taskScore:
+		if t.prompt != nil {
+			return t.buildUser(s, red, "")
+		}
 		fields = append(fields, promptField{"output", "Answer to grade", out})
 		return []builtPrompt{buildPrompt("Score the answer against the criterion.", fields, answerScore(t.lo, t.hi, t.passAt, t.ranged))}, ""
 	case taskCategory:
@@ -140,6 +147,7 @@ type readVerdict struct {
 	norm     float64 // in [0, 1]
 	hasScore bool
 	category string // the category read, in any form the reader accepts
+	loose    bool   // read from a form looser than the prompt asked for
 }
 
 // read turns a parsed reply into the task's verdict, as a careful person
@@ -154,12 +162,15 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if said == VerdictAbstain && hasSaid {
 			return readVerdict{verdict: VerdictAbstain}, nil
 		}
-		sc, err := scoreOnScale(r, t.lo, t.hi)
+		sc, err := scoreOnScale(t.withDimension(r), t.lo, t.hi)
 		if err != nil {
 			return readVerdict{}, err
 		}
-		if sc < t.lo || sc > t.hi || math.IsNaN(sc) || (!t.ranged && sc != math.Trunc(sc)) {
+		if sc < t.lo || sc > t.hi || math.IsNaN(sc) {
 			return readVerdict{}, fmt.Errorf("%w: score %v is not on the scale %g to %g", judgereply.ErrNoVerdict, sc, t.lo, t.hi)
+		}
+		if step := t.step(); step > 0 && sc/step != math.Trunc(sc/step) {
+			return readVerdict{}, fmt.Errorf("%w: score %v is between the steps of the scale %g to %g (steps of %g)", judgereply.ErrNoVerdict, sc, t.lo, t.hi, step)
 		}
 		v := VerdictFail
 		if sc >= t.passAt {
@@ -168,7 +179,10 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if hasSaid && said != v {
 			return readVerdict{}, fmt.Errorf("%w: score %v gives %s but the verdict says %s", judgereply.ErrContradictory, sc, v, said)
 		}
-		return readVerdict{verdict: v, score: sc, norm: (sc - t.lo) / (t.hi - t.lo), hasScore: true}, nil
+		// A half point answers proctor's prompt, which asks for a whole
+		// number, loosely.
+		half := !t.ranged && t.prompt == nil && sc != math.Trunc(sc)
+		return readVerdict{verdict: v, score: sc, norm: (sc - t.lo) / (t.hi - t.lo), hasScore: true, loose: half}, nil
 	case taskCategory:
 		c, err := t.category(r)
 		if err != nil {
@@ -191,6 +205,16 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 	if !hasSaid {
 		said, hasSaid = verdictWord(r.Bare)
 	}
+	if !hasSaid && r.Grade != "" {
+		switch r.Grade {
+		case "C":
+			said, hasSaid = VerdictPass, true
+		case "I":
+			said, hasSaid = VerdictFail, true
+		default:
+			return readVerdict{}, fmt.Errorf("%w: GRADE: P (partly correct) is neither a pass nor a fail", judgereply.ErrNoVerdict)
+		}
+	}
 	if !hasSaid && r.Choice != "" {
 		w, _ := judgereply.VerdictWord(r.Choice)
 		said, hasSaid = verdictWord(w)
@@ -199,36 +223,6 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		return readVerdict{}, fmt.Errorf("%w: no pass, fail or abstain", judgereply.ErrNoVerdict)
 	}
 	return readVerdict{verdict: said}, nil
-}
-
-// scoreOnScale returns the score r gave on the scale [lo, hi]: a labelled
-// or JSON score, else a number alone on the last line. A score written
-// "N/M" or "N out of M" counts only when M is the scale's top; a
-// percentage only on a [0, 1] scale (85% is 0.85) or a scale topped by 100.
-func scoreOnScale(r judgereply.Reply, lo, hi float64) (float64, error) {
-	v, of, pct, has := r.Score, r.ScoreOf, r.Percent, r.HasScore
-	lv, lof, lpct, lok := judgereply.ScoreAlone(r.Last)
-	switch {
-	case !has:
-		v, of, pct, has = lv, lof, lpct, lok
-	case lok && lv != v:
-		return 0, fmt.Errorf("%w: score %g, then %g on the last line", judgereply.ErrContradictory, v, lv)
-	}
-	if !has {
-		return 0, fmt.Errorf("%w: no score", judgereply.ErrNoVerdict)
-	}
-	if of != 0 && of != hi {
-		return 0, fmt.Errorf("%w: score %g/%g is not on the scale %g to %g", judgereply.ErrNoVerdict, v, of, lo, hi)
-	}
-	if pct {
-		switch {
-		case lo == 0 && hi == 1:
-			v /= 100
-		case hi != 100:
-			return 0, fmt.Errorf("%w: score %g%% is not on the scale %g to %g", judgereply.ErrNoVerdict, v, lo, hi)
-		}
-	}
-	return v, nil
 }
 
 // category returns the listed category r chose, "" for an abstention:
@@ -244,117 +238,6 @@ func (t *judgeTask) category(r judgereply.Reply) (string, error) {
 	}
 	c, _, err := pickLabel(r, t.categories)
 	return c, err
-}
-
-// pickLabel returns the label of labels r chose: its category key or line
-// (which must be listed), else its answer ("(B)", "GRADE: C", {"choice":
-// ...}); a different label alone on the last line contradicts either.
-// Failing both, the label standing alone on the last or first line, with
-// edge set.
-func pickLabel(r judgereply.Reply, labels []string) (label string, edge bool, err error) {
-	var c string
-	if r.Category != "" {
-		var ok bool
-		if c, ok = matchLabel(r.Category, labels, false); !ok {
-			return "", false, fmt.Errorf("%w: category %q is not one of the %d listed", judgereply.ErrNoVerdict, kit.ClipRunes(r.Category, 60), len(labels))
-		}
-	}
-	if r.Choice != "" {
-		if ch, ok := matchLabel(r.Choice, labels, false); ok {
-			if c != "" && ch != c {
-				return "", false, fmt.Errorf("%w: category %q, then %q", judgereply.ErrContradictory, c, ch)
-			}
-			c = ch
-		}
-	}
-	if c != "" {
-		if l, ok := matchLabel(r.Last, labels, true); ok && l != c {
-			return "", false, fmt.Errorf("%w: category %q, then %q on the last line", judgereply.ErrContradictory, c, l)
-		}
-		return c, false, nil
-	}
-	c, err = edgeLabel(r, labels)
-	return c, true, err
-}
-
-// edgeLabel returns the label standing alone on the last line of r, or on
-// its first (as a classifier asked to answer first writes it); the two
-// must not name different labels.
-func edgeLabel(r judgereply.Reply, labels []string) (string, error) {
-	var alone []string
-	for line := range strings.Lines(r.Text) {
-		if l, ok := matchLabel(line, labels, true); ok && !slices.Contains(alone, l) {
-			alone = append(alone, l)
-		}
-	}
-	if len(alone) > 1 {
-		// A list of the labels is no choice among them.
-		return "", fmt.Errorf("%w: %d labels stand alone on lines", judgereply.ErrContradictory, len(alone))
-	}
-	last, okL := matchLabel(r.Last, labels, true)
-	first, okF := matchLabel(r.First, labels, true)
-	switch {
-	case okL && okF && last != first:
-		return "", fmt.Errorf("%w: %q on the first line, %q on the last", judgereply.ErrContradictory, first, last)
-	case okL:
-		return last, nil
-	case okF:
-		return first, nil
-	}
-	return "", fmt.Errorf("%w: no category of the %d listed", judgereply.ErrNoVerdict, len(labels))
-}
-
-// matchLabel returns the label of labels s names, compared as
-// [judgereply.SameLabel] does. With capitals, a one-letter label must be
-// written in capitals.
-func matchLabel(s string, labels []string, capitals bool) (string, bool) {
-	if strings.TrimSpace(s) == "" {
-		return "", false
-	}
-	for _, l := range labels {
-		if !judgereply.SameLabel(s, l) {
-			continue
-		}
-		if capitals && len([]rune(strings.TrimSpace(l))) == 1 {
-			c := []rune(lettersOf(s))
-			if len(c) != 1 || !unicode.IsUpper(c[0]) {
-				return "", false
-			}
-		}
-		return l, true
-	}
-	return "", false
-}
-
-// lettersOf is s with everything but letters and digits trimmed from its ends.
-func lettersOf(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// pairwiseVerdict reads a pairwise reply: the verdict the prompt asks
-// for, else MT-Bench's [[A]], [[B]], [[C]] (a tie), Prometheus's
-// [RESULT] A, or the answer's letter.
-func pairwiseVerdict(r judgereply.Reply) (readVerdict, error) {
-	if v, ok := verdictWord(r.Verdict); ok {
-		return readVerdict{verdict: v}, nil
-	}
-	for _, s := range []string{r.Choice, r.Last} {
-		switch judgereply.NormLabel(s) {
-		case "a", "answer a", "assistant a", "response a":
-			if s == r.Last && lettersOf(s) == "a" {
-				continue // the article, not the answer
-			}
-			return readVerdict{verdict: VerdictPass}, nil
-		case "b", "answer b", "assistant b", "response b":
-			return readVerdict{verdict: VerdictFail}, nil
-		case "c", "tie", "draw", "equal", "neither", "both":
-			return readVerdict{verdict: VerdictAbstain}, nil
-		}
-	}
-	if v, ok := verdictWord(r.Bare); ok {
-		return readVerdict{verdict: v}, nil
-	}
-	return readVerdict{}, fmt.Errorf("%w: no preference for A or B", judgereply.ErrNoVerdict)
 }
 
 func verdictWord(w string) (Verdict, bool) {
@@ -483,12 +366,29 @@ type LLMScoreOptions struct {
 	// is at least Threshold (in [0, 1]; Scale and PassAt are then unused).
 	Range     bool
 	Threshold float64
+	// WholeScores refuses half points on Scale: a reply scoring 3.5 is
+	// then unreadable. By default a half point is read as written.
+	WholeScores bool
+	// Prompt, when set, is the judge prompt sent in place of the one
+	// proctor writes (an MT-Bench prompt, say), as a template: {{input}},
+	// {{output}}, {{expected}}, {{item.KEY}}. The rubric is then only
+	// what a line labelled with the rubric's dimension is read against,
+	// and may be empty. The reply is read as every reply is, on Scale.
+	Prompt string
 }
 
 // NewLLMScore returns a scoring grader; it returns an error when the scale
-// is empty, PassAt is off it, or Threshold is outside [0, 1].
+// is empty, PassAt is off it, Threshold is outside [0, 1], or Prompt does
+// not parse.
 func NewLLMScore(rubric string, opts LLMScoreOptions, with ...Option) (*LLMScore, error) {
 	t := judgeTask{kind: taskScore, rubric: rubric, showExpected: true, showContext: true}
+	if opts.Prompt != "" {
+		p, err := parseUserPrompt(opts.Prompt, false)
+		if err != nil {
+			return nil, fmt.Errorf("proctor: llm_score prompt: %w", err)
+		}
+		t.prompt = p
+	}
 	if opts.Range {
 		if opts.Threshold < 0 || opts.Threshold > 1 || math.IsNaN(opts.Threshold) {
 			return nil, fmt.Errorf("proctor: llm_score threshold %v is outside [0, 1]", opts.Threshold)
@@ -509,7 +409,7 @@ func NewLLMScore(rubric string, opts LLMScoreOptions, with ...Option) (*LLMScore
 		if pa < sc[0] || pa > sc[1] {
 			return nil, fmt.Errorf("proctor: llm_score pass_at %d is off the scale [%d, %d]", pa, sc[0], sc[1])
 		}
-		t.lo, t.hi, t.passAt = float64(sc[0]), float64(sc[1]), float64(pa)
+		t.lo, t.hi, t.passAt, t.whole = float64(sc[0]), float64(sc[1]), float64(pa), opts.WholeScores
 	}
 	return &LLMScore{newJudgeGrader("llm_score", opts.JudgeOptions, t, with)}, nil
 }
@@ -568,6 +468,14 @@ type LLMPairwiseOptions struct {
 	// Rubric is what "better" means; default: more correct, complete and
 	// helpful.
 	Rubric string
+	// Prompt, when set, is the judge prompt sent in place of the one
+	// proctor writes (an arena-hard or MT-Bench pairwise prompt, say), as
+	// a template that places the answers with {{answer_a}} and
+	// {{answer_b}} and may use {{input}}, {{expected}} and {{item.KEY}}.
+	// It is sent in both orders, as proctor's own is. A prompt that does
+	// not parse leaves every sample not graded, with the reason; the spec
+	// type reports it when the spec is compiled.
+	Prompt string
 }
 
 // NewLLMPairwise returns a grader comparing the output with baseline, in
@@ -575,6 +483,9 @@ type LLMPairwiseOptions struct {
 // sample's values (a literal substitution, no other template syntax).
 func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...Option) *LLMPairwise {
 	t := judgeTask{kind: taskPairwise, rubric: cmp.Or(opts.Rubric, rubricPairwise), baseline: baseline}
+	if opts.Prompt != "" {
+		t.prompt, t.promptErr = parseUserPrompt(opts.Prompt, true)
+	}
 	return &LLMPairwise{newJudgeGrader("llm_pairwise", opts.JudgeOptions, t, with)}
 }
 
@@ -615,9 +526,13 @@ func judgeSpecs(m map[string]Builder) {
 		return NewLLMJudge(rubric, jo, with...), nil
 	}
 	m["llm_score"] = func(o *SpecOptions) (Grader, error) {
-		rubric := o.RequireString("rubric")
+		prompt := o.String("prompt", "")
+		rubric := o.String("rubric", "")
+		if prompt == "" {
+			rubric = o.RequireString("rubric")
+		}
 		jo, with := common(o)
-		opts := LLMScoreOptions{JudgeOptions: jo}
+		opts := LLMScoreOptions{JudgeOptions: jo, Prompt: prompt}
 		var scale []float64
 		hasScale := o.Decode("scale", &scale)
 		pa, hasPA := o.OptInt("pass_at")
@@ -652,6 +567,7 @@ func judgeSpecs(m map[string]Builder) {
 			if hasPA {
 				opts.PassAt = pa
 			}
+			opts.WholeScores = o.Bool("whole_scores", false)
 		}
 		if err := o.Err(); err != nil {
 			return nil, err
@@ -664,6 +580,9 @@ func judgeSpecs(m map[string]Builder) {
 			}
 			if opts.Range {
 				key = "threshold"
+			}
+			if _, perr := parseUserPrompt(prompt, false); prompt != "" && perr != nil {
+				key = "prompt"
 			}
 			o.Wrap(key, "invalid", err)
 			return nil, o.Err()
@@ -694,11 +613,18 @@ func judgeSpecs(m map[string]Builder) {
 	m["llm_pairwise"] = func(o *SpecOptions) (Grader, error) {
 		base := o.RequireString("baseline")
 		rubric := o.String("rubric", "")
+		prompt := o.String("prompt", "")
 		jo, with := common(o)
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric}, with...), nil
+		if prompt != "" {
+			if _, err := parseUserPrompt(prompt, true); err != nil {
+				o.Wrap("prompt", "invalid", err)
+				return nil, o.Err()
+			}
+		}
+		return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric, Prompt: prompt}, with...), nil
 	}
 	m["llm_answer_match"] = func(o *SpecOptions) (Grader, error) {
 		jo, with := common(o)

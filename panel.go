@@ -535,7 +535,7 @@ func (r *judgeRun) vote(ctx context.Context, p *JudgePool, i int) JudgeVote {
 			vd = swap(vd)
 		}
 		verdicts = append(verdicts, vd)
-		if rep.Confidence != "high" {
+		if rep.Confidence != "high" || read.loose {
 			v.Confidence = ConfidenceLow
 		}
 		if rep.Basis != "" {

@@ -2,6 +2,7 @@ package judgereply
 
 import (
 	"strings"
+	"unicode"
 )
 
 // StripQuoted removes every region of s between an opening tag
@@ -83,12 +84,17 @@ func isTagName(n string) bool {
 	return true
 }
 
-// stripThink removes closed <think>…</think> and <thinking>…</thinking>
-// blocks (any case). An unclosed opening tag, or a closing tag with no
-// opening one, is removed alone: the text around it stays. One pass per
-// tag name: linear in the reply.
-func stripThink(s string) string {
-	for _, tag := range [...]string{"thinking", "think"} {
+// reasoningTags name the blocks a judge reasons in before it answers.
+var reasoningTags = [...]string{"thinking", "think", "reasoning", "scratchpad"}
+
+// stripThink removes closed reasoning blocks (<think>…</think>,
+// <thinking>, <reasoning>, <scratchpad>; any case) and returns what they
+// said, for the evidence. An unclosed opening tag, or a closing tag with
+// no opening one, is removed alone: the text around it stays. One pass
+// per tag name: linear in the reply.
+func stripThink(s string) (string, []string) {
+	var said []string
+	for _, tag := range reasoningTags {
 		open, close := "<"+tag+">", "</"+tag+">"
 		if indexFold(s, open, 0) < 0 && indexFold(s, close, 0) < 0 {
 			continue
@@ -108,6 +114,9 @@ func stripThink(s string) string {
 					continue
 				}
 				b.WriteString("\n")
+				if t := strings.TrimSpace(s[i+len(open) : j]); t != "" {
+					said = append(said, t)
+				}
 				i = j + len(close)
 			case s[i] == '<' && hasFold(s[i:], close):
 				b.WriteString("\n") // a closing tag alone goes
@@ -119,7 +128,7 @@ func stripThink(s string) string {
 		}
 		s = b.String()
 	}
-	return s
+	return s, said
 }
 
 // hasFold reports whether s starts with prefix, ignoring ASCII case.
@@ -192,7 +201,17 @@ func (c *claims) scan(s string) string {
 			}
 			end := objectEnd(s, i)
 			if end < 0 {
+				if introduced(s, i) {
+					c.truncated(s[i:])
+				}
 				i = len(s)
+				continue
+			}
+			if inSentence(s, i, end) {
+				// JSON the judge's sentence is about ("the code prints
+				// {"result": 48}, but …"): quoted, not said.
+				out.WriteString(" … ")
+				i = end
 				continue
 			}
 			c.object(s[i:end])
@@ -204,6 +223,47 @@ func (c *claims) scan(s string) string {
 		i++
 	}
 	return out.String()
+}
+
+// inSentence reports whether the object s[i:end] stands inside a
+// sentence: prose before it on its line that does not introduce it (no
+// closing colon), and words after it on the same line.
+func inSentence(s string, i, end int) bool {
+	after := s[end:]
+	if k := strings.IndexByte(after, '\n'); k >= 0 {
+		after = after[:k]
+	}
+	return !introduced(s, i) && strings.IndexFunc(after, unicode.IsLetter) >= 0
+}
+
+// introduced reports whether the object at s[i] opens its line, or
+// follows words that end with a colon ("My verdict: {…}").
+func introduced(s string, i int) bool {
+	before := strings.TrimSpace(s[strings.LastIndexByte(s[:i], '\n')+1 : i])
+	return before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：") ||
+		strings.TrimLeft(before, "[, \t") == "" // an element of a list
+
+}
+
+// truncated reads an object the reply was cut off inside: the top-level
+// pairs that a comma closes are read, loosely; the value cut off is not.
+// An object with another object or list inside is read not at all: what
+// it nests cannot be told from what it says.
+func (c *claims) truncated(span string) {
+	if strings.ContainsAny(span[1:], "{[") {
+		return
+	}
+	cut := strings.LastIndexByte(span, ',')
+	for cut > 0 {
+		if pairs, ok := decodePairs(dropTrailingCommas(span[:cut] + "}")); ok {
+			if len(pairs) > 0 {
+				c.loose = true
+				c.object(span[:cut] + "}")
+			}
+			return
+		}
+		cut = strings.LastIndexByte(span[:cut], ',')
+	}
 }
 
 // quoteFences drops blockquote lines, and fenced blocks that stand
@@ -342,6 +402,13 @@ func removeSpans(line string) string {
 			continue
 		}
 		j := strings.Index(line[i+len(open):], close)
+		if j >= 0 && selfQuote(line[:i]) {
+			// "should be rated as follows: "Rating: [[6]]"": the judge
+			// quoting its own claim says it.
+			b.WriteString(line[i+len(open) : i+len(open)+j])
+			i += len(open) + j + len(close)
+			continue
+		}
 		b.WriteString(" … ")
 		if j < 0 {
 			break
@@ -365,4 +432,25 @@ func unwrapValue(v string) string {
 		return removeSpans(v)
 	}
 	return t[len(open):len(open)+j] + removeSpans(t[len(open)+j+len(close):])
+}
+
+// selfIntro are the words with which a judge introduces its own claim in
+// quotation marks.
+var selfIntro = [...]string{
+	"rated as follows", "rate it as follows", "rate the response as follows", "rating is as follows",
+	"my rating is", "my final rating is", "my score is", "my final score is", "my verdict is",
+	"my final verdict is", "i rate it", "i would rate it", "i rate this", "i would rate this",
+	"i give it", "i would give it",
+}
+
+// selfQuote reports whether before, the text ahead of a quotation on its
+// line, ends with words that introduce the judge's own claim.
+func selfQuote(before string) bool {
+	t := strings.ToLower(strings.TrimRight(before, " \t:"))
+	for _, p := range selfIntro {
+		if strings.HasSuffix(t, p) {
+			return true
+		}
+	}
+	return false
 }

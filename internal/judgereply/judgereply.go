@@ -27,6 +27,7 @@ package judgereply
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -86,9 +87,33 @@ type Reply struct {
 	// the reply has more than one line and the first is not labelled:
 	// where a classifier asked to answer first puts its answer.
 	First string
+	// Ranking is the order the judge put the answers in, as AlpacaEval's
+	// judges write it ([{'model': 'model_1', 'rank': 1}, …]), in the
+	// order written.
+	Ranking []Ranked
+	// Grade is Inspect's "GRADE: C" (correct), "I" (incorrect) or "P"
+	// (partially correct), upper case, or "".
+	Grade string
+	// Dimensions are scores on lines labelled with a name the reader does
+	// not know ("Coherence: 2", G-Eval's form), in the order written: a
+	// grader whose rubric names the dimension reads them.
+	Dimensions []Dimension
 	// Text is the reply as read: nonce-quoted text, reasoning blocks,
 	// blockquotes, inline code, quoted strings and JSON removed.
 	Text string
+}
+
+// Ranked is one entry of a judge's ranking: an answer's name and its rank
+// (1 is the best).
+type Ranked struct {
+	Name string
+	Rank float64
+}
+
+// Dimension is a score on a line labelled with a name: "Coherence: 2".
+type Dimension struct {
+	Name  string // lower case
+	Score float64
 }
 
 // Errors that mean a reply is unreadable. Parse returns ErrEmpty and
@@ -111,43 +136,58 @@ func Parse(reply, nonce string) (Reply, error) {
 	if len(reply) > MaxReply {
 		reply = reply[:MaxReply]
 	}
+	// Reasoning blocks go first: a block that names the output's tag
+	// ("the text inside <output-NONCE> says …") must not open a quotation
+	// that swallows the judge's verdict after the block.
+	reply, thought := stripThink(reply)
 	if nonce != "" {
 		reply = StripQuoted(reply, nonce)
 	}
-	reply = stripThink(reply)
 	if strings.TrimSpace(reply) == "" {
 		return Reply{}, ErrEmpty
 	}
 	var c claims
 	prose := c.scan(reply)
 	c.readLines(prose)
+	if len(c.reasoning) == 0 {
+		// Reasoning written as prose, or in a reasoning block, is kept.
+		c.reasoning = thought
+		if len(c.prose) > 0 {
+			c.reasoning = append(c.reasoning, strings.Join(c.prose, "\n"))
+		}
+	}
 	return c.reply()
 }
 
 // Decided reports whether r carries a verdict, score, category or choice.
 func (r Reply) Decided() bool {
-	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != ""
+	return r.Verdict != "" || r.Bare != "" || r.HasScore || r.Category != "" || r.Choice != "" || len(r.Ranking) > 0 || r.Grade != "" || len(r.Dimensions) > 0
 }
 
 // claims collects what a reply says, in the order written.
 type claims struct {
-	verdicts    []string
-	bare        []string
-	scores      []score
-	finalScores []score
-	categories  []string
-	choices     []string
-	loose       bool
-	confidence  string
-	criterion   string
-	violations  string
-	basis       string
-	reasoning   []string
-	last        string
-	first       string
-	asked       bool // the judge wrote a question of its own
-	text        string
-	err         error
+	verdicts      []string
+	finalVerdicts []string // "Final verdict:" lines
+	bare          []string
+	scores        []score
+	finalScores   []score
+	categories    []string
+	choices       []string
+	loose         bool
+	confidence    string
+	criterion     string
+	violations    string
+	basis         string
+	reasoning     []string
+	prose         []string // the judge's own lines that claim nothing
+	grades        []string // Inspect's GRADE: C, I or P
+	dims          []Dimension
+	ranks         []Ranked
+	last          string
+	first         string
+	asked         bool // the judge wrote a question of its own
+	text          string
+	err           error
 }
 
 // score is one score claim.
@@ -170,10 +210,15 @@ func (c *claims) reply() (Reply, error) {
 	r := Reply{
 		Criterion: c.criterion, Violations: c.violations, Basis: c.basis,
 		Reasoning: strings.Join(c.reasoning, " | "), Last: c.last, First: c.first, Text: c.text,
-		Confidence: c.confidence, Loose: c.loose,
+		Confidence: c.confidence, Loose: c.loose, Ranking: c.ranks, Dimensions: c.dims,
 	}
 	var err error
-	if r.Verdict, err = agree("verdicts", c.verdicts, same); err != nil {
+	verdicts := c.verdicts
+	if len(c.finalVerdicts) > 0 {
+		verdicts = c.finalVerdicts
+		r.Loose = r.Loose || slices.ContainsFunc(c.verdicts, func(v string) bool { return v != c.finalVerdicts[0] })
+	}
+	if r.Verdict, err = agree("verdicts", verdicts, same); err != nil {
 		return Reply{}, err
 	}
 	if r.Bare, err = agree("verdicts", c.bare, same); err != nil {
@@ -186,6 +231,9 @@ func (c *claims) reply() (Reply, error) {
 		return Reply{}, err
 	}
 	if r.Choice, err = agree("answers", c.choices, SameLabel); err != nil {
+		return Reply{}, err
+	}
+	if r.Grade, err = agree("grades", c.grades, same); err != nil {
 		return Reply{}, err
 	}
 	scores := c.scores

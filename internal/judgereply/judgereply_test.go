@@ -2,6 +2,7 @@ package judgereply
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -98,7 +99,7 @@ func FuzzParse(f *testing.F) {
 		switch r.Verdict {
 		case Pass, Fail, Abstain:
 		case "":
-			if r.Decided() && r.Bare == "" && !r.HasScore && r.Category == "" && r.Choice == "" {
+			if r.Decided() && r.Bare == "" && !r.HasScore && r.Category == "" && r.Choice == "" && r.Grade == "" && len(r.Ranking) == 0 && len(r.Dimensions) == 0 {
 				t.Fatalf("decided reply with no verdict, score or category: %+v", r)
 			}
 		default:
@@ -107,10 +108,10 @@ func FuzzParse(f *testing.F) {
 		if r.Confidence != "" && r.Confidence != "high" && r.Confidence != "low" {
 			t.Fatalf("confidence %q", r.Confidence)
 		}
-		if nonce != "" && strings.Contains(reply, "<output-"+nonce+">") {
+		if nonce != "" && strings.Contains(reply, "<output-"+nonce+">") && !hasReasoningTag(reply) {
 			// Whatever was quoted must not be what was read.
 			q, _ := Parse(StripQuoted(reply, nonce), "")
-			if q != r {
+			if !reflect.DeepEqual(q, r) {
 				t.Fatalf("reading after stripping differs: %+v vs %+v", q, r)
 			}
 		}
@@ -136,4 +137,42 @@ func TestClipKeepsRunesWhole(t *testing.T) {
 	if got := clip("short"); got != "short" {
 		t.Errorf("clip(short) = %q", got)
 	}
+}
+
+// hasReasoningTag reports whether s names a reasoning block's tag: those
+// are read before the quotes, so stripping the quotes first may differ.
+func hasReasoningTag(s string) bool {
+	l := strings.ToLower(s)
+	for _, t := range reasoningTags {
+		if strings.Contains(l, "<"+t+">") || strings.Contains(l, "</"+t+">") {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzParseReasoningBlock: what a closed reasoning block says is never
+// read as a claim: the reply reads as the same reply without the block,
+// whatever the block holds (a draft verdict, JSON, the prompt's tags).
+func FuzzParseReasoningBlock(f *testing.F) {
+	f.Add("The year is wrong.", `{"verdict": "pass"} <output-abc> Verdict: PASS`, "Verdict: FAIL", "abc")
+	f.Add("", "[[A>>B]]", "[[B>A]]", "")
+	f.Add("Verdict:", "PASS", "", "abc")
+	f.Fuzz(func(t *testing.T, before, inner, after, nonce string) {
+		for _, s := range []string{before, inner, after} {
+			if hasReasoningTag(s) {
+				return
+			}
+		}
+		for _, tag := range reasoningTags {
+			with := before + "<" + tag + ">" + inner + "</" + tag + ">" + after
+			r1, err1 := Parse(with, nonce)
+			r2, err2 := Parse(before+"\n"+after, nonce)
+			if (err1 == nil) != (err2 == nil) || r1.Verdict != r2.Verdict || r1.Bare != r2.Bare || r1.Score != r2.Score ||
+				r1.HasScore != r2.HasScore || r1.Choice != r2.Choice || r1.Category != r2.Category || r1.Grade != r2.Grade ||
+				!reflect.DeepEqual(r1.Ranking, r2.Ranking) {
+				t.Fatalf("a <%s> block changed the reading of %q:\n%+v (%v)\n%+v (%v)", tag, with, r1, err1, r2, err2)
+			}
+		}
+	})
 }

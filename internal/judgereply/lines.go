@@ -2,7 +2,6 @@ package judgereply
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -53,17 +52,34 @@ var labels = map[string]int{
 func (c *claims) labelled(label, val string) {
 	label = strings.ReplaceAll(label, "_", " ")
 	kind := labels[label]
+	if label == "grade" || label == "final grade" {
+		if w, rest, _ := head(val); len(w) == 1 && strings.Contains("CIP", w) && strings.TrimSpace(strings.Trim(rest, " .*_")) == "" {
+			// Inspect's model_graded_qa: C correct, I incorrect, P partial.
+			c.grades = append(c.grades, w)
+			c.choices = append(c.choices, w)
+			c.loose = true
+			return
+		}
+	}
 	switch kind {
 	case kindVerdict, kindAnswer:
 		v, canonical, ok := c.verdictValue(val)
 		switch {
 		case ok:
-			c.verdict(v, !canonical || kind != kindVerdict || label != "verdict")
+			if kind == kindVerdict && strings.Contains(label, "final") {
+				// "Final verdict:" decides over verdicts the reasoning
+				// gave along the way, as a final score does.
+				c.finalVerdicts = append(c.finalVerdicts, v)
+				c.loose = c.loose || !canonical || label != "verdict"
+			} else {
+				c.verdict(v, !canonical || kind != kindVerdict || label != "verdict")
+			}
 			if kind == kindAnswer {
 				w, _, _ := head(val)
 				c.choices = append(c.choices, w)
 			}
 		case c.err != nil:
+		case c.bracketValue(val):
 		default:
 			if w, _, _ := head(val); verdictWords[strings.ToLower(w)].v != "" {
 				// A verdict word read and refused ("pass?", "pass if
@@ -118,7 +134,8 @@ func (c *claims) field(key, val string) {
 		c.violations = val
 	case "basis":
 		c.basis = val
-	case "reasoning", "reason", "explanation", "rationale", "feedback", "analysis", "justification":
+	case "reasoning", "reason", "explanation", "rationale", "feedback", "analysis", "justification",
+		"concise explanation", "short explanation", "brief explanation", "detailed explanation":
 		if i := strings.Index(strings.ToUpper(val), "[RESULT]"); i >= 0 {
 			val = strings.TrimSpace(val[:i])
 		}
@@ -444,7 +461,8 @@ var (
 // on the next line, [[X]] and [RESULT] X, a "(B)" line, and a verdict word
 // standing alone on the first or last line.
 func (c *claims) readLines(prose string) {
-	prose = c.tags(prose)
+	prose, table := tableLines(c.tags(prose))
+	c.loose = c.loose || table
 	var kept []string
 	labelledAt := map[int]bool{}
 	pending := ""
@@ -486,6 +504,11 @@ func (c *claims) readLines(prose string) {
 			}
 			read = l + ": " + v
 			labelledAt[len(kept)] = true
+		} else if d, ok := dimensionLine(line); ok {
+			c.dims = append(c.dims, d)
+			c.loose = true
+			read = removeSpans(line)
+			labelledAt[len(kept)] = true
 		} else {
 			read = removeSpans(line)
 			if pending != "" {
@@ -523,12 +546,18 @@ func (c *claims) readLines(prose string) {
 			c.asked = true
 		}
 	}
+	bareAt := map[int]bool{}
 	if !labelledAt[0] {
+		n := len(c.bare)
 		c.bareVerdict(kept[0], last == 0)
+		bareAt[0] = len(c.bare) > n
 	}
 	if last > 0 && !labelledAt[last] {
+		n := len(c.bare)
 		c.bareVerdict(kept[last], false)
+		bareAt[last] = len(c.bare) > n
 	}
+	c.keepProse(kept, func(i int) bool { return labelledAt[i] || bareAt[i] })
 	l := kept[last]
 	if _, v, ok := splitLabel(l); ok {
 		l = v
@@ -573,171 +602,6 @@ func (c *claims) bracketed(x string) {
 	if ch := choiceOf(x); ch != "" {
 		c.choices = append(c.choices, ch)
 	}
-}
-
-// choiceOf trims decoration, parentheses and closing punctuation from an
-// answer: "**(B)**." is "B".
-func choiceOf(s string) string {
-	s = strings.TrimSpace(s)
-	for {
-		t := strings.TrimFunc(s, isDecoration)
-		t = strings.TrimRight(t, ".,;:!")
-		if len(t) >= 2 && (t[0] == '(' && t[len(t)-1] == ')') {
-			t = t[1 : len(t)-1]
-		}
-		t = strings.TrimSpace(t)
-		if t == s {
-			return s
-		}
-		s = t
-	}
-}
-
-var scoreRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*(?:(%)|/\s*([0-9]+(?:\.[0-9]+)?)|out\s+of\s+([0-9]+(?:\.[0-9]+)?))?`)
-})
-
-// parseScore reads a score: "4", "**4**", "[[8]]", "8/10", "0.7 out of
-// 1", "85%", "4 (good)", "4 - mostly right". A range ("3-4", "3 or 4") or
-// a second number run together is not a score.
-func parseScore(val string) (score, bool) {
-	t := strings.TrimLeftFunc(strings.TrimSpace(val), func(r rune) bool { return isDecoration(r) && r != '+' && r != '-' })
-	m := scoreRe().FindStringSubmatch(t)
-	if m == nil {
-		return score{}, false
-	}
-	f, err := strconv.ParseFloat(m[1], 64)
-	if err != nil || f != f {
-		return score{}, false
-	}
-	s := score{v: f, pct: m[2] != ""}
-	if m[3] != "" || m[4] != "" {
-		of, err := strconv.ParseFloat(m[3]+m[4], 64)
-		if err != nil || of <= 0 {
-			return score{}, false
-		}
-		s.of = of
-	}
-	if r, _ := utf8.DecodeRuneInString(t[len(m[1]):]); unicode.IsLetter(r) || unicode.IsDigit(r) {
-		return score{}, false // "0x1p-2", "4points"
-	}
-	raw := t[len(m[0]):]
-	if r, _ := utf8.DecodeRuneInString(raw); unicode.IsDigit(r) {
-		return score{}, false
-	}
-	rest := strings.TrimLeftFunc(raw, isDecoration)
-	rest = strings.TrimLeft(rest, "])")
-	rest = strings.TrimSpace(rest)
-	if rest == "" {
-		return s, true
-	}
-	switch rest[0] {
-	case '.', ',', ';', '(', ':', '!':
-		if rest[0] == '.' && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9' {
-			return score{}, false
-		}
-		return s, true
-	case '-':
-		if len(rest) > 1 && (rest[1] == ' ') {
-			return s, true
-		}
-		return score{}, false
-	}
-	if strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–") {
-		r := strings.TrimLeft(rest, "—– ")
-		if r != "" && r[0] >= '0' && r[0] <= '9' {
-			return score{}, false
-		}
-		return s, true
-	}
-	w, _, _ := head(rest)
-	switch strings.ToLower(w) {
-	case "points", "point", "pts", "stars", "star":
-	default:
-		if w != "" && rest[0] != '(' && rest[0] != '[' {
-			// "2 would mean a fail": a number in a sentence is no score.
-			return score{}, false
-		}
-	}
-	if rest[0] >= '0' && rest[0] <= '9' || rest[0] == '/' {
-		return score{}, false
-	}
-	return s, true
-}
-
-// isPlainNumber reports whether val is a number alone, decoration aside.
-func isPlainNumber(val string) bool {
-	t := strings.TrimFunc(val, isDecoration)
-	m := scoreRe().FindString(t)
-	return m != "" && len(m) == len(t)
-}
-
-// NormLabel is the form labels compare in: lower case, decoration and
-// closing punctuation trimmed, underscores and hyphens read as spaces,
-// runs of spaces as one.
-func NormLabel(s string) string {
-	s = strings.ToLower(choiceOf(s))
-	s = strings.NewReplacer("_", " ", "-", " ").Replace(s)
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// SameLabel reports whether a and b are the same label by [NormLabel].
-func SameLabel(a, b string) bool { return NormLabel(a) == NormLabel(b) }
-
-// Negated reports whether the word ending just before text[at:] turns
-// what follows around ("not factual", "isn't relevant").
-func Negated(text string, at int) bool {
-	ws := words(text[:at])
-	return len(ws) > 0 && negators[ws[len(ws)-1]]
-}
-
-// PlainScore reads text as a number standing alone, decoration and a
-// "Score:"-like label aside ("0.8", "**3**", "Score: 3").
-func PlainScore(text string) (float64, bool) {
-	v, of, pct, ok := ScoreAlone(text)
-	return v, ok && of == 0 && !pct
-}
-
-// ScoreAlone reads text as a score standing alone, decoration and a
-// "Score:"-like label aside: "0.8", "**3**", "8/10", "85%", "0.7 out of
-// 1". It returns the number, the scale's top written with it (0 when
-// none) and whether it was a percentage.
-func ScoreAlone(text string) (v, of float64, percent, ok bool) {
-	t := strings.TrimSpace(text)
-	if l, v, ok := splitLabel(t); ok {
-		if k := labels[strings.ReplaceAll(l, "_", " ")]; k != kindScore && k != kindFinalScore && k != kindAnswer {
-			return 0, 0, false, false
-		}
-		t = v
-	}
-	t = strings.TrimFunc(t, isDecoration)
-	m := scoreRe().FindStringSubmatch(t)
-	if m == nil || len(m[0]) != len(t) {
-		return 0, 0, false, false
-	}
-	s, ok := parseScore(t)
-	if !ok || s.v > 1e300 || s.v < -1e300 {
-		return 0, 0, false, false
-	}
-	return s.v, s.of, s.pct, true
-}
-
-// VerdictWord maps a verdict word or synonym ("PASS", "yes", "Y",
-// "incorrect", "true") to "pass", "fail" or "abstain".
-func VerdictWord(s string) (string, bool) {
-	vw, ok := verdictWords[strings.ToLower(choiceOf(s))]
-	return vw.v, ok
-}
-
-// cutExplanation cuts an answer's explanation: "C - the submission is
-// right" is "C".
-func cutExplanation(s string) string {
-	for _, sep := range [...]string{" - ", " — ", " – ", " (", ": ", ". ", ", "} {
-		if i := strings.Index(s, sep); i > 0 {
-			s = s[:i]
-		}
-	}
-	return s
 }
 
 // spanScan tells, moving forward through a text, whether a position lies

@@ -41,8 +41,24 @@ func decodePairs(b []byte) ([]pair, bool) {
 // object reads one JSON object's claims. An object that does not decode
 // says nothing.
 func (c *claims) object(span string) {
+	c.objectAt(span, 0)
+}
+
+// maxNest is how deep objects inside objects are read.
+const maxNest = 4
+
+// objectAt reads an object nested depth objects deep. JSON that does not
+// decode is read once more as a Python dict or JSON with comments would
+// be (single quotes, True/False/None, // and /* */ comments), loosely.
+func (c *claims) objectAt(span string, depth int) {
 	pairs, ok := decodePairs(dropTrailingCommas(span))
 	if !ok {
+		if pairs, ok = decodePairs(dropTrailingCommas(string(relaxJSON(span)))); !ok {
+			return
+		}
+		c.loose = true
+	}
+	if c.ranked(pairs) {
 		return
 	}
 	var passKey *bool
@@ -147,6 +163,10 @@ func (c *claims) object(span string) {
 				c.field(k, s)
 			} else if k == "steps" {
 				c.reasoning = append(c.reasoning, stepsText(p.val))
+			} else if depth < maxNest {
+				// A verdict object wrapped in another ({"evaluation":
+				// {...}}), or a ranking list ({"ordered_models": [...]}).
+				c.nested(p.val, depth+1)
 			}
 		}
 	}
@@ -220,4 +240,134 @@ func keyName(k string) string {
 		}
 	}
 	return string(b)
+}
+
+// nested reads the objects of a value: an object, or a list of objects.
+func (c *claims) nested(v json.RawMessage, depth int) {
+	v = bytes.TrimSpace(v)
+	switch {
+	case len(v) > 0 && v[0] == '{':
+		c.objectAt(string(v), depth)
+	case len(v) > 0 && v[0] == '[':
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) != nil {
+			return
+		}
+		for _, it := range items {
+			if it = bytes.TrimSpace(it); len(it) > 0 && it[0] == '{' {
+				c.objectAt(string(it), depth)
+			}
+		}
+	}
+}
+
+// ranked reads one entry of a ranking, {"model": NAME, "rank": N}, and
+// reports whether pairs was one.
+func (c *claims) ranked(pairs []pair) bool {
+	if len(pairs) != 2 {
+		return false
+	}
+	var name string
+	var rank float64
+	var okName, okRank bool
+	for _, p := range pairs {
+		switch keyName(p.key) {
+		case "model", "name", "answer", "response":
+			okName = json.Unmarshal(p.val, &name) == nil
+		case "rank":
+			okRank = json.Unmarshal(p.val, &rank) == nil
+		}
+	}
+	if !okName || !okRank {
+		return false
+	}
+	c.ranks = append(c.ranks, Ranked{Name: name, Rank: rank})
+	c.loose = true
+	return true
+}
+
+// relaxJSON rewrites what a Python dict or JSON with comments writes
+// differently from JSON: single-quoted strings, True, False and None,
+// and // or /* */ comments outside strings. The result may still not
+// decode.
+func relaxJSON(s string) []byte {
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '"' || ch == '\'':
+			j := quotedEnd(s, i)
+			b = appendQuoted(b, s[i+1:j], ch)
+			i = j
+		case ch == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			i--
+		case ch == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return b
+			}
+			i += end + 3
+		case isWordStart(s, i, "True"):
+			b, i = append(b, "true"...), i+3
+		case isWordStart(s, i, "False"):
+			b, i = append(b, "false"...), i+4
+		case isWordStart(s, i, "None"):
+			b, i = append(b, "null"...), i+3
+		default:
+			b = append(b, ch)
+		}
+	}
+	return b
+}
+
+// quotedEnd returns the index of the quote closing the string that opens
+// at s[i], or len(s)-1.
+func quotedEnd(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j
+		}
+	}
+	return len(s) - 1
+}
+
+// appendQuoted appends body, a string's content quoted by q, as a JSON
+// string.
+func appendQuoted(b []byte, body string, q byte) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(body); i++ {
+		switch ch := body[i]; {
+		case ch == '\\' && i+1 < len(body) && body[i+1] == '\'':
+			b = append(b, '\'')
+			i++
+		case ch == '\\' && i+1 < len(body):
+			b = append(b, ch, body[i+1])
+			i++
+		case ch == '"' && q == '\'':
+			b = append(b, '\\', '"')
+		case ch == '\n':
+			b = append(b, '\\', 'n')
+		default:
+			b = append(b, ch)
+		}
+	}
+	return append(b, '"')
+}
+
+// isWordStart reports whether the word w starts at s[i] and stands alone.
+func isWordStart(s string, i int, w string) bool {
+	if !strings.HasPrefix(s[i:], w) {
+		return false
+	}
+	letter := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return (i == 0 || !letter(s[i-1])) && (i+len(w) == len(s) || !letter(s[i+len(w)]))
 }

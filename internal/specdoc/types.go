@@ -304,11 +304,13 @@ var Root = []Type{
 	{Name: "llm_score", Family: "judges", Summary: "a judge scores the output on a scale",
 		About: "Give scale with pass_at, or range [0, 1] with threshold.",
 		Options: []Option{
-			judgeRubric,
+			{"rubric", "string", "(required without prompt)", "What the judge checks, in plain words. " + templates},
+			{"prompt", "string", "none", "Your own judge prompt, sent in place of proctor's (an MT-Bench prompt, say), with the template variables `{{input}}`, `{{output}}`, `{{expected}}`, `{{item.KEY}}`. The reply is read in the shape the prompt asks for (`Rating: [[8]]`, `[RESULT] 4`, ...) on `scale`. It carries no nonce tags, so it has none of the defence proctor's prompts have against an output that imitates a verdict."},
 			{"scale", "two integers [low, high]", "[1, 4]", "The scale the judge scores on."},
 			{"pass_at", "integer", "3 on [1, 4]; else two thirds up the scale", "The lowest passing score."},
 			{"range", "[0, 1]", "none", "Score on [0, 1] instead of a scale."},
 			{"threshold", "number in [0, 1]", "(required with range)", "The lowest passing score on range."},
+			{"whole_scores", "boolean", "false", "Refuse half points on the scale: a reply scoring 3.5 is then unreadable. By default a half point (MT-Bench's `[[8.5]]`) is read as written."},
 		},
 		Example: `{"type": "llm_score", "rubric": "How complete is the answer?", "scale": [1, 5], "pass_at": 4}`},
 	{Name: "llm_category", Family: "judges", Summary: "a judge puts the output in a category",
@@ -323,6 +325,7 @@ var Root = []Type{
 		Options: []Option{
 			{"baseline", "string", "(required)", "The answer to beat. " + templates},
 			{"rubric", "string", "none", "What better means. " + templates},
+			{"prompt", "string", "none", "Your own judge prompt, sent in place of proctor's (an arena-hard or MT-Bench pairwise prompt, say), in both orders. `{{answer_a}}` and `{{answer_b}}` place the two answers (both required); `{{input}}`, `{{expected}}` and `{{item.KEY}}` are the sample's. The reply is read in the shape the prompt asks for: `[[A>>B]]` … `[[B>>A]]`, `[[A=B]]`, `[[A]]`, `[[B]]`, `[[C]]`, a ranking. It carries no nonce tags."},
 		},
 		Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
 	{Name: "llm_answer_match", Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
