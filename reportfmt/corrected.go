@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/proctorhq/proctor/calibrate"
+
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/metric"
 )
@@ -33,7 +35,7 @@ type CorrectedRate struct {
 // Calibrate asks the summary to correct the pass rate of each calibrated
 // grader's check; call it before adding cases. Grades are matched to a
 // calibration by the grader's name.
-func (s *Summary) Calibrate(cals ...proctor.GraderCalibration) {
+func (s *Summary) Calibrate(cals ...calibrate.File) {
 	if s.calibrated == nil {
 		s.calibrated = map[string]*CorrectedRate{}
 	}
@@ -41,7 +43,7 @@ func (s *Summary) Calibrate(cals ...proctor.GraderCalibration) {
 		if _, ok := s.calibrated[c.Grader]; !ok {
 			s.calibOrder = append(s.calibOrder, c.Grader)
 		}
-		s.calibrated[c.Grader] = &CorrectedRate{Grader: c.Grader, Accuracy: c.Calibration.Accuracy()}
+		s.calibrated[c.Grader] = &CorrectedRate{Grader: c.Grader, Accuracy: c.Result.Accuracy()}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/proctorhq/proctor/calibrate"
+
 	"github.com/proctorhq/proctor"
 )
 
@@ -153,7 +155,7 @@ func (s *Suite) decodeCalibration(n *node) error {
 		if err != nil {
 			return &Error{File: s.Path, Line: n.line, Field: at, Msg: "cannot read the calibration file", Err: err}
 		}
-		c, err := proctor.ParseCalibration(data)
+		c, err := calibrate.Parse(data)
 		if err != nil {
 			return &Error{File: s.Path, Line: n.line, Field: at, Msg: name, Err: err}
 		}

@@ -43,6 +43,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/proctorhq/proctor/calibrate"
+
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/config"
@@ -179,7 +181,7 @@ type Suite struct {
 	// Calibrations are the files the suite's calibration key names, as
 	// proctor calibrate --json wrote them: reports correct the pass rate
 	// of each calibrated grader's check for its errors.
-	Calibrations []proctor.GraderCalibration
+	Calibrations []calibrate.File
 	// Bootstrap is the suite's cluster_bootstrap, nil when not set.
 	Bootstrap *BootstrapOptions
 	// GroupBy is the suite's group_by field: reports count verdicts by

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/proctorhq/proctor/calibrate"
+
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
 )
@@ -81,12 +83,12 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		defer f.Close()
 		in = f
 	}
-	samples, err := proctor.ReadLabelled(in)
+	samples, err := calibrate.ReadLabelled(in)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	c, err := proctor.Calibrate(ctx, ch.Grader, samples)
+	c, err := calibrate.Run(ctx, ch.Grader, samples)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor calibrate: stopped: %v\n", err)
 	}
@@ -109,7 +111,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // calibrationJSON is the --json output: the calibration's own fields, the
 // grader's name (what --calibration matches checks by), its sensitivity
 // and specificity (null when undefined) and the judges' costs.
-func calibrationJSON(name string, c proctor.Calibration, stats []proctor.JudgeStats) ([]byte, error) {
+func calibrationJSON(name string, c calibrate.Result, stats []proctor.JudgeStats) ([]byte, error) {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
@@ -130,7 +132,7 @@ func calibrationJSON(name string, c proctor.Calibration, stats []proctor.JudgeSt
 	return json.Marshal(out)
 }
 
-func writeCalibration(w io.Writer, name string, c proctor.Calibration, stats []proctor.JudgeStats) {
+func writeCalibration(w io.Writer, name string, c calibrate.Result, stats []proctor.JudgeStats) {
 	num := func(f float64) string {
 		if math.IsNaN(f) {
 			return "n/a"
@@ -158,14 +160,14 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // readCalibrations reads the files proctor calibrate --json wrote.
-func readCalibrations(files []string) ([]proctor.GraderCalibration, error) {
-	var out []proctor.GraderCalibration
+func readCalibrations(files []string) ([]calibrate.File, error) {
+	var out []calibrate.File
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return nil, fmt.Errorf("--calibration: %w", err)
 		}
-		c, err := proctor.ParseCalibration(b)
+		c, err := calibrate.Parse(b)
 		if err != nil {
 			return nil, fmt.Errorf("--calibration %s: %w", f, err)
 		}

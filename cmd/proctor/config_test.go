@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/proctorhq/proctor/calibrate"
+
 	"github.com/proctorhq/proctor"
 )
 
@@ -161,7 +163,7 @@ func TestCalibrateCommand(t *testing.T) {
 	}
 	// The file is what run --calibration reads: it names the grader, and a
 	// judge that passes everything has Se + Sp = 1 + 0, too weak to correct.
-	gc, err := proctor.ParseCalibration(out.Bytes())
+	gc, err := calibrate.Parse(out.Bytes())
 	var extra struct {
 		Sensitivity, Specificity *float64
 		Judges                   []proctor.JudgeStats

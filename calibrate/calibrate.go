@@ -1,4 +1,4 @@
-package proctor
+package calibrate
 
 import (
 	"bufio"
@@ -10,16 +10,18 @@ import (
 	"io"
 	"math"
 
+	"github.com/proctorhq/proctor"
+
 	"github.com/proctorhq/proctor/metric"
 	"golang.org/x/sync/errgroup"
 )
 
 // LabelledSample is a sample with a person's verdict on it, for
-// [Calibrate].
+// [Run].
 type LabelledSample struct {
-	Sample
-	// Label is the human verdict: [StatusPassed] or [StatusFailed].
-	Label Status
+	proctor.Sample
+	// Label is the human verdict: [proctor.StatusPassed] or [proctor.StatusFailed].
+	Label proctor.Status
 }
 
 // ConfusionMatrix counts human labels (rows) against the grader's
@@ -36,11 +38,11 @@ type ConfusionMatrix struct {
 	FailNotGraded int `json:"fail_not_graded"`
 }
 
-// Calibration says how well a grader agrees with human labels.
+// Result says how well a grader agrees with human labels.
 // Agreement and Kappa are computed over the samples the grader passed or
 // failed; the ones it did not grade are counted in AbstentionRate, never
 // as agreement or disagreement.
-type Calibration struct {
+type Result struct {
 	// Samples is the number of labelled samples graded.
 	Samples int `json:"samples"`
 	// Graded is how many of them the grader passed or failed; NotGraded
@@ -63,8 +65,8 @@ type Calibration struct {
 
 // MarshalJSON writes agreement and kappa as numbers, or null where they
 // are not defined.
-func (c Calibration) MarshalJSON() ([]byte, error) {
-	type plain Calibration
+func (c Result) MarshalJSON() ([]byte, error) {
+	type plain Result
 	num := func(f float64) *float64 {
 		if math.IsNaN(f) {
 			return nil
@@ -78,13 +80,13 @@ func (c Calibration) MarshalJSON() ([]byte, error) {
 	}{plain(c), num(c.Agreement), num(c.Kappa)})
 }
 
-// Calibrate grades every sample with g, at most four at a time, and
+// Run grades every sample with g, at most four at a time, and
 // compares the grades with the labels. When ctx is cancelled it returns
 // ctx.Err() with the samples graded so far counted.
-func Calibrate(ctx context.Context, g Grader, samples []LabelledSample) (Calibration, error) {
-	got := make([]Status, len(samples))
+func Run(ctx context.Context, g proctor.Grader, samples []LabelledSample) (Result, error) {
+	got := make([]proctor.Status, len(samples))
 	done := make([]bool, len(samples))
-	ch := Check{Grader: g}
+	ch := proctor.Check{Grader: g}
 	var eg errgroup.Group
 	eg.SetLimit(4)
 	for i := range samples {
@@ -103,7 +105,7 @@ func Calibrate(ctx context.Context, g Grader, samples []LabelledSample) (Calibra
 		})
 	}
 	_ = eg.Wait()
-	var c Calibration
+	var c Result
 	for i, s := range samples {
 		if done[i] {
 			c.add(s.Label, got[i])
@@ -114,12 +116,12 @@ func Calibrate(ctx context.Context, g Grader, samples []LabelledSample) (Calibra
 }
 
 // add counts one labelled grade.
-func (c *Calibration) add(label, got Status) {
+func (c *Result) add(label, got proctor.Status) {
 	c.Samples++
 	m := &c.Confusion
-	pass := label == StatusPassed
+	pass := label == proctor.StatusPassed
 	switch got {
-	case StatusPassed:
+	case proctor.StatusPassed:
 		c.Graded++
 		if pass {
 			m.PassPassed++
@@ -127,7 +129,7 @@ func (c *Calibration) add(label, got Status) {
 		} else {
 			m.FailPassed++
 		}
-	case StatusFailed:
+	case proctor.StatusFailed:
 		c.Graded++
 		if pass {
 			m.PassFailed++
@@ -146,7 +148,7 @@ func (c *Calibration) add(label, got Status) {
 }
 
 // finish computes the rates.
-func (c *Calibration) finish() {
+func (c *Result) finish() {
 	c.Agreement, c.Kappa = math.NaN(), math.NaN()
 	if c.Samples > 0 {
 		c.AbstentionRate = float64(c.NotGraded) / float64(c.Samples)
@@ -181,7 +183,7 @@ func ReadLabelled(r io.Reader) ([]LabelledSample, error) {
 		}
 		var ls LabelledSample
 		if err := json.Unmarshal(line, &ls.Sample); err != nil {
-			return nil, fmt.Errorf("proctor: labelled samples line %d: %w", n, err)
+			return nil, fmt.Errorf("calibrate: labelled samples line %d: %w", n, err)
 		}
 		var l struct {
 			Label *string `json:"label"`
@@ -189,69 +191,69 @@ func ReadLabelled(r io.Reader) ([]LabelledSample, error) {
 		_ = json.Unmarshal(line, &l)
 		switch {
 		case l.Label == nil:
-			return nil, fmt.Errorf("proctor: labelled samples line %d: no \"label\" (want pass or fail)", n)
+			return nil, fmt.Errorf("calibrate: labelled samples line %d: no \"label\" (want pass or fail)", n)
 		case *l.Label == "pass" || *l.Label == "passed":
-			ls.Label = StatusPassed
+			ls.Label = proctor.StatusPassed
 		case *l.Label == "fail" || *l.Label == "failed":
-			ls.Label = StatusFailed
+			ls.Label = proctor.StatusFailed
 		default:
-			return nil, fmt.Errorf("proctor: labelled samples line %d: label %q (want pass or fail)", n, *l.Label)
+			return nil, fmt.Errorf("calibrate: labelled samples line %d: label %q (want pass or fail)", n, *l.Label)
 		}
 		out = append(out, ls)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("proctor: labelled samples: %w", err)
+		return nil, fmt.Errorf("calibrate: labelled samples: %w", err)
 	}
 	return out, nil
 }
 
-// GraderCalibration is what `proctor calibrate --json` writes: the
+// File is what `proctor calibrate --json` writes: the
 // grader's name (the spec's name, as grades carry it) and its
 // calibration against human labels.
-type GraderCalibration struct {
+type File struct {
 	// Grader is the name of the calibrated grader.
 	Grader string
-	// Calibration is its agreement with the labels.
-	Calibration Calibration
+	// Result is its agreement with the labels.
+	Result Result
 }
 
 // Accuracy returns the grader's sensitivity and specificity as counts,
 // over the labelled samples it passed or failed: of those people passed,
 // how many it passed; of those people failed, how many it failed.
-func (c Calibration) Accuracy() metric.Accuracy {
+func (c Result) Accuracy() metric.Accuracy {
 	m := c.Confusion
 	return metric.Accuracy{GraderPass: m.PassPassed, HumanPass: m.PassPassed + m.PassFailed,
 		GraderFail: m.FailFailed, HumanFail: m.FailFailed + m.FailPassed}
 }
 
-// ErrCalibration is returned by [ParseCalibration] for a file that is not
+// ErrFormat is returned by [Parse] for a file that is not
 // a calibration.
-var ErrCalibration = errors.New("proctor: not a proctor calibrate --json file")
+var ErrFormat = errors.New("calibrate: not a proctor calibrate --json file")
 
-// ParseCalibration reads the JSON `proctor calibrate --json` writes. It
+// Parse reads the JSON `proctor calibrate --json` writes. It
 // needs the grader's name and the confusion matrix; agreement and kappa
 // are recomputed from the counts, not trusted. A negative or huge count
-// is an [ErrCalibration].
-func ParseCalibration(b []byte) (GraderCalibration, error) {
+// is an [ErrFormat].
+func Parse(b []byte) (File, error) {
 	var w struct {
 		Grader    *string          `json:"grader"`
 		Confusion *ConfusionMatrix `json:"confusion"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
-		return GraderCalibration{}, fmt.Errorf("%w: %w", ErrCalibration, err)
+		return File{}, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	if w.Grader == nil || *w.Grader == "" || w.Confusion == nil {
-		return GraderCalibration{}, fmt.Errorf("%w: want \"grader\" and \"confusion\" (rerun proctor calibrate --json)", ErrCalibration)
+		return File{}, fmt.Errorf("%w: want \"grader\" and \"confusion\" (rerun proctor calibrate --json)", ErrFormat)
 	}
 	m := *w.Confusion
 	for _, n := range []int{m.PassPassed, m.PassFailed, m.PassNotGraded, m.FailPassed, m.FailFailed, m.FailNotGraded} {
 		if n < 0 || n > 1<<40 {
-			return GraderCalibration{}, fmt.Errorf("%w: count %d out of range", ErrCalibration, n)
+			return File{}, fmt.Errorf("%w: count %d out of range", ErrFormat, n)
 		}
 	}
-	c := Calibration{Confusion: m, Graded: m.PassPassed + m.PassFailed + m.FailPassed + m.FailFailed,
+	c := Result{Confusion: m, Graded: m.PassPassed + m.PassFailed + m.FailPassed + m.FailFailed,
 		NotGraded: m.PassNotGraded + m.FailNotGraded, Agree: m.PassPassed + m.FailFailed}
 	c.Samples = c.Graded + c.NotGraded
 	c.finish()
-	return GraderCalibration{Grader: *w.Grader, Calibration: c}, nil
+	return File{Grader: *w.Grader, Result: c}, nil
 }

@@ -1,10 +1,12 @@
-package proctor
+package calibrate
 
 import (
 	"context"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 )
 
 // TestCalibrationKappa checks Cohen's kappa against the worked example in
@@ -13,17 +15,17 @@ import (
 // p_o = 0.7, p_e = 0.5 and kappa = 0.4. scikit-learn's cohen_kappa_score
 // (1.5) gives 0.4 for the same labels.
 func TestCalibrationKappa(t *testing.T) {
-	var c Calibration
-	add := func(n int, label, got Status) {
+	var c Result
+	add := func(n int, label, got proctor.Status) {
 		for range n {
 			c.add(label, got)
 		}
 	}
-	add(20, StatusPassed, StatusPassed)
-	add(5, StatusPassed, StatusFailed)
-	add(10, StatusFailed, StatusPassed)
-	add(15, StatusFailed, StatusFailed)
-	add(5, StatusFailed, StatusNotGraded)
+	add(20, proctor.StatusPassed, proctor.StatusPassed)
+	add(5, proctor.StatusPassed, proctor.StatusFailed)
+	add(10, proctor.StatusFailed, proctor.StatusPassed)
+	add(15, proctor.StatusFailed, proctor.StatusFailed)
+	add(5, proctor.StatusFailed, proctor.StatusNotGraded)
 	c.finish()
 	if math.Abs(c.Kappa-0.4) > 1e-12 || math.Abs(c.Agreement-0.7) > 1e-12 {
 		t.Errorf("kappa %v agreement %v, want 0.4 and 0.7", c.Kappa, c.Agreement)
@@ -35,14 +37,14 @@ func TestCalibrationKappa(t *testing.T) {
 
 func TestCalibrate(t *testing.T) {
 	// The judge passes answers that mention Paris.
-	j := &fakeJudge{name: "j", family: "fam-a", reply: func(_ context.Context, p string) (string, error) {
-		if strings.Contains(quotedIn(p, "<output-", "</output-"), "Paris") {
-			return verdictJSON("pass", "high"), nil
+	j := proctor.JudgeModel{Name: "j", Family: "fam-a", Call: func(_ context.Context, p string) (string, error) {
+		if strings.Contains(quotedOutput(p), "Paris") {
+			return verdictJSON("pass"), nil
 		}
-		if strings.Contains(quotedIn(p, "<output-", "</output-"), "?") {
+		if strings.Contains(quotedOutput(p), "?") {
 			return "no idea", nil
 		}
-		return verdictJSON("fail", "high"), nil
+		return verdictJSON("fail"), nil
 	}}
 	in := `{"output": "Paris", "label": "pass"}
 {"output": "Paris, I think", "label": "fail"}
@@ -54,7 +56,7 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Calibrate(context.Background(), NewLLMJudge("names Paris", JudgeOptions{}, judgePoolOf(j)), samples)
+	c, err := Run(context.Background(), proctor.NewLLMJudge("names Paris", proctor.JudgeOptions{}, proctor.NewJudgePool(j)), samples)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,4 +69,26 @@ func TestCalibrate(t *testing.T) {
 			t.Errorf("ReadLabelled(%s) = %v, want an error naming line 1", bad, err)
 		}
 	}
+}
+
+// quotedOutput returns the text a judge prompt quotes as the output, in
+// its nonce tags.
+func quotedOutput(prompt string) string {
+	i := strings.Index(prompt, "<output-")
+	if i < 0 {
+		return ""
+	}
+	rest := prompt[i:]
+	start := strings.IndexByte(rest, '>') + 1
+	end := strings.Index(rest, "</output-")
+	if start <= 0 || end < start {
+		return ""
+	}
+	return rest[start:end]
+}
+
+// verdictJSON is a judge's reply in proctor's asked shape, at high
+// confidence.
+func verdictJSON(verdict string) string {
+	return `{"criterion":"names Paris","violations":"none","basis":"answer","verdict":"` + verdict + `","confidence":"high"}`
 }
