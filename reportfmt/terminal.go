@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/termsafe"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -15,22 +16,24 @@ import (
 // (verdict, passed attempts of those made, the reason), then the four
 // verdict counts, the pass rate with its 95% Wilson interval, the flaky
 // rate, pass@k and pass^k when cases had several attempts, the not-graded
-// reasons grouped, the judges and the caveats. Plain ASCII, no colour.
+// reasons grouped, the judges and the caveats. Plain ASCII, no colour:
+// control and bidirectional characters in any text the report carries
+// (reasons, ids, judge names) are written as escapes such as \x1b.
 func WriteText(w io.Writer, s *Summary) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p("suite %s: %d %s\n\n", s.Suite, s.Totals.Cases(), plural(s.Totals.Cases(), "case", "cases"))
+	p("suite %s: %d %s\n\n", termsafe.String(s.Suite), s.Totals.Cases(), plural(s.Totals.Cases(), "case", "cases"))
 	cases := s.Cases()
 	if len(cases) > 0 {
 		idw, reasonw := len("CASE"), 90
 		for _, c := range cases {
-			idw = max(idw, min(len(c.ID), 40))
+			idw = max(idw, len(tclip(c.ID, 40)))
 		}
 		p("  %-*s  %-10s  %-8s  %s\n", idw, "CASE", "VERDICT", "ATTEMPTS", "REASON")
 		for _, c := range cases {
 			pass, total := attemptCounts(c)
-			row := fmt.Sprintf("  %-*s  %-10s  %-8s  %s", idw, clip(c.ID, 40), verdictWord(c.Verdict),
-				fmt.Sprintf("%d/%d", pass, total), clip(CaseReason(c), reasonw))
+			row := fmt.Sprintf("  %-*s  %-10s  %-8s  %s", idw, tclip(c.ID, 40), verdictWord(c.Verdict),
+				fmt.Sprintf("%d/%d", pass, total), tclip(CaseReason(c), reasonw))
 			p("%s\n", strings.TrimRight(row, " "))
 		}
 		if op, oo := s.Omitted(); op+oo > 0 {
@@ -64,13 +67,13 @@ func WriteText(w io.Writer, s *Summary) error {
 			if r, d, ok := st.PassRate(); ok {
 				rate = fmt.Sprintf("%s (%d of %d)", pct(r), st.Passed, d)
 			}
-			p("  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", w, splitName(sp.Split), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+			p("  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", w, termsafe.String(splitName(sp.Split)), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
 		}
 	}
 	if t.NotGraded > 0 {
 		p("not graded  %d %s, left out of the pass rate:\n", t.NotGraded, plural(t.NotGraded, "case", "cases"))
 		for _, r := range s.NotGradedReasons() {
-			p("  %5d  %s\n", r.Cases, clip(r.Reason, 100))
+			p("  %5d  %s\n", r.Cases, tclip(r.Reason, 100))
 		}
 	}
 	if len(s.Judges) == 0 {
@@ -78,7 +81,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	} else {
 		p("judges\n")
 		for _, j := range s.Judges {
-			p("  %s\n", judgeLine(j))
+			p("  %s\n", termsafe.String(judgeLine(j)))
 		}
 		if line := panelLine(s.Panels); line != "" {
 			p("  %s\n", line)
@@ -89,11 +92,15 @@ func WriteText(w io.Writer, s *Summary) error {
 	} else {
 		p("caveats\n")
 		for _, c := range s.Caveats {
-			p("  - %s\n", c)
+			p("  - %s\n", termsafe.String(c))
 		}
 	}
 	return bw.Flush()
 }
+
+// tclip is [clip] for a terminal: the clipped text with control and
+// bidirectional characters escaped.
+func tclip(s string, n int) string { return termsafe.String(clip(s, n)) }
 
 // attemptLine says pass@1, pass@k and pass^k over the cases with k
 // measured attempts, k the most any case had; "" when no case had more

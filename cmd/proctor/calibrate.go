@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
 const calibrateUsage = `usage: proctor calibrate (--grader SPEC | --grader-file FILE) --config FILE [--json] SAMPLES.jsonl
@@ -100,7 +101,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		writeCalibration(stdout, ch.Name(), c, cfg.Judges().Stats())
+		writeCalibration(termsafe.Writer{W: stdout}, ch.Name(), c, cfg.Judges().Stats())
 	}
 	if err != nil {
 		return exitFailed

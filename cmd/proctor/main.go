@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
 // Exit statuses of every command (docs/exit-codes.md).
@@ -59,6 +61,9 @@ exit status:
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Messages may quote what a model, a judge endpoint or a subject wrote:
+	// none of it reaches the terminal as control characters.
+	stderr = termsafe.Writer{W: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

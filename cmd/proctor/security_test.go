@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// hostileJudge serves chat completions on loopback whose reasoning is
+// content, or answers status with body when status is not 200.
+func hostileJudge(t *testing.T, status int, body, content string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if status != http.StatusOK {
+			http.Error(w, body, status)
+			return
+		}
+		fmt.Fprintf(w, `{"choices":[{"message":{"content":%s}}],"usage":{"total_tokens":10}}`, jsonString(content))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
+}
+
+func jsonString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// rawTerminalControl reports the first control or bidirectional character
+// in s other than newline, or -1.
+func rawTerminalControl(s string) rune {
+	for _, r := range s {
+		if r == '\n' {
+			continue
+		}
+		if unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200f || r == 0x200e {
+			return r
+		}
+	}
+	return -1
+}
+
+// TestBinaryTerminalEscapes: what a subject, a model, a judge's reasoning
+// and a judge's error body write reaches the terminal escaped, from
+// proctor run and from proctor report show.
+func TestBinaryTerminalEscapes(t *testing.T) {
+	const osc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\u202eevil\u2066\u009b2J"
+	reasoning := fmt.Sprintf(`{"criterion":"x","violations":%s,"basis":"answer","verdict":"fail","confidence":"high"}`, jsonString(osc))
+	good := hostileJudge(t, http.StatusOK, "", reasoning)
+	bad := hostileJudge(t, http.StatusInternalServerError, `{"error":{"message":`+jsonString(osc)+`}}`, "")
+	dir := t.TempDir()
+	suiteText := fmt.Sprintf(`{"subject":{"command":["sh","-c","printf '%%b' '\\033]0;sub\\007\\342\\200\\256' >&2; exit 3"]},
+"cases":[
+ {"id":"subject","input":"q","checks":[{"type":"contains","value":"x"}]},
+ {"id":"model\u001b[31m","outputs":[%s],"expected":"x","checks":[{"type":"exact_match"},{"type":"xml_valid"}]},
+ {"id":"judge","outputs":["a"],"checks":[{"type":"llm_judge","rubric":"polite"}]}]}`, jsonString(osc))
+	suitePath := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(suitePath, []byte(suiteText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, url := range map[string]string{"reasoning": good, "error body": bad} {
+		t.Run(name, func(t *testing.T) {
+			cfg := writeFile(t, "c.json", fmt.Sprintf(`{"judges":[{"name":"j","family":"f","model":"m","base_url":%q,"api_key_env":"PROCTOR_TEST_KEY"}],"judge_timeout_ms":2000}`, url))
+			report := filepath.Join(t.TempDir(), "r.json")
+			code, out, stderr := bin(t, "", []string{"PROCTOR_TEST_KEY=k"}, "run", suitePath, "--config", cfg, "--out", report, "--progress", "off")
+			if code == exitUsage {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			_, shown, showErr := bin(t, "", nil, "report", "show", report)
+			for name, text := range map[string]string{"run stdout": out, "run stderr": stderr, "report show": shown, "show stderr": showErr} {
+				if r := rawTerminalControl(text); r >= 0 {
+					t.Errorf("%s carries a raw %U:\n%s", name, r, text)
+				}
+			}
+			wants := []string{`model\x1b[31m`, `\x1b]0;sub\x07\u202e`}
+			if name == "reasoning" {
+				wants = append(wants, `\x1b]0;pwned\x07`)
+			}
+			for _, want := range wants {
+				if !strings.Contains(out, want) || !strings.Contains(shown, want) {
+					t.Errorf("the report lacks the escaped %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
