@@ -93,3 +93,34 @@ func TestBinaryTerminalEscapes(t *testing.T) {
 		})
 	}
 }
+
+// TestBinaryMarkdownInert: a model output quoted in a reason reaches the
+// Markdown report (the one made for pull-request comments) as text: no
+// image that fetches a URL, no link, autolink or mention.
+func TestBinaryMarkdownInert(t *testing.T) {
+	const attack = `@octocat @acme/team root@evil.example www.evil.example ![t](https://evil.example/t.png) [x](https://evil.example) <https://evil.example>`
+	suitePath := writeSuite(t, "s.json", fmt.Sprintf(`{"cases":[{"id":"c","outputs":[%s],"expected":"x","checks":[{"type":"exact_match"}]}]}`, jsonString(attack)))
+	dir := t.TempDir()
+	md, report := filepath.Join(dir, "r.md"), filepath.Join(dir, "r.json")
+	if code, _, stderr := bin(t, "", nil, "run", suitePath, "--markdown", md, "--out", report); code != exitFailed {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	written, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shown, _ := bin(t, "", nil, "report", "show", "--format", "markdown", report)
+	for name, text := range map[string]string{"--markdown": string(written), "report show": shown} {
+		if !strings.Contains(text, "evil") {
+			t.Fatalf("%s does not quote the output:\n%s", name, text)
+		}
+		if !strings.Contains(text, "octocat") || !strings.Contains(text, `\!\[`) {
+			t.Fatalf("%s does not quote the output:\n%s", name, text)
+		}
+		for _, bad := range []string{"[x]", " ![", "(![", "<https", "https://", "www.", "@octocat", "@acme", "root@evil"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s holds %q:\n%s", name, bad, text)
+			}
+		}
+	}
+}
