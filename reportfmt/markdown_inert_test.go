@@ -37,7 +37,7 @@ var gfmLinkers = map[string]*regexp.Regexp{
 	"autolink or tag": regexp.MustCompile(`(^|[^\x00])<`),
 	// Entities other than the &amp; &lt; &gt; that spell a character
 	// literally (numeric ones decode to '@', '[' ...).
-	"entity": regexp.MustCompile(`&(#|[b-fh-km-zB-Z]|a([^m]|m[^p])|g[^t]|l[^t])[0-9a-zA-Z]*;`),
+	"entity":          regexp.MustCompile(`&(#|[b-fh-km-zB-Z]|a([^m]|m[^p])|g[^t]|l[^t])[0-9a-zA-Z]*;`),
 	"www autolink":    regexp.MustCompile(`(?i)www\.`),
 	"url autolink":    regexp.MustCompile(`(?i)(https?|ftp|mailto|xmpp):`),
 	"email autolink":  regexp.MustCompile(`[a-zA-Z0-9.+_-]+@[a-zA-Z0-9_-]+`),
