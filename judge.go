@@ -109,6 +109,12 @@ type JudgeModel struct {
 	// way the limit shrinks while the endpoint answers 429 or 503 and grows
 	// back as calls succeed (see [TransientError]).
 	Concurrency int
+	// Secrets are values (the API keys of the judges and the embedder) that
+	// are removed from everything the judge sends back, its replies and its
+	// errors, before they are cached, graded or shown, as is everything
+	// the [NoSecrets] detector finds there. config fills it with the value
+	// of every api_key_env in the file.
+	Secrets []string
 }
 
 func (m JudgeModel) family() string {
@@ -118,12 +124,13 @@ func (m JudgeModel) family() string {
 	return "judge:" + m.Name
 }
 
+// call asks the judge, its reply and error scrubbed of secrets.
 func (m JudgeModel) call(ctx context.Context, prompt string) (JudgeReply, error) {
 	if m.CallWithUsage != nil {
-		return m.CallWithUsage(ctx, prompt)
+		return m.scrub(m.CallWithUsage(ctx, prompt))
 	}
 	t, err := m.Call(ctx, prompt)
-	return JudgeReply{Text: t}, err
+	return m.scrub(JudgeReply{Text: t}, err)
 }
 
 // TransientError marks a judge error as worth retrying (a rate limit, a

@@ -37,7 +37,11 @@ var piiSet = sync.OnceValue(func() *detect.Set {
 // addresses and other free-text personal data are not found. Safe for
 // concurrent use.
 func RedactDisclosures(s string) string {
-	found := append(piiSet().Find(s), detect.Secrets().Find(s)...)
+	return maskFound(s, append(piiSet().Find(s), detect.Secrets().Find(s)...))
+}
+
+// maskFound replaces each span found in s by its kind in brackets.
+func maskFound(s string, found []detect.Finding) string {
 	if len(found) == 0 {
 		return s
 	}

@@ -263,6 +263,10 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		m.Concurrency = j.Concurrency
 		models = append(models, m)
 	}
+	secrets := configSecrets(fc)
+	for i := range models {
+		models[i].Secrets = secrets
+	}
 	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
 	c.opts = append(c.opts, c.pool)
 	if fc.AllowSameFamily {
@@ -304,4 +308,24 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		c.opts = append(c.opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
 	}
 	return c, nil
+}
+
+// configSecrets returns what no judge reply or error may show: the value
+// of every api_key_env in the file (judges and embedder) and the query
+// values of every base URL, which may be keys (?api-key=...).
+func configSecrets(fc *fileConfig) []string {
+	var out []string
+	add := func(env, base string) {
+		if v := os.Getenv(env); env != "" && v != "" {
+			out = append(out, v)
+		}
+		out = append(out, openai.URLSecrets(base)...)
+	}
+	for _, j := range fc.Judges {
+		add(j.APIKeyEnv, j.BaseURL)
+	}
+	if e := fc.Embedder; e != nil {
+		add(e.APIKeyEnv, e.BaseURL)
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 )
@@ -121,6 +122,81 @@ func TestBinaryMarkdownInert(t *testing.T) {
 			if strings.Contains(text, bad) {
 				t.Errorf("%s holds %q:\n%s", name, bad, text)
 			}
+		}
+	}
+}
+
+// TestBinaryKeysStayOut: a judge endpoint that echoes the key it was sent,
+// in an error body or in its reasoning, puts it in no report and no cache
+// entry, nor does a key given in base_url's query string, which still
+// reaches the endpoint on a URL with the path before the query.
+func TestBinaryKeysStayOut(t *testing.T) {
+	const key, queryKey = "sk-proctortest-0123456789abcdefABCDEF", "qk-0123456789-querykey"
+	var paths []string
+	var mu sync.Mutex
+	mode := map[string]int{"/401/v1/chat/completions": 401, "/500/v1/chat/completions": 500, "/ok/v1/chat/completions": 200}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path+"?"+r.URL.RawQuery)
+		mu.Unlock()
+		echo := r.Header.Get("Authorization") + " " + r.URL.RawQuery
+		switch mode[r.URL.Path] {
+		case 200:
+			content := fmt.Sprintf(`{"criterion":"x","violations":%s,"basis":"answer","verdict":"fail","confidence":"high"}`, jsonString("you sent "+echo))
+			fmt.Fprintf(w, `{"choices":[{"message":{"content":%s}}],"usage":{"total_tokens":10}}`, jsonString(content))
+		case 0:
+			http.NotFound(w, r)
+		default:
+			http.Error(w, `{"error":{"message":"bad key `+echo+`"}}`, mode[r.URL.Path])
+		}
+	}))
+	defer srv.Close()
+	suitePath := writeSuite(t, "s.json", `{"cases":[{"id":"c","input":"q","outputs":["a"],"checks":[{"type":"llm_judge","rubric":"polite"}]}]}`)
+	for _, m := range []string{"401", "500", "ok"} {
+		t.Run(m, func(t *testing.T) {
+			dir := t.TempDir()
+			cache := filepath.Join(dir, "cache")
+			base := srv.URL + "/" + m + "/v1?api-key=" + queryKey
+			cfg := writeFile(t, "c.json", fmt.Sprintf(`{"judges":[{"name":"j","family":"f","model":"m","base_url":%q,"api_key_env":"PROCTOR_TEST_KEY"}],"judge_timeout_ms":2000,"judge_cache":%q}`, base, cache))
+			args := []string{"run", suitePath, "--config", cfg, "--progress", "off"}
+			for _, f := range []string{"out=r.json", "junit=r.xml", "markdown=r.md", "html=r.html"} {
+				flag, file, _ := strings.Cut(f, "=")
+				args = append(args, "--"+flag, filepath.Join(dir, file))
+			}
+			code, stdout, stderr := bin(t, "", []string{"PROCTOR_TEST_KEY=" + key}, args...)
+			if code == exitUsage {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			texts := map[string]string{"stdout": stdout, "stderr": stderr}
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(p)
+					texts[p] = string(b)
+				}
+				return nil
+			})
+			want := 6 // stdout, stderr, the config and three reports
+			if m == "ok" {
+				want++ // and a cache entry
+			}
+			if len(texts) < want {
+				t.Fatalf("%d outputs, want reports and a cache entry: %v", len(texts), stderr)
+			}
+			for name, text := range texts {
+				for _, k := range []string{key, key[:12], queryKey} {
+					if strings.Contains(text, k) {
+						t.Errorf("%s holds %q", name, k)
+					}
+				}
+			}
+			if m == "ok" && !strings.Contains(texts[filepath.Join(dir, "r.json")], "you sent Bearer [redacted]") {
+				t.Errorf("the reasoning is not kept, redacted:\n%s", texts[filepath.Join(dir, "r.json")])
+			}
+		})
+	}
+	for _, p := range paths {
+		if !strings.HasSuffix(p, "/v1/chat/completions?api-key="+queryKey) {
+			t.Errorf("request to %s, want the path joined before the query", p)
 		}
 	}
 }

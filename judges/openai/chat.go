@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,9 +66,9 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if opts.Model == "" {
 		return nil, errors.New("openai: chat: model is required")
 	}
-	base := strings.TrimRight(opts.BaseURL, "/")
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("openai: chat: base URL %q: want http:// or https://", opts.BaseURL)
+	chatURL, err := endpointURL("chat", opts.BaseURL, "/chat/completions")
+	if err != nil {
+		return nil, err
 	}
 	key := opts.APIKey
 	if opts.APIKeyEnv != "" {
@@ -95,7 +94,7 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if client == nil {
 		client = noRedirects()
 	}
-	ep := endpoint{api: "chat", url: base + "/chat/completions", key: key, client: client, timeout: opts.Timeout, maxBody: maxChatReply}
+	ep := endpoint{api: "chat", url: chatURL, key: key, client: client, timeout: opts.Timeout, maxBody: maxChatReply}
 	return &Chat{ep: ep, opts: opts}, nil
 }
 

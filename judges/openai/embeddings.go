@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -60,10 +59,14 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
 		return nil, errors.New("openai: embeddings: Model is required")
 	}
+	embedURL, err := endpointURL("embeddings", embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/embeddings")
+	if err != nil {
+		return nil, err
+	}
 	e := &Embedder{
 		ep: endpoint{
 			api:     "embeddings",
-			url:     strings.TrimRight(embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/") + "/embeddings",
+			url:     embedURL,
 			client:  cfg.HTTPClient,
 			timeout: cfg.Timeout,
 			maxBody: maxEmbeddingsReply,

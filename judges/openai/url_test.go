@@ -1,0 +1,30 @@
+package openai
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEndpointURL(t *testing.T) {
+	cases := []struct{ base, want string }{
+		{"https://h.example/v1", "https://h.example/v1/chat/completions"},
+		{"https://h.example/v1/", "https://h.example/v1/chat/completions"},
+		{"https://h.example/openai?api-version=2024-02-01&api-key=K", "https://h.example/openai/chat/completions?api-version=2024-02-01&api-key=K"},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/chat/completions"},
+	}
+	for _, c := range cases {
+		got, err := endpointURL("chat", c.base, "/chat/completions")
+		if err != nil || got != c.want {
+			t.Errorf("endpointURL(%q) = %q, %v; want %q", c.base, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"ftp://h/v1", "h.example/v1", "https://user:sk-secret@h.example/v1", "https://h.example/v1#sk-secret", "://"} {
+		_, err := endpointURL("chat", bad, "/chat/completions")
+		if err == nil || strings.Contains(err.Error(), "sk-secret") {
+			t.Errorf("endpointURL(%q): %v, want an error that does not repeat the key", bad, err)
+		}
+	}
+	if got := URLSecrets("https://h/v1?api-key=K1&x=K2"); len(got) != 2 {
+		t.Errorf("URLSecrets = %q", got)
+	}
+}
