@@ -200,3 +200,66 @@ func TestBinaryKeysStayOut(t *testing.T) {
 		}
 	}
 }
+
+// TestBinarySubjectEnvironment: a command subject sees PATH, HOME, LANG,
+// TMPDIR and what subject.env lists, and no judge key.
+func TestBinarySubjectEnvironment(t *testing.T) {
+	suitePath := writeSuite(t, "s.yaml", `subject:
+  command: [sh, -c, env]
+  env: [PASSED_ON, SET_HERE=v, UNSET_ONE]
+cases:
+  - id: env
+    input: q
+    checks:
+      - {type: contains, value: "PATH="}
+      - {type: contains, value: "PASSED_ON=yes"}
+      - {type: contains, value: "SET_HERE=v"}
+      - {type: not_contains, value: "PROCTOR_TEST_JUDGE_KEY"}
+      - {type: not_contains, value: "OPENAI_API_KEY"}
+      - {type: not_contains, value: "NOT_LISTED"}
+      - {type: not_contains, value: "UNSET_ONE"}
+`)
+	env := []string{"PROCTOR_TEST_JUDGE_KEY=sk-1", "OPENAI_API_KEY=sk-2", "PASSED_ON=yes", "NOT_LISTED=1"}
+	code, out, stderr := bin(t, "", env, "run", suitePath, "--progress", "off")
+	if code != exitOK {
+		t.Errorf("exit %d, want 0:\n%s%s", code, out, stderr)
+	}
+}
+
+// TestBinarySubjectConfined: a relative subject.command that reaches
+// outside the suite's folder through a symbolic link is refused at load;
+// one whose link stays inside runs.
+func TestBinarySubjectConfined(t *testing.T) {
+	outside := t.TempDir()
+	script := filepath.Join(outside, "evil.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(script, filepath.Join(dir, "bot")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "tools")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real.sh"), []byte("#!/bin/sh\necho fine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.sh", filepath.Join(dir, "good")); err != nil {
+		t.Fatal(err)
+	}
+	for prog, wantOK := range map[string]bool{"./bot": false, "tools/evil.sh": false, "./good": true, "../x/bot": false} {
+		suitePath := filepath.Join(dir, "s.yaml")
+		text := fmt.Sprintf("subject: {command: [%q]}\ncases:\n  - {id: c, input: q, checks: [{type: contains, value: fine}]}\n", prog)
+		if err := os.WriteFile(suitePath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := bin(t, "", nil, "run", suitePath, "--progress", "off")
+		switch {
+		case wantOK && code != exitOK:
+			t.Errorf("%s: exit %d, want 0:\n%s%s", prog, code, out, stderr)
+		case !wantOK && (code != exitUsage || !strings.Contains(stderr, "subject.command") || strings.Contains(out, "pwned")):
+			t.Errorf("%s: exit %d, want 2 refusing subject.command:\n%s%s", prog, code, out, stderr)
+		}
+	}
+}
