@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/netip"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/jsonerr"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/judges/openai"
 	"github.com/proctorhq/proctor/yamlspec"
 )
@@ -111,7 +113,7 @@ func loadFile(path string) (*Config, error) {
 	if path == "" {
 		return &Config{}, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readfile.Path(context.Background(), path, readfile.SpecLimit)
 	if err != nil {
 		return nil, err
 	}

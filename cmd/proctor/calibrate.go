@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
@@ -45,7 +46,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return exitUsage
 	}
 	if *specFile != "" {
-		b, err := os.ReadFile(*specFile)
+		b, err := readfile.Path(ctx, *specFile, readfile.SpecLimit)
 		if err != nil {
 			fmt.Fprintf(stderr, "proctor calibrate: %v\n", err)
 			return exitUsage

@@ -15,6 +15,7 @@ import (
 	"github.com/ohler55/ojg"
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/jsonerr"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
@@ -182,7 +183,7 @@ func pluralY(n int, stem string) string {
 
 // readSpecFile reads a --grader-file, converting YAML to JSON.
 func readSpecFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := readfile.Path(context.Background(), path, readfile.SpecLimit)
 	if err != nil {
 		return nil, err
 	}

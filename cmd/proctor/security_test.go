@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"unicode"
 )
@@ -262,4 +263,60 @@ func TestBinarySubjectConfined(t *testing.T) {
 			t.Errorf("%s: exit %d, want 2 refusing subject.command:\n%s%s", prog, code, out, stderr)
 		}
 	}
+}
+
+// TestBinaryBoundedFiles: a file a suite or the command line names that is
+// a FIFO, a link to /dev/zero or a 6 GiB sparse file is refused with a
+// clear error before anything is read: no hang, no out-of-memory.
+func TestBinaryBoundedFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "sparse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(6 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for name, want := range map[string]string{"fifo": "not a regular file (a FIFO)", "zero": "not a regular file (a device)", "sparse": "file too large"} {
+		t.Run(name, func(t *testing.T) {
+			schema := writeSuiteIn(t, dir, "schema-"+name+".yaml", fmt.Sprintf("cases:\n  - {id: c, outputs: ['{}'], checks: [{type: json_schema, schema_file: %s}]}\n", name))
+			config := writeSuiteIn(t, dir, "config-"+name+".yaml", fmt.Sprintf("config: %s\ncases:\n  - {id: c, outputs: [a], checks: [{type: contains, value: a}]}\n", name))
+			path := filepath.Join(dir, name)
+			for _, args := range [][]string{
+				{"run", schema}, {"run", config},
+				{"run", path}, {"run", writeSuite(t, "s.yaml", "cases:\n  - {id: c, outputs: [a], checks: [{type: contains, value: a}]}\n"), "--config", path},
+				{"grade", "--grader-file", path}, {"report", "show", path},
+			} {
+				code, _, stderr := bin(t, "", nil, append(args, "--progress", "off")[:len(args)+2*boolInt(args[0] == "run")]...)
+				// Inside the suite's folder a link to /dev/zero leaves it.
+				clear := strings.Contains(stderr, want) || name == "zero" && strings.Contains(stderr, "path escapes from parent")
+				if code != exitUsage || !clear {
+					t.Errorf("%v: exit %d, want 2 saying %q:\n%s", args, code, want, stderr)
+				}
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func writeSuiteIn(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
