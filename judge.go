@@ -109,6 +109,11 @@ type JudgeModel struct {
 	// way the limit shrinks while the endpoint answers 429 or 503 and grows
 	// back as calls succeed (see [TransientError]).
 	Concurrency int
+	// Identity is what else shapes the judge's replies: its type, endpoint
+	// and parameters (seed, max tokens, structured mode, canned replies).
+	// It is part of the judge cache key, so a changed judge is asked
+	// again rather than served an old verdict. config fills it.
+	Identity string
 	// Secrets are values (the API keys of the judges and the embedder) that
 	// are removed from everything the judge sends back, its replies and its
 	// errors, before they are cached, graded or shown, as is everything
@@ -222,6 +227,7 @@ type judgeConfig struct {
 	redact          func(string) string
 	budget          JudgeBudget
 	cacheDir        string
+	cacheSecret     []byte        // WithJudgeCacheKey
 	timeout         time.Duration // per call; 0 means 60s
 	retry           JudgeRetry
 	cacheMode       JudgeCacheMode

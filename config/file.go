@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -240,6 +241,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
 			}
+			m.Identity = judgeIdentity(j)
 			models = append(models, m)
 			continue
 		case "", "openai":
@@ -263,6 +265,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		}
 		m := chat.JudgeModel(j.Name, j.Family)
 		m.Concurrency = j.Concurrency
+		m.Identity = judgeIdentity(j)
 		models = append(models, m)
 	}
 	secrets := configSecrets(fc)
@@ -276,6 +279,12 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	}
 	if fc.JudgeCache != "" {
 		c.opts = append(c.opts, proctor.WithJudgeCache(fc.JudgeCache))
+		if k := os.Getenv(CacheKeyEnv); k != "" {
+			if len(k) < 16 {
+				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
+			}
+			c.opts = append(c.opts, proctor.WithJudgeCacheKey([]byte(k)))
+		}
 	}
 	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
 	if err != nil {
@@ -330,4 +339,21 @@ func configSecrets(fc *fileConfig) []string {
 		add(e.APIKeyEnv, e.BaseURL)
 	}
 	return out
+}
+
+// CacheKeyEnv is the environment variable that, when set, holds the key
+// the judge cache's entries are authenticated under (at least 16 bytes),
+// in place of the key file in the cache folder: how a team shares a cache.
+const CacheKeyEnv = "PROCTOR_CACHE_KEY"
+
+// judgeIdentity is what shapes a judge's replies besides its name, model
+// and prompt: type, endpoint, seed, max tokens, structured mode and canned
+// replies. It goes into the judge cache key (hashed, never stored).
+func judgeIdentity(j judgeEntry) string {
+	b, _ := json.Marshal(struct {
+		Type, BaseURL, Structured string
+		Seed, MaxTokens           int
+		Replies                   []scriptedReply
+	}{cmp.Or(j.Type, "openai"), j.BaseURL, j.Structured, j.Seed, j.MaxTokens, j.Replies})
+	return string(b)
 }

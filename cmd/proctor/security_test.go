@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"unicode"
@@ -319,4 +320,79 @@ func writeSuiteIn(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestBinaryJudgeCacheCannotLie: an edited cache entry, one written under
+// another key, or one that is not a regular file is ignored and reported,
+// never served; a changed judge is asked again.
+func TestBinaryJudgeCacheCannotLie(t *testing.T) {
+	var calls atomic.Int64
+	url := fakeChat(t, "fail", &calls)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	suitePath := writeSuite(t, "s.json", `{"cases":[{"id":"c","input":"q","outputs":["a"],"checks":[{"type":"llm_judge","rubric":"polite"}]}]}`)
+	config := func(mode string, maxTokens int) string {
+		return writeFile(t, "c.json", fmt.Sprintf(`{"judges":[{"name":"j","family":"f","model":"m","base_url":%q,"api_key_env":"PROCTOR_TEST_KEY","max_tokens":%d}],
+"judge_cache":%q,"judge_cache_mode":%q}`, url, maxTokens, cache, mode))
+	}
+	run := func(cfg string, env ...string) (int, string) {
+		t.Helper()
+		report := filepath.Join(t.TempDir(), "r.json")
+		code, out, stderr := bin(t, "", append(env, "PROCTOR_TEST_KEY=k"), "run", suitePath, "--config", cfg, "--out", report, "--progress", "off")
+		if code == exitUsage {
+			t.Fatalf("exit 2: %s", stderr)
+		}
+		return code, out
+	}
+	if code, _ := run(config("", 100)); code != exitFailed || calls.Load() != 1 {
+		t.Fatalf("first run: exit %d after %d calls, want 1 after 1", code, calls.Load())
+	}
+	if fi, err := os.Stat(filepath.Join(cache, ".proctor-cache-key")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v, %v; want mode 0600", fi, err)
+	}
+	entries, _ := filepath.Glob(filepath.Join(cache, "*.json"))
+	if len(entries) != 1 {
+		t.Fatalf("%d cache entries, want 1", len(entries))
+	}
+	if code, _ := run(config("replay", 100)); code != exitFailed || calls.Load() != 1 {
+		t.Fatalf("replay of an intact entry: exit %d after %d calls", code, calls.Load())
+	}
+	b, _ := os.ReadFile(entries[0])
+	edited := strings.Replace(string(b), `\"verdict\":\"fail\"`, `\"verdict\":\"pass\"`, 1)
+	if edited == string(b) {
+		t.Fatalf("no verdict to edit in %s", b)
+	}
+	os.WriteFile(entries[0], []byte(edited), 0o644)
+	code, out := run(config("replay", 100))
+	if code == exitOK || !strings.Contains(out, "ignored as not written by this cache") {
+		t.Errorf("replay of an edited entry: exit %d, want no pass and a caveat:\n%s", code, out)
+	}
+	code, out = run(config("", 100))
+	if code != exitFailed || calls.Load() != 2 || !strings.Contains(out, "MAC does not match") {
+		t.Errorf("edited entry, read-write: exit %d after %d calls, want the judge asked again:\n%s", code, calls.Load(), out)
+	}
+	// A changed judge (max_tokens) is asked, not served the old reply.
+	if code, _ := run(config("", 200)); code != exitFailed || calls.Load() != 3 {
+		t.Errorf("changed judge: exit %d after %d calls, want a call", code, calls.Load())
+	}
+	// An entry written under the shared key is not this folder's.
+	shared := "PROCTOR_CACHE_KEY=team-key-0123456789abcdef"
+	entries, _ = filepath.Glob(filepath.Join(cache, "*.json"))
+	for _, e := range entries {
+		os.Remove(e)
+	}
+	run(config("", 100), shared)
+	if code, _ := run(config("replay", 100), shared); code != exitFailed {
+		t.Errorf("replay under the shared key: exit %d, want 1", code)
+	}
+	if code, out := run(config("replay", 100)); code == exitFailed || !strings.Contains(out, "ignored") {
+		t.Errorf("replay under the folder's key of an entry written under the shared key: exit %d:\n%s", code, out)
+	}
+	// An entry that is a link to /dev/zero is refused, not read.
+	entries, _ = filepath.Glob(filepath.Join(cache, "*.json"))
+	os.Remove(entries[0])
+	os.Symlink("/dev/zero", entries[0])
+	if code, out := run(config("replay", 100)); code == exitOK || !strings.Contains(out, "not a regular file") {
+		t.Errorf("/dev/zero entry: exit %d:\n%s", code, out)
+	}
 }
