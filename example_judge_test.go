@@ -29,4 +29,3 @@ func Example_customJudge() {
 	// Paris. passed - judge j1: pass, high confidence
 	// Lyon. failed - judge j1: fail, high confidence: names another city
 }
-
