@@ -73,6 +73,9 @@ func (s *Suite) confineProgram(prog string) (string, error) {
 	}
 	fi, err := s.root.Stat(prog)
 	if err != nil {
+		if strings.Contains(err.Error(), "path escapes") { // os.Root's error has no exported sentinel
+			return "", fmt.Errorf("%q %w (through a symbolic link)", prog, errLeavesFolder)
+		}
 		return "", fmt.Errorf("%q: %w", prog, err)
 	}
 	if !fi.Mode().IsRegular() {

@@ -260,7 +260,7 @@ func TestBinarySubjectConfined(t *testing.T) {
 		switch {
 		case wantOK && code != exitOK:
 			t.Errorf("%s: exit %d, want 0:\n%s%s", prog, code, out, stderr)
-		case !wantOK && (code != exitUsage || !strings.Contains(stderr, "subject.command") || strings.Contains(out, "pwned")):
+		case !wantOK && (code != exitUsage || !strings.Contains(stderr, "leaves the suite's folder") || strings.Contains(out, "pwned")):
 			t.Errorf("%s: exit %d, want 2 refusing subject.command:\n%s%s", prog, code, out, stderr)
 		}
 	}
