@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor/internal/redact"
 )
 
 func TestScrubEndpointText(t *testing.T) {
@@ -16,13 +18,13 @@ func TestScrubEndpointText(t *testing.T) {
 		{"short sk-l", "short sk-l"},
 	}
 	for _, c := range cases {
-		if got := scrubEndpointText(c.in, []string{k, "abc"}); got != c.want {
+		if got := redact.Endpoint(c.in, []string{k, "abc"}); got != c.want {
 			t.Errorf("scrub(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	// What the no_secrets detector finds goes too, configured or not.
 	aws := "key AKIAQ7ZJXKD3WPLM5RTB leaked"
-	if got := scrubEndpointText(aws, nil); strings.Contains(got, "AKIAQ7ZJXKD3WPLM5RTB") {
+	if got := redact.Endpoint(aws, nil); strings.Contains(got, "AKIAQ7ZJXKD3WPLM5RTB") {
 		t.Errorf("scrub kept an AWS key: %q", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/proc"
+	"github.com/proctorhq/proctor/internal/redact"
 	"github.com/proctorhq/proctor/judges/openai"
 )
 
@@ -416,6 +417,10 @@ func OpenAISubject(o OpenAIOptions) proctor.Subject {
 	if err != nil {
 		return func(_ context.Context, in proctor.Sample, _ int) (proctor.Sample, error) { return in, err }
 	}
+	secrets := openai.URLSecrets(o.BaseURL)
+	if o.APIKeyEnv != "" {
+		secrets = append(secrets, os.Getenv(o.APIKeyEnv))
+	}
 	var msgs []openai.Message
 	if o.System != "" {
 		msgs = append(msgs, openai.Message{Role: "system", Content: o.System})
@@ -430,7 +435,8 @@ func OpenAISubject(o OpenAIOptions) proctor.Subject {
 		c, err := chat.Complete(ctx, req)
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		if err != nil {
-			return in, err
+			// An error body may echo the key: it goes into reports.
+			return in, redact.EndpointError(err, secrets)
 		}
 		out := in
 		out.Output = c.Text
