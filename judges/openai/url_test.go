@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -27,4 +28,22 @@ func TestEndpointURL(t *testing.T) {
 	if got := URLSecrets("https://h/v1?api-key=K1&x=K2"); len(got) != 2 {
 		t.Errorf("URLSecrets = %q", got)
 	}
+}
+
+// FuzzEndpointURL: a base URL from a config file gives an error or a URL
+// whose path ends with the API path, before any query.
+func FuzzEndpointURL(f *testing.F) {
+	for _, s := range []string{"https://h/v1", "http://h?api-key=K", "https://u:p@h/", "https://h/v1#x", "http://[::1]:80/a%2Fb?x=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, base string) {
+		got, err := endpointURL("chat", base, "/chat/completions")
+		if err != nil {
+			return
+		}
+		u, perr := url.Parse(got)
+		if perr != nil || !strings.HasSuffix(u.Path, "/chat/completions") || (u.Scheme != "http" && u.Scheme != "https") {
+			t.Fatalf("endpointURL(%q) = %q (%v)", base, got, perr)
+		}
+	})
 }
