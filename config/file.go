@@ -277,25 +277,11 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	if fc.AllowSameFamily {
 		c.opts = append(c.opts, proctor.WithSameFamilyJudges())
 	}
-	if fc.JudgeCache != "" {
-		c.opts = append(c.opts, proctor.WithJudgeCache(fc.JudgeCache))
-		if k := os.Getenv(CacheKeyEnv); k != "" {
-			if len(k) < 16 {
-				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
-			}
-			c.opts = append(c.opts, proctor.WithJudgeCacheKey([]byte(k)))
-		}
-	}
-	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
+	cache, err := judgeCacheOptions(fc)
 	if err != nil {
-		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+		return nil, err
 	}
-	if mode != proctor.JudgeCacheReadWrite {
-		if fc.JudgeCache == "" {
-			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
-		}
-		c.opts = append(c.opts, proctor.WithJudgeCacheMode(mode))
-	}
+	c.opts = append(c.opts, cache...)
 	switch fc.Panel {
 	case "", "sequential":
 	case "parallel":
@@ -356,4 +342,30 @@ func judgeIdentity(j judgeEntry) string {
 		Replies                   []scriptedReply
 	}{cmp.Or(j.Type, "openai"), j.BaseURL, j.Structured, j.Seed, j.MaxTokens, j.Replies})
 	return string(b)
+}
+
+// judgeCacheOptions returns the options of judge_cache, judge_cache_mode
+// and the cache key in [CacheKeyEnv].
+func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
+	var opts []proctor.Option
+	if fc.JudgeCache != "" {
+		opts = append(opts, proctor.WithJudgeCache(fc.JudgeCache))
+		if k := os.Getenv(CacheKeyEnv); k != "" {
+			if len(k) < 16 {
+				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
+			}
+			opts = append(opts, proctor.WithJudgeCacheKey([]byte(k)))
+		}
+	}
+	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
+	if err != nil {
+		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+	}
+	if mode != proctor.JudgeCacheReadWrite {
+		if fc.JudgeCache == "" {
+			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
+		}
+		opts = append(opts, proctor.WithJudgeCacheMode(mode))
+	}
+	return opts, nil
 }
