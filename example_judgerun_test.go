@@ -1,10 +1,12 @@
 package proctor_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/proctorhq/proctor"
 )
@@ -64,4 +66,34 @@ func ExampleWithJudgeCacheMode() {
 	fmt.Println(gr.Status, errors.Is(gr.Err, proctor.ErrJudgeCacheMiss), pool.Stats()[0].Calls)
 	// Output:
 	// not_graded true 0
+}
+
+// Entries of the disk judge cache carry a MAC under the cache's key: a
+// second run with the same key is served from the cache, and an entry
+// edited by hand (here: the verdict turned from fail to pass) is ignored,
+// the judge asked again and the report's caveats say so.
+func ExampleWithJudgeCacheKey() {
+	dir, _ := os.MkdirTemp("", "judge-cache")
+	defer os.RemoveAll(dir)
+	key := proctor.WithJudgeCacheKey([]byte("a team secret of 16+ bytes"))
+	run := func() *proctor.Report {
+		pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "acme", Call: scripted("fail", "high")})
+		check := proctor.Check{Grader: proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})}
+		r := proctor.NewRunner(pool, proctor.WithJudgeCache(dir), key, proctor.WithChecks(check))
+		rep, _ := r.Run(context.Background(), []proctor.Case{{ID: "c1", Sample: proctor.Sample{Output: "It is so."}}})
+		return rep
+	}
+	first := run()
+	second := run()
+	entries, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	b, _ := os.ReadFile(entries[0])
+	os.WriteFile(entries[0], bytes.Replace(b, []byte(`\"fail\"`), []byte(`\"pass\"`), 1), 0o644)
+	third := run()
+	fmt.Println(first.Cases[0].Verdict, first.Judges[0].Calls)
+	fmt.Println(second.Cases[0].Verdict, second.Judges[0].Calls, second.Judges[0].CacheHits)
+	fmt.Println(third.Cases[0].Verdict, third.Judges[0].Calls, len(third.Caveats))
+	// Output:
+	// failed 1
+	// failed 0 1
+	// failed 1 1
 }

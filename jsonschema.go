@@ -25,6 +25,7 @@ import (
 	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
 	"github.com/proctorhq/proctor/internal/schemabound"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -397,7 +398,7 @@ func NewJSONSchemaFile(fsys fs.FS, name string, opts JSONSchemaOptions) (*JSONSc
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: schema file %q: %w", name, err)
 	}
-	text, err := fs.ReadFile(fsys, p)
+	text, err := readfile.FS(context.Background(), fsys, p, readfile.SpecLimit)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
@@ -567,12 +568,11 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proctor: schema reference %s: %w", u, err)
 	}
-	f, err := fsys.Open(p)
+	text, err := readfile.FS(context.Background(), fsys, p, readfile.SpecLimit)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return jsonschema.UnmarshalJSON(io.LimitReader(f, 16<<20))
+	return jsonschema.UnmarshalJSON(bytes.NewReader(text))
 }
 
 // Name returns the grader's name.

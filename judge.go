@@ -161,6 +161,17 @@ type JudgeModel struct {
 	// [DefaultConfidenceThreshold]. Replies without a probability keep
 	// the confidence they state.
 	ConfidenceThreshold float64
+	// Identity is what else shapes the judge's replies: its type, endpoint
+	// and parameters (seed, max tokens, structured mode, canned replies).
+	// It is part of the judge cache key, so a changed judge is asked
+	// again rather than served an old verdict. config fills it.
+	Identity string
+	// Secrets are values (the API keys of the judges and the embedder) that
+	// are removed from everything the judge sends back, its replies and its
+	// errors, before they are cached, graded or shown, as is everything
+	// the no_secrets detector finds there. config fills it with the value
+	// of every api_key_env in the file.
+	Secrets []string
 }
 
 func (m JudgeModel) threshold() float64 {
@@ -177,12 +188,13 @@ func (m JudgeModel) family() string {
 	return "judge:" + m.Name
 }
 
+// call asks the judge, its reply and error scrubbed of secrets.
 func (m JudgeModel) call(ctx context.Context, prompt string) (JudgeReply, error) {
 	if m.CallWithUsage != nil {
-		return m.CallWithUsage(ctx, prompt)
+		return m.scrub(m.CallWithUsage(ctx, prompt))
 	}
 	t, err := m.Call(ctx, prompt)
-	return JudgeReply{Text: t}, err
+	return m.scrub(JudgeReply{Text: t}, err)
 }
 
 // TransientError marks a judge error as worth retrying (a rate limit, a
@@ -285,6 +297,7 @@ type judgeConfig struct {
 	redact          func(string) string
 	budget          JudgeBudget
 	cacheDir        string
+	cacheSecret     []byte        // WithJudgeCacheKey
 	timeout         time.Duration // per call; 0 means 60s
 	retry           JudgeRetry
 	cacheMode       JudgeCacheMode

@@ -4,12 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -33,20 +30,24 @@ type JudgePool struct {
 	halted context.Context // done once the pool stops (see JudgePool.Err)
 	stop   context.CancelCauseFunc
 
-	mu            sync.Mutex
-	mem           map[string]JudgeReply
-	stats         []JudgeStats
-	reported      []JudgeStats // stats at the last report, so each report shows its run
-	calls         int          // calls the budget let through
-	tokens        int          // tokens the calls reported
-	cost          float64      // cost the calls reported
-	resTokens     int          // tokens reserved by calls in flight (judgebudget.go)
-	resCost       float64      // cost reserved by calls in flight
-	cacheErr      error
-	fatal         error     // why the pool stopped (judgefail.go); nil while it runs
-	caveats       []string  // said in every report the pool's judges are in
-	agree         agreement // votes against final verdicts, and panel coincidences
-	reportedAgree agreement
+	mu               sync.Mutex
+	mem              map[string]JudgeReply
+	stats            []JudgeStats
+	reported         []JudgeStats // stats at the last report, so each report shows its run
+	calls            int          // calls the budget let through
+	tokens           int          // tokens the calls reported
+	cost             float64      // cost the calls reported
+	resTokens        int          // tokens reserved by calls in flight (judgebudget.go)
+	resCost          float64      // cost reserved by calls in flight
+	cacheErr         error
+	macKeys          map[string][]byte // the disk cache's MAC key by folder
+	rejected         int               // disk entries refused (bad MAC, unreadable)
+	rejectedWhy      string            // the first refusal's reason
+	reportedRejected int
+	fatal            error     // why the pool stopped (judgefail.go); nil while it runs
+	caveats          []string  // said in every report the pool's judges are in
+	agree            agreement // votes against final verdicts, and panel coincidences
+	reportedAgree    agreement
 }
 
 // NewJudgePool returns a pool whose first judge is primary and whose others
@@ -131,6 +132,11 @@ func (p *JudgePool) finish(r *Report) {
 	for _, c := range p.caveats {
 		r.AddCaveat(c)
 	}
+	if n := p.rejected - p.reportedRejected; n > 0 {
+		r.AddCaveat(fmt.Sprintf("judge cache: %d %s ignored as not written by this cache (%s); the judges were asked again, or in replay mode the checks were not graded",
+			n, map[bool]string{true: "entry", false: "entries"}[n == 1], p.rejectedWhy))
+	}
+	p.reportedRejected = p.rejected
 }
 
 // eligible returns the indices of the judges that may grade a model of
@@ -167,12 +173,12 @@ func (p *JudgePool) panel(order []int, n int) []int {
 	return out
 }
 
-// cacheKey is the sha256 of the judge's name and model, the prompt version
-// and the prompt.
+// cacheKey is the sha256 of the judge's name, model and identity (its
+// type, endpoint and parameters), the prompt version and the prompt.
 func (p *JudgePool) cacheKey(i int, prompt string) string {
 	j := p.judges[i]
 	h := sha256.New()
-	for _, s := range []string{j.Name, j.Model, PromptVersion, prompt} {
+	for _, s := range []string{j.Name, j.Model, j.Identity, PromptVersion, prompt} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
@@ -195,7 +201,7 @@ func (p *JudgePool) ask(ctx context.Context, jc *judgeConfig, i int, prompt stri
 				return r, nil
 			}
 			if jc.cacheMode != JudgeCacheRecord {
-				if r, ok := p.fromDisk(jc, key); ok {
+				if r, ok := p.fromDisk(jc, i, key); ok {
 					p.remember(key, r)
 					return r, errDiskHit
 				}
@@ -351,75 +357,4 @@ func safeCall(ctx context.Context, j JudgeModel, prompt string) (r JudgeReply, e
 		}
 	}()
 	return j.call(ctx, prompt)
-}
-
-// diskEntry is one cached reply on disk.
-type diskEntry struct {
-	Judge         string  `json:"judge"`
-	Model         string  `json:"model,omitempty"`
-	PromptVersion string  `json:"prompt_version"`
-	Text          string  `json:"text"`
-	Tokens        int     `json:"tokens,omitempty"`
-	CostUSD       float64 `json:"cost_usd,omitempty"`
-	Reasoning     string  `json:"reasoning,omitempty"`
-	Probability   float64 `json:"verdict_probability,omitempty"`
-}
-
-func (p *JudgePool) fromDisk(jc *judgeConfig, key string) (JudgeReply, bool) {
-	if jc.cacheDir == "" {
-		return JudgeReply{}, false
-	}
-	b, err := os.ReadFile(filepath.Join(jc.cacheDir, key+".json"))
-	if err != nil {
-		return JudgeReply{}, false
-	}
-	var e diskEntry
-	if json.Unmarshal(b, &e) != nil || e.PromptVersion != PromptVersion {
-		return JudgeReply{}, false
-	}
-	return JudgeReply{Text: e.Text, Tokens: e.Tokens, CostUSD: e.CostUSD, Reasoning: e.Reasoning, VerdictProbability: e.Probability}, true
-}
-
-// toDisk writes the reply atomically (temporary file, then rename). A
-// failure is remembered and reported as a caveat; the grade stands.
-func (p *JudgePool) toDisk(jc *judgeConfig, i int, key string, r JudgeReply) {
-	if jc.cacheDir == "" {
-		return
-	}
-	err := writeCacheFile(jc.cacheDir, key, diskEntry{
-		Judge: p.judges[i].Name, Model: p.judges[i].Model, PromptVersion: PromptVersion,
-		Text: r.Text, Tokens: r.Tokens, CostUSD: r.CostUSD, Reasoning: r.Reasoning, Probability: r.VerdictProbability,
-	})
-	if err != nil {
-		p.mu.Lock()
-		if p.cacheErr == nil {
-			p.cacheErr = err
-		}
-		p.mu.Unlock()
-	}
-}
-
-func writeCacheFile(dir, key string, e diskEntry) error {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, key+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, key+".json")); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
 }

@@ -1,8 +1,6 @@
 package proctor
 
 import (
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/proctorhq/proctor/internal/detect"
@@ -37,25 +35,5 @@ var piiSet = sync.OnceValue(func() *detect.Set {
 // addresses and other free-text personal data are not found. Safe for
 // concurrent use.
 func RedactDisclosures(s string) string {
-	found := append(piiSet().Find(s), detect.Secrets().Find(s)...)
-	if len(found) == 0 {
-		return s
-	}
-	sort.Slice(found, func(i, j int) bool { return found[i].Start < found[j].Start })
-	var b strings.Builder
-	b.Grow(len(s))
-	at := 0
-	for _, f := range found {
-		if f.Start < at {
-			// Overlaps a span already masked (a key holding digits, say):
-			// extend the mask rather than print part of the value.
-			at = max(at, f.End)
-			continue
-		}
-		b.WriteString(s[at:f.Start])
-		b.WriteString("[" + f.Kind + "]")
-		at = f.End
-	}
-	b.WriteString(s[at:])
-	return b.String()
+	return redact.Found(s, append(piiSet().Find(s), detect.Secrets().Find(s)...))
 }

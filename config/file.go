@@ -2,6 +2,8 @@ package config
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/netip"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/jsonerr"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/judges/openai"
 	"github.com/proctorhq/proctor/yamlspec"
 )
@@ -127,7 +130,7 @@ func loadFile(path string) (*Config, error) {
 	if path == "" {
 		return &Config{}, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readfile.Path(context.Background(), path, readfile.SpecLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -257,26 +260,23 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s (%s): %w", where, j.Name, err)
 		}
+		m.Identity = judgeIdentity(j)
 		models = append(models, m)
+	}
+	secrets := configSecrets(fc)
+	for i := range models {
+		models[i].Secrets = secrets
 	}
 	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
 	c.opts = append(c.opts, c.pool)
 	if fc.AllowSameFamily {
 		c.opts = append(c.opts, proctor.WithSameFamilyJudges())
 	}
-	if fc.JudgeCache != "" {
-		c.opts = append(c.opts, proctor.WithJudgeCache(fc.JudgeCache))
-	}
-	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
+	cache, err := judgeCacheOptions(fc)
 	if err != nil {
-		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+		return nil, err
 	}
-	if mode != proctor.JudgeCacheReadWrite {
-		if fc.JudgeCache == "" {
-			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
-		}
-		c.opts = append(c.opts, proctor.WithJudgeCacheMode(mode))
-	}
+	c.opts = append(c.opts, cache...)
 	switch fc.Panel {
 	case "", "sequential":
 	case "parallel":
@@ -310,4 +310,71 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		c.opts = append(c.opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
 	}
 	return c, nil
+}
+
+// configSecrets returns what no judge reply or error may show: the value
+// of every api_key_env in the file (judges and embedder) and the query
+// values of every base URL, which may be keys (?api-key=...).
+func configSecrets(fc *fileConfig) []string {
+	var out []string
+	add := func(env, base string) {
+		if v := os.Getenv(env); env != "" && v != "" {
+			out = append(out, v)
+		}
+		out = append(out, openai.URLSecrets(base)...)
+	}
+	for _, j := range fc.Judges {
+		add(j.APIKeyEnv, j.BaseURL)
+	}
+	if e := fc.Embedder; e != nil {
+		add(e.APIKeyEnv, e.BaseURL)
+	}
+	return out
+}
+
+// CacheKeyEnv is the environment variable that, when set, holds the key
+// the judge cache's entries are authenticated under (at least 16 bytes),
+// in place of the key file in the cache folder: how a team shares a cache.
+const CacheKeyEnv = "PROCTOR_CACHE_KEY"
+
+// judgeIdentity is what shapes a judge's replies besides its name, model
+// and prompt: type, endpoint, seed, max tokens, structured mode and canned
+// replies. It goes into the judge cache key (hashed, never stored).
+func judgeIdentity(j judgeEntry) string {
+	b, _ := json.Marshal(struct {
+		Type, BaseURL, Structured       string
+		Seed, MaxTokens, ThinkingBudget int
+		MaxTokensField, ReasoningEffort string
+		Temperature                     json.RawMessage
+		Logprobs                        bool
+		Replies                         []scriptedReply
+	}{cmp.Or(j.Type, "openai"), j.BaseURL, j.Structured, j.Seed, j.MaxTokens, j.ThinkingBudget,
+		j.MaxTokensField, j.ReasoningEffort, j.Temperature, j.Logprobs, j.Replies})
+	return string(b)
+}
+
+// judgeCacheOptions returns the options of judge_cache, judge_cache_mode
+// and the cache key in [CacheKeyEnv].
+func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
+	var opts []proctor.Option
+	if fc.JudgeCache != "" {
+		opts = append(opts, proctor.WithJudgeCache(fc.JudgeCache))
+		if k := os.Getenv(CacheKeyEnv); k != "" {
+			if len(k) < 16 {
+				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
+			}
+			opts = append(opts, proctor.WithJudgeCacheKey([]byte(k)))
+		}
+	}
+	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
+	if err != nil {
+		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+	}
+	if mode != proctor.JudgeCacheReadWrite {
+		if fc.JudgeCache == "" {
+			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
+		}
+		opts = append(opts, proctor.WithJudgeCacheMode(mode))
+	}
+	return opts, nil
 }

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/termsafe"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -113,15 +115,38 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	return bw.Flush()
 }
 
-// mdText escapes text for a Markdown table cell or list item.
-var mdReplacer = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "`", "'", "*", `\*`, "_", `\_`)
+// mdReplacer escapes text for a Markdown table cell or list item, so
+// that nothing a model wrote renders as anything but text under GitHub's
+// Markdown (cmark-gfm with its autolink extension): no image, link,
+// autolink, raw HTML, mention or issue reference. Markdown punctuation is
+// backslash-escaped; where GitHub links plain text (http://, www., an
+// e-mail address, @user, @org/team, #123) a zero-width space (U+200B) is
+// put where the pattern needs adjacent characters, which reads the same.
+var mdReplacer = strings.NewReplacer(
+	"|", `\|`, "\n", " ", "\r", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;", "`", "'",
+	"*", `\*`, "_", `\_`, "!", `\!`, "[", `\[`, "]", `\]`, "\\", `\\`, "~", `\~`,
+	"@", "\\@"+zwsp, "#", "#"+zwsp)
 
-func mdText(s string) string { return mdReplacer.Replace(s) }
+// zwsp is the zero-width space that breaks GitHub's plain-text links.
+const zwsp = "\u200b"
 
-// mdCode makes s safe inside a code span.
+// mdPlainLink finds, in any case, the www. and the scheme colons
+// (http:, https:, ftp:, mailto:, xmpp:) that GitHub's autolink extension
+// starts a link at; mdText puts a zero-width space before their last
+// character.
+var mdPlainLink = regexp.MustCompile(`(?i)(www\.|(https?|ftp|mailto|xmpp):)`)
+
+// mdText makes s inert text for a Markdown table cell or list item, with
+// control and bidirectional characters escaped as on a terminal.
+func mdText(s string) string {
+	s = mdReplacer.Replace(termsafe.String(s))
+	return mdPlainLink.ReplaceAllStringFunc(s, func(w string) string { return w[:len(w)-1] + zwsp + w[len(w)-1:] })
+}
+
+// mdCode makes s safe inside a code span, where nothing is linked.
 var mdCodeReplacer = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ")
 
-func mdCode(s string) string { return mdCodeReplacer.Replace(s) }
+func mdCode(s string) string { return mdCodeReplacer.Replace(termsafe.String(s)) }
 
 // mdBreakdown writes a by-split or by-group table.
 func mdBreakdown(w io.Writer, by string, rows []breakdownRow) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/termsafe"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -15,21 +16,23 @@ import (
 // (verdict, passed attempts of those made, the reason), then the four
 // verdict counts, the pass rate with its 95% Wilson interval, the flaky
 // rate, pass@k and pass^k when cases had several attempts, the not-graded
-// reasons grouped, the judges and the caveats. Plain ASCII, no colour.
+// reasons grouped, the judges and the caveats. Plain ASCII, no colour:
+// control and bidirectional characters in any text the report carries
+// (reasons, ids, judge names) are written as escapes such as \x1b.
 func WriteText(w io.Writer, s *Summary) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p("suite %s: %d %s\n\n", s.Suite, s.Totals.Cases(), plural(s.Totals.Cases(), "case", "cases"))
+	p("suite %s: %d %s\n\n", termsafe.String(s.Suite), s.Totals.Cases(), plural(s.Totals.Cases(), "case", "cases"))
 	cases := s.Cases()
 	if len(cases) > 0 {
 		idw, reasonw := len("CASE"), 90
 		for _, c := range cases {
-			idw = max(idw, min(len(c.ID), 40))
+			idw = max(idw, len(tclip(c.ID, 40)))
 		}
 		p("  %-*s  %-10s  %-8s  %s\n", idw, "CASE", "VERDICT", "ATTEMPTS", "REASON")
 		for _, c := range cases {
-			row := fmt.Sprintf("  %-*s  %-10s  %-8s  %s", idw, clip(c.ID, 40), verdictWord(c.Verdict),
-				attemptsCell(c), clip(CaseReason(c), reasonw))
+			row := fmt.Sprintf("  %-*s  %-10s  %-8s  %s", idw, tclip(c.ID, 40), verdictWord(c.Verdict),
+				attemptsCell(c), tclip(CaseReason(c), reasonw))
 			p("%s\n", strings.TrimRight(row, " "))
 		}
 		if op, oo := s.Omitted(); op+oo > 0 {
@@ -52,7 +55,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	if t.NotGraded > 0 {
 		p("not graded  %d %s, left out of the pass rate:\n", t.NotGraded, plural(t.NotGraded, "case", "cases"))
 		for _, r := range s.NotGradedReasons() {
-			p("  %5d  %s\n", r.Cases, clip(r.Reason, 100))
+			p("  %5d  %s\n", r.Cases, tclip(r.Reason, 100))
 		}
 	}
 	if len(s.Judges) == 0 {
@@ -60,7 +63,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	} else {
 		p("judges\n")
 		for _, j := range s.Judges {
-			p("  %s\n", judgeLine(j))
+			p("  %s\n", termsafe.String(judgeLine(j)))
 		}
 		if line := panelLine(s.Panels); line != "" {
 			p("  %s\n", line)
@@ -71,7 +74,7 @@ func WriteText(w io.Writer, s *Summary) error {
 	} else {
 		p("caveats\n")
 		for _, c := range s.Caveats {
-			p("  - %s\n", c)
+			p("  - %s\n", termsafe.String(c))
 		}
 	}
 	return bw.Flush()
@@ -149,7 +152,7 @@ func writeBreakdown(w io.Writer, title string, rows []breakdownRow) {
 		if c := r.clustered; c != nil {
 			rate += fmt.Sprintf(", clustered SE %.1f points, design effect %.2f", 100*c.SE, c.DesignEffect)
 		}
-		fmt.Fprintf(w, "  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", width, r.name, st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
+		fmt.Fprintf(w, "  %-*s  passed %d | failed %d | flaky %d | not graded %d   pass rate %s\n", width, termsafe.String(r.name), st.Passed, st.Failed, st.Flaky, st.NotGraded, rate)
 	}
 }
 
@@ -176,6 +179,10 @@ func gateLine(t proctor.Totals) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// tclip is [clip] for a terminal: the clipped text with control and
+// bidirectional characters escaped.
+func tclip(s string, n int) string { return termsafe.String(clip(s, n)) }
 
 // attemptLine says pass@1, pass@k and pass^k over the cases with k
 // measured attempts, k the most any case had; "" when no case had more

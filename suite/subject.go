@@ -16,13 +16,14 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/proc"
+	"github.com/proctorhq/proctor/internal/redact"
 	"github.com/proctorhq/proctor/judges/openai"
 )
 
 // decodeSubject reads the suite's subject: a command or an
 // OpenAI-compatible chat endpoint, with a per-attempt timeout.
 func (s *Suite) decodeSubject(n *node) error {
-	if err := s.checkKeys(n, "subject", []string{"command", "timeout_ms", "openai"}); err != nil {
+	if err := s.checkKeys(n, "subject", []string{"command", "timeout_ms", "openai", "env"}); err != nil {
 		return err
 	}
 	timeout := defaultTimeout
@@ -45,15 +46,21 @@ func (s *Suite) decodeSubject(n *node) error {
 		if len(argv) == 0 || argv[0] == "" {
 			return s.errAt(cmdn, "subject.command", "want the program and its arguments, such as [\"./bot\", \"--flag\"]")
 		}
-		prog := argv[0]
-		if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
-			if !filepath.IsLocal(prog) {
-				return s.errAt(cmdn, "subject.command", "%q leaves the suite's folder: a relative program path must stay inside it", prog)
+		if argv[0], err = s.confineProgram(argv[0]); err != nil {
+			return s.errAt(cmdn, "subject.command", "%v", err)
+		}
+		var env []string
+		if en := n.get("env"); en != nil {
+			if env, err = s.subjectEnv(en); err != nil {
+				return err
 			}
 		}
-		s.Subject = CommandSubject(CommandOptions{Args: argv, Dir: filepath.Dir(s.Path), Timeout: timeout})
+		s.Subject = CommandSubject(CommandOptions{Args: argv, Dir: filepath.Dir(s.Path), Timeout: timeout, Env: env})
 		return nil
 	case oai != nil:
+		if n.get("env") != nil {
+			return s.errAt(n.get("env"), "subject.env", "env is for a command subject")
+		}
 		o, err := s.decodeOpenAI(oai)
 		if err != nil {
 			return err
@@ -170,6 +177,12 @@ type CommandOptions struct {
 	// MaxOutput bounds the standard output kept; 0 means 16 MiB. A longer
 	// output makes the attempt not graded.
 	MaxOutput int
+	// Env lists what the program's environment holds besides PATH, HOME,
+	// LANG and TMPDIR (passed on from proctor's when set): "NAME" passes
+	// proctor's NAME on when set, "NAME=value" sets it. Nothing else of
+	// proctor's environment, judges' API keys included, reaches the
+	// program.
+	Env []string
 }
 
 // stderrTail is how much of a failed command's standard error its reason
@@ -212,11 +225,13 @@ func CommandSubject(o CommandOptions) proctor.Subject {
 			args[0] = abs
 		}
 	}
+	env := subjectEnviron(o.Env)
 	return func(ctx context.Context, in proctor.Sample, _ int) (proctor.Sample, error) {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 		cmd.Dir = o.Dir
+		cmd.Env = env
 		cmd.Stdin = strings.NewReader(in.Input)
 		stdout := &capped{max: maxOut}
 		stderr := &tail{max: stderrTail}
@@ -402,6 +417,10 @@ func OpenAISubject(o OpenAIOptions) proctor.Subject {
 	if err != nil {
 		return func(_ context.Context, in proctor.Sample, _ int) (proctor.Sample, error) { return in, err }
 	}
+	secrets := openai.URLSecrets(o.BaseURL)
+	if o.APIKeyEnv != "" {
+		secrets = append(secrets, os.Getenv(o.APIKeyEnv))
+	}
 	var msgs []openai.Message
 	if o.System != "" {
 		msgs = append(msgs, openai.Message{Role: "system", Content: o.System})
@@ -416,7 +435,8 @@ func OpenAISubject(o OpenAIOptions) proctor.Subject {
 		c, err := chat.Complete(ctx, req)
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		if err != nil {
-			return in, err
+			// An error body may echo the key: it goes into reports.
+			return in, redact.EndpointError(err, secrets)
 		}
 		out := in
 		out.Output = c.Text

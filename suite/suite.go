@@ -48,6 +48,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/config"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -282,7 +283,7 @@ func (s *Suite) load(ctx context.Context) error {
 		s.jsonl = true
 		return s.loadJSONL(ctx)
 	}
-	data, err := os.ReadFile(s.Path)
+	data, err := readfile.Path(ctx, s.Path, readfile.SuiteLimit)
 	if err != nil {
 		return &Error{File: s.Path, Msg: "cannot read the suite", Err: err}
 	}
@@ -846,7 +847,7 @@ func (ids *idSet) idAt(off int64) (string, error) {
 // each case, stopping when f returns false. With ids it also refuses
 // duplicate ids. Blank lines and lines starting with // are skipped.
 func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, ids ...*idSet) error {
-	file, err := os.Open(s.Path)
+	file, err := readfile.Open(s.Path)
 	if err != nil {
 		err = &Error{File: s.Path, Msg: "cannot read the suite", Err: err}
 		f(proctor.Case{}, err)
@@ -905,7 +906,7 @@ func (s *Suite) scanJSONL(f func(proctor.Case, error) bool, ids ...*idSet) error
 // spec or a list of specs, JSON or YAML. Its files are read from its own
 // folder.
 func (s *Suite) loadGraderFile(ctx context.Context, path string) ([]proctor.Check, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Path(ctx, path, readfile.SpecLimit)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read the grader file", Err: err}
 	}
@@ -957,7 +958,7 @@ func (s *Suite) decodeConfig(n *node) error {
 	if load == nil {
 		load = config.ForSuite
 	}
-	data, err := s.root.ReadFile(name)
+	data, err := readfile.Root(context.Background(), s.root, name, readfile.SpecLimit)
 	if err != nil {
 		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: "cannot read the config file", Err: err}
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
+	"github.com/proctorhq/proctor/internal/readfile"
+	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
 const calibrateUsage = `usage: proctor calibrate (--grader SPEC | --grader-file FILE) --config FILE [--json] SAMPLES.jsonl
@@ -48,7 +50,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return exitUsage
 	}
 	if *specFile != "" {
-		b, err := os.ReadFile(*specFile)
+		b, err := readfile.Path(ctx, *specFile, readfile.SpecLimit)
 		if err != nil {
 			fmt.Fprintf(stderr, "proctor calibrate: %v\n", err)
 			return exitUsage
@@ -100,7 +102,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		writeCalibration(stdout, ch.Name(), c, cfg.Judges().Stats())
+		writeCalibration(termsafe.Writer{W: stdout}, ch.Name(), c, cfg.Judges().Stats())
 	}
 	if err != nil {
 		return exitFailed

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
 const compareUsage = `usage: proctor compare [--json | --markdown] [--html FILE] [--allow-missing] [--margin 2pp [--alpha 0.05]] BASE.json HEAD.json
@@ -94,7 +95,8 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Comparison, allowMissing bool) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
-	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	// Case ids and reasons come from the reports: escaped for the terminal.
+	p := func(format string, args ...any) { fmt.Fprintf(termsafe.Writer{W: bw}, format, args...) }
 	for _, warn := range c.Warnings {
 		p("warning: %s\n", warn)
 	}

@@ -104,8 +104,9 @@ func TestGradeWithConfig(t *testing.T) {
 	}
 }
 
-// A CI run on recorded judgements: record once, then replay with no judge
-// reachable; a prompt never recorded is not graded, with the reason.
+// A CI run on recorded judgements: record once, then replay, which calls
+// no judge; a prompt never recorded is not graded, with the reason. The
+// base URL is part of the judge's identity, so replay names the same one.
 func TestGradeJudgeCacheReplay(t *testing.T) {
 	var calls atomic.Int64
 	url := fakeChat(t, "pass", &calls)
@@ -122,11 +123,13 @@ func TestGradeJudgeCacheReplay(t *testing.T) {
 	if out := grade(conf("record", url), "Paris"); !strings.Contains(out, `"status":"passed"`) || calls.Load() != 1 {
 		t.Fatalf("record: %s after %d calls", out, calls.Load())
 	}
-	dead := "http://127.0.0.1:1/v1" // nothing listens: a call would fail
-	if out := grade(conf("replay", dead), "Paris"); !strings.Contains(out, `"status":"passed"`) || calls.Load() != 1 {
+	if out := grade(conf("replay", url), "Paris"); !strings.Contains(out, `"status":"passed"`) || calls.Load() != 1 {
 		t.Errorf("replay of a recorded prompt: %s after %d calls, want passed with no call", out, calls.Load())
 	}
-	out := grade(conf("replay", dead), "Lyon")
+	out := grade(conf("replay", url), "Lyon")
+	if calls.Load() != 1 {
+		t.Errorf("replay called the judge: %d calls", calls.Load())
+	}
 	if !strings.Contains(out, `"status":"not_graded"`) || !strings.Contains(out, "no recorded judge reply") {
 		t.Errorf("replay miss: %s, want not graded saying no reply was recorded", out)
 	}

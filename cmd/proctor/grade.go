@@ -16,6 +16,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
 	"github.com/proctorhq/proctor/internal/jsonerr"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/yamlspec"
 )
 
@@ -203,7 +204,7 @@ func pluralY(n int, stem string) string {
 
 // readSpecFile reads a --grader-file, converting YAML to JSON.
 func readSpecFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := readfile.Path(context.Background(), path, readfile.SpecLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+
+	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
 // Exit statuses of every command (docs/exit-codes.md).
@@ -62,6 +64,9 @@ exit status:
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Messages may quote what a model, a judge endpoint or a subject wrote:
+	// none of it reaches the terminal as control characters.
+	stderr = termsafe.Writer{W: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/jsonerr"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/reportfmt"
 )
 
@@ -139,7 +139,7 @@ func readShards(files []string) ([]*proctor.Report, error) {
 // readReport reads a JSON report as proctor run --out writes it. Anything
 // else (a config file, {}, a list) is refused with an error naming path.
 func readReport(path string) (*proctor.Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Path(context.Background(), path, readfile.ReportLimit)
 	if err != nil {
 		return nil, err
 	}

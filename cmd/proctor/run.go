@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/termsafe"
 	"github.com/proctorhq/proctor/reportfmt"
 	"github.com/proctorhq/proctor/suite"
 )
@@ -294,6 +295,10 @@ type progress struct {
 
 func newProgress(w io.Writer, on bool, total int) *progress {
 	p := &progress{w: w, on: on, total: total, last: time.Now(), every: 10 * time.Second}
+	// The progress line is proctor's own: its redraw escapes go out as
+	// they are.
+	w = termsafe.Raw(w)
+	p.w = w
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.tty, p.every = true, 100*time.Millisecond

@@ -19,6 +19,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
+	"github.com/proctorhq/proctor/internal/readfile"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -102,7 +103,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		maxSpec: *maxSpec, cacheBytes: *cacheBytes, bodyWait: *bodyWait, maxInflight: *maxInflight}
 	var named map[string]json.RawMessage
 	if *gradersFile != "" {
-		b, err := os.ReadFile(*gradersFile)
+		b, err := readfile.Path(ctx, *gradersFile, readfile.SpecLimit)
 		if err != nil {
 			fmt.Fprintf(stderr, "proctor serve: %v\n", err)
 			return exitUsage

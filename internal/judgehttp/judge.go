@@ -3,20 +3,45 @@ package judgehttp
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 
 	"github.com/proctorhq/proctor"
 )
 
-// BaseURL returns url without trailing slashes, or an error naming vendor
-// when it is not http(s).
-func BaseURL(vendor, url string) (string, error) {
-	base := strings.TrimRight(url, "/")
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return "", fmt.Errorf("%s: base URL %q: want http:// or https://", vendor, url)
+// EndpointURL joins an API path such as "/chat/completions" to base, an
+// http(s) base URL, before base's query string: "https://h/v1?api-version=2"
+// gives "https://h/v1/chat/completions?api-version=2". A base URL with a
+// fragment or with user:password@ is refused; the error names vendor and
+// does not repeat the URL, which may hold a key.
+func EndpointURL(vendor, base, path string) (string, error) {
+	u, err := url.Parse(base)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s: base URL is not a URL", vendor)
+	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+		return "", fmt.Errorf("%s: base URL %s://%s: want http:// or https:// and a host", vendor, u.Scheme, u.Host)
+	case u.User != nil || u.Fragment != "":
+		return "", fmt.Errorf("%s: base URL of host %s: user information and #fragments are refused; give the key in api_key_env", vendor, u.Host)
 	}
-	return base, nil
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// URLSecrets returns the values of base's query parameters, which may be
+// keys (?api-key=...), for the caller to redact from what it shows.
+func URLSecrets(base string) []string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, vs := range u.Query() {
+		out = append(out, vs...)
+	}
+	return out
 }
 
 // APIKey returns the key: key itself, or the value of the environment

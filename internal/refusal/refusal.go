@@ -176,8 +176,9 @@ func unquote(s string) string {
 	}
 	s = b.String()
 	b.Reset()
+	q := quoteScanner{s: s, next: map[string]int{}}
 	for i := 0; i < len(s); {
-		end := quoteEnd(s, i)
+		end := q.end(i)
 		if end < 0 {
 			b.WriteByte(s[i])
 			i++
@@ -189,38 +190,57 @@ func unquote(s string) string {
 	return b.String()
 }
 
-// quoteEnd returns the offset just past the quotation starting at s[i], or
-// -1 when s[i] opens none (or it is never closed in its paragraph).
-func quoteEnd(s string, i int) int {
-	var closer string
+// quoteScanner finds quotations in s in one pass: it remembers where the
+// next closer and paragraph break of each kind are, so that many unpaired
+// quote marks cost linear time rather than a search of the paragraph each.
+type quoteScanner struct {
+	s    string
+	next map[string]int // sub -> the offset of its next occurrence, or -1 for none left
+}
+
+// find returns the offset of the first sub in s at or after from, or -1.
+// Calls for one sub must come with from never decreasing.
+func (q *quoteScanner) find(sub string, from int) int {
+	if at, ok := q.next[sub]; ok && (at < 0 || at >= from) {
+		return at
+	}
+	at := strings.Index(q.s[from:], sub)
+	if at >= 0 {
+		at += from
+	}
+	q.next[sub] = at
+	return at
+}
+
+// end returns the offset just past the quotation starting at s[i], or -1
+// when s[i] opens none (or it is never closed in its paragraph). A
+// straight and a typographic closing double quote close either opener.
+func (q *quoteScanner) end(i int) int {
+	s := q.s
+	var closers []string
 	n := 1
 	switch {
 	case s[i] == '"':
-		closer = "\""
+		closers = []string{"\"", "\u201d"}
 	case s[i] == '`':
-		closer = "`"
+		closers = []string{"`"}
 	case strings.HasPrefix(s[i:], "\u201c"):
-		closer, n = "\u201d", len("\u201c")
+		closers, n = []string{"\u201d", "\""}, len("\u201c")
 	default:
 		return -1
 	}
-	rest := s[i+n:]
-	para := len(rest)
-	if k := strings.Index(rest, "\n\n"); k >= 0 {
-		para = k
+	para := q.find("\n\n", i+n)
+	if para < 0 {
+		para = len(s)
 	}
-	j := strings.Index(rest[:para], closer)
-	if closer == "\u201d" {
-		if k := strings.Index(rest[:para], "\""); k >= 0 && (j < 0 || k < j) {
-			j, closer = k, "\""
-		}
-	} else if closer == "\"" {
-		if k := strings.Index(rest[:para], "\u201d"); k >= 0 && (j < 0 || k < j) {
-			j, closer = k, "\u201d"
+	best, size := -1, 0
+	for _, c := range closers {
+		if j := q.find(c, i+n); j >= 0 && j < para && (best < 0 || j < best) {
+			best, size = j, len(c)
 		}
 	}
-	if j < 0 {
+	if best < 0 {
 		return -1
 	}
-	return i + n + j + len(closer)
+	return best + size
 }

@@ -112,7 +112,7 @@ func New(opts Options) (*Judge, error) {
 	if opts.Model == "" {
 		return nil, errors.New("anthropic: model is required")
 	}
-	base, err := judgehttp.BaseURL("anthropic", cmp.Or(opts.BaseURL, DefaultBaseURL))
+	messagesURL, err := judgehttp.EndpointURL("anthropic", cmp.Or(opts.BaseURL, DefaultBaseURL), "/v1/messages")
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func New(opts Options) (*Judge, error) {
 	if key != "" {
 		h.Set("X-Api-Key", key)
 	}
-	ep := judgehttp.Endpoint{Vendor: "anthropic", API: "messages", URL: base + "/v1/messages", Header: h,
+	ep := judgehttp.Endpoint{Vendor: "anthropic", API: "messages", URL: messagesURL, Header: h,
 		Client: opts.Client, Timeout: opts.Timeout, MaxBody: maxReply}
 	return &Judge{ep: ep, opts: opts}, nil
 }

@@ -123,7 +123,7 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if opts.Model == "" {
 		return nil, errors.New("openai: chat: model is required")
 	}
-	base, err := judgehttp.BaseURL("openai: chat", opts.BaseURL)
+	chatURL, err := endpointURL("chat", opts.BaseURL, "/chat/completions")
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if client == nil {
 		client = judgehttp.NoRedirects()
 	}
-	return &Chat{ep: newEndpoint("chat", base+"/chat/completions", key, client, opts.Timeout, maxChatReply), opts: opts}, nil
+	return &Chat{ep: newEndpoint("chat", chatURL, key, client, opts.Timeout, maxChatReply), opts: opts}, nil
 }
 
 // check refuses options out of range.

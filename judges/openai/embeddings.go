@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/proctorhq/proctor/internal/judgehttp"
@@ -69,7 +68,10 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 			return nil, fmt.Errorf("openai: embeddings: environment variable %s is unset or empty", cfg.APIKeyEnv)
 		}
 	}
-	url := strings.TrimRight(embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/") + "/embeddings"
+	url, err := endpointURL("embeddings", embedOr(cfg.BaseURL, "https://api.openai.com/v1"), "/embeddings")
+	if err != nil {
+		return nil, err
+	}
 	client := cfg.HTTPClient
 	if client == nil {
 		client = &http.Client{}

@@ -96,13 +96,19 @@
   }
 
   // ---- URL hash: the filter, sort and open case, so a link shows the view.
+  // A hash that does not decode (#case=%E0%A4%A, a URIError) is ignored
+  // whole: the default view.
   function readHash() {
     var st = {};
-    location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
-      if (!kv) return;
-      var i = kv.indexOf("=");
-      st[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
-    });
+    try {
+      location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+        if (!kv) return;
+        var i = kv.indexOf("=");
+        st[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
+      });
+    } catch (e) {
+      return {};
+    }
     return st;
   }
   function writeHash(st) {

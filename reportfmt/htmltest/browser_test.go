@@ -65,6 +65,13 @@ type page struct {
 // file at path in it.
 func open(t testing.TB, path string) *page {
 	t.Helper()
+	return openAt(t, path, "")
+}
+
+// openAt is open with the address hash fragment (without its '#', as
+// written, not escaped).
+func openAt(t testing.TB, path, fragment string) *page {
+	t.Helper()
 	exe := chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -83,6 +90,7 @@ func open(t testing.TB, path string) *page {
 		t.Fatal(err)
 	}
 	p := &page{t: t, ctx: ctx, pageURL: (&url.URL{Scheme: "file", Path: abs}).String()}
+
 	if err := chromedp.Listen(ctx, p.event); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +102,11 @@ func open(t testing.TB, path string) *page {
 		return chromedp.Void{}, err
 	})
 	p.do(chromedp.EmulateViewport(1280, 900))
-	p.do(chromedp.Navigate(p.pageURL))
+	addr := p.pageURL
+	if fragment != "" {
+		addr += "#" + fragment
+	}
+	p.do(chromedp.Navigate(addr))
 	p.waitJS(`document.body.getAttribute("data-ready") === "true"`)
 	return p
 }
@@ -485,5 +497,33 @@ func TestBrowserCatchesProblems(t *testing.T) {
 		if !strings.Contains(got, w) {
 			t.Errorf("problems %q do not report %q", got, w)
 		}
+	}
+}
+
+// TestBrowserMalformedHash: an address hash that does not decode
+// (decodeURIComponent throws URIError on it) shows the default view, on
+// load and on a hash change, instead of a blank page.
+func TestBrowserMalformedHash(t *testing.T) {
+	rep := quickstart(t)
+	path := writeFile(t, "report.html", func(b *bytes.Buffer) error { return reportfmt.WriteHTML(b, rep, opts) })
+	const bad = "case=%E0%A4%A&verdict=%"
+	all := len(rep.Cases)
+	p := openAt(t, path, bad)
+	defer p.check()
+	// The page shows the default view and says so in the address.
+	if h := eval[string](p, `location.hash`); h != "" {
+		t.Errorf("opened at #%s, the hash is %q, want none", bad, h)
+	}
+	if got := p.rows(); got != all {
+		t.Errorf("loaded with a malformed hash: %d rows, want %d", got, all)
+	}
+	// A hash change to a good view, then to a malformed hash again.
+	p.waitJS(`(location.hash = "#verdict=passed", new Promise(r => setTimeout(() => r(true), 100)))`)
+	if got := p.rows(); got == all {
+		t.Fatalf("the filter in the hash did not apply: %d rows", got)
+	}
+	p.waitJS(`(location.hash = "#` + bad + `", new Promise(r => setTimeout(() => r(true), 100)))`)
+	if got := p.rows(); got != all || eval[bool](p, `!!document.getElementById("case-view")`) {
+		t.Errorf("after a malformed hash change: %d rows, want %d and no case open", got, all)
 	}
 }
