@@ -166,7 +166,9 @@ func TestBinaryKeysStayOut(t *testing.T) {
 				args = append(args, "--"+flag, filepath.Join(dir, file))
 			}
 			code, stdout, stderr := bin(t, "", []string{"PROCTOR_TEST_KEY=" + key}, args...)
-			if code == exitUsage {
+			// A 401 stops the run as a misconfigured judge (exit 2, no
+			// report); its message must still hold no key.
+			if (code == exitUsage) != (m == "401") {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			texts := map[string]string{"stdout": stdout, "stderr": stderr}
@@ -178,8 +180,14 @@ func TestBinaryKeysStayOut(t *testing.T) {
 				return nil
 			})
 			want := 6 // stdout, stderr, the config and three reports
-			if m == "ok" {
+			switch m {
+			case "ok":
 				want++ // and a cache entry
+			case "401":
+				want = 3 // stdout, stderr and the config
+				if !strings.Contains(stderr, "misconfigured (HTTP 401)") || !strings.Contains(stderr, "[redacted]") {
+					t.Errorf("stderr %q: want the judge named misconfigured, its echo redacted", stderr)
+				}
 			}
 			if len(texts) < want {
 				t.Fatalf("%d outputs, want reports and a cache entry: %v", len(texts), stderr)
