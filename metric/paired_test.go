@@ -180,3 +180,29 @@ func TestDesignEffect(t *testing.T) {
 		t.Errorf("IndependentDiscordance = %v", got)
 	}
 }
+
+// TestPairedSampleSizeMESSSuite checks the values MESS's own test suite
+// asserts (MESS tests/testthat/testpowermcnemar.R, as published on CRAN
+// with MESS 0.5.x): round(power_mcnemar_test(paid=0.05, psi=45/5,
+// power=.8)$n) is 22, and 17 with alternative="one.sided". MESS's n is
+// real-valued; ours is the smallest whole n reaching the power, so its n
+// rounds to R's when the power at R's n-1 falls short and the power at
+// R's n+1 is reached. One-sided at 5% is two-sided at 10%.
+func TestPairedSampleSizeMESSSuite(t *testing.T) {
+	const paid, psi = 0.05, 45.0 / 5
+	delta, disc := paid*(psi-1), paid*(psi+1)
+	for _, tt := range []struct {
+		alpha float64
+		rn    int // MESS's rounded n
+	}{{0.05, 22}, {0.10, 17}} {
+		below, _ := metric.PairedPower(tt.rn-1, delta, disc, tt.alpha)
+		above, _ := metric.PairedPower(tt.rn+1, delta, disc, tt.alpha)
+		if below >= 0.8 || above < 0.8 {
+			t.Errorf("alpha %g: power %.4f at n=%d and %.4f at n=%d; MESS's n rounds to %d", tt.alpha, below, tt.rn-1, above, tt.rn+1, tt.rn)
+		}
+		n, err := metric.PairedSampleSize(delta, disc, tt.alpha, 0.8)
+		if err != nil || n < tt.rn || n > tt.rn+1 {
+			t.Errorf("alpha %g: PairedSampleSize = %d, %v; want %d or %d (MESS: %d rounded)", tt.alpha, n, err, tt.rn, tt.rn+1, tt.rn)
+		}
+	}
+}
