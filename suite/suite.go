@@ -183,6 +183,7 @@ type Suite struct {
 	attempts   int
 	model      proctor.Model
 	cases      []proctor.Case // YAML and JSON suites
+	positions  []int          // the selected cases' places in the file, from 0
 	jsonl      bool
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
@@ -387,6 +388,7 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 		s.Total++
 		if s.selects(c) {
 			s.cases = append(s.cases, c)
+			s.positions = append(s.positions, s.Total-1)
 		}
 	}
 	s.Count = len(s.cases)
@@ -743,6 +745,7 @@ func (s *Suite) loadJSONL(ctx context.Context) error {
 		s.Total++
 		if s.selects(c) {
 			s.Count++
+			s.positions = append(s.positions, s.Total-1)
 		}
 		return true
 	}, ids)

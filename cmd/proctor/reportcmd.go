@@ -14,14 +14,18 @@ import (
 	"github.com/proctorhq/proctor/reportfmt"
 )
 
-const reportUsage = `usage: proctor report merge A.json B.json ...
+const reportUsage = `usage: proctor report merge [--allow-partial] A.json B.json ...
        proctor report show [--format text|markdown|junit] REPORT.json
        proctor report html [--out FILE] REPORT.json [MORE.json ...]
 
 merge joins the JSON reports of the shards of one run (proctor run --shard
 I/N --out ...) and writes the merged JSON report to standard output, its
-cases in the order of the files given and, within each, in run order. It
-refuses reports of different suites or with overlapping case ids (exit 2).
+cases in the order one run of the whole suite gives them. It refuses,
+naming the files (exit 2), shards of different suites (names or digests),
+a shard given twice, a set with a shard missing (--allow-partial merges
+it anyway and says so in the report's caveats) and overlapping case ids.
+Reports without shard information (from a run without --shard) are
+joined in the order given.
 show renders a JSON report as the terminal table, Markdown or JUnit XML.
 html writes it as one self-contained HTML page (proctor report html --help).
 Both refuse a file that is not a proctor JSON report (exit 2).
@@ -49,6 +53,7 @@ func cmdReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 
 func reportMerge(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("report merge", stderr)
+	partial := fs.Bool("allow-partial", false, "merge shards that do not make up the whole run; the report's caveats name the missing ones")
 	files, code, done := parseArgs(fs, reportUsage, args, stdout)
 	if done {
 		return code
@@ -57,12 +62,7 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "proctor report merge: want one or more JSON reports")
 		return exitUsage
 	}
-	reps, err := readShards(files)
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
-		return exitUsage
-	}
-	merged, err := proctor.MergeReports(reps...)
+	merged, err := mergeFiles(files, *partial)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
 		return exitUsage
@@ -110,30 +110,18 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// readShards reads the JSON reports in files, the shards of one run. It
-// refuses, naming the files, reports of different suites or that share a
-// case id, which [proctor.MergeReports] would refuse naming only their
-// positions.
-func readShards(files []string) ([]*proctor.Report, error) {
+// mergeFiles reads the JSON reports in files, the shards of one run, and
+// merges them; errors name the files.
+func mergeFiles(files []string, allowPartial bool) (*proctor.Report, error) {
 	reps := make([]*proctor.Report, 0, len(files))
-	in := map[string]string{} // case id -> the file that holds it
 	for _, f := range files {
 		r, err := readReport(f)
 		if err != nil {
 			return nil, err
 		}
-		if len(reps) > 0 && r.Suite != reps[0].Suite {
-			return nil, fmt.Errorf("%s is a report of suite %q, %s of suite %q: not shards of one run", f, r.Suite, files[0], reps[0].Suite)
-		}
-		for _, c := range r.Cases {
-			if other, dup := in[c.ID]; dup {
-				return nil, fmt.Errorf("case %q is in %s and in %s: not shards of one run", c.ID, other, f)
-			}
-			in[c.ID] = f
-		}
 		reps = append(reps, r)
 	}
-	return reps, nil
+	return proctor.MergeReportsWith(proctor.MergeOptions{AllowPartial: allowPartial, Names: files}, reps...)
 }
 
 // readReport reads a JSON report as proctor run --out writes it. Anything

@@ -37,7 +37,13 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 		printUsage(stderr, fs, reportHTMLUsage)
 		return exitUsage
 	}
-	reps, err := readShards(files)
+	var r *proctor.Report
+	var err error
+	if len(files) == 1 {
+		r, err = readReport(files[0])
+	} else {
+		r, err = mergeFiles(files, false)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor report html: %v\n", err)
 		return exitUsage
@@ -46,13 +52,6 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files {
 		if st, err := os.Stat(f); err == nil && st.ModTime().After(written) {
 			written = st.ModTime()
-		}
-	}
-	r := reps[0]
-	if len(reps) > 1 {
-		if r, err = proctor.MergeReports(reps...); err != nil {
-			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
-			return exitUsage
 		}
 	}
 	opts := reportfmt.HTMLOptions{Generated: written, Version: version()}
