@@ -112,7 +112,7 @@ func MergeReportsWith(opts MergeOptions, reports ...*Report) (*Report, error) {
 	out.Cases = cases
 	if len(missing) > 0 {
 		out.AddCaveat(fmt.Sprintf("partial merge: shards %s of %d missing; the totals count only the %d cases of the shards merged",
-			strings.Join(missing, ", "), reports[0].Shard.N, len(cases)))
+			strings.Join(missing, ", "), reports[0].Shard.N, out.Totals.Cases()))
 	}
 	return out, nil
 }

@@ -76,6 +76,19 @@ func (j *JSON) Add(c proctor.CaseResult) error {
 	return j.err
 }
 
+// AddRaw writes one case result given as its JSON object, as a report
+// holds it (a merge passes cases through without decoding them whole). It
+// is written as given: the caller vouches it is one JSON value.
+func (j *JSON) AddRaw(c json.RawMessage) error {
+	if !j.first {
+		j.write([]byte(","))
+	}
+	j.first = false
+	j.write([]byte("\n"))
+	j.write(c)
+	return j.err
+}
+
 // Finish writes the totals, pass rate, judges and caveats from s, and the
 // verdict counts per split when cases named splits ([Summary.Splits], as
 // "splits": [{"split", "totals"}]), and closes the report. It flushes but does not close the writer.

@@ -39,17 +39,11 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		printUsage(stderr, fs, compareUsage)
 		return exitUsage
 	}
-	base, err := readReport(files[0])
+	base, head, c, err := compareFiles(files[0], files[1], *htmlOut != "")
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 		return exitUsage
 	}
-	head, err := readReport(files[1])
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
-		return exitUsage
-	}
-	c := proctor.CompareReports(base, head)
 	if *htmlOut != "" {
 		if err := writeCompareHTML(*htmlOut, base, head, c); err != nil {
 			fmt.Fprintf(stderr, "proctor compare: %v\n", err)

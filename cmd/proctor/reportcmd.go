@@ -62,14 +62,7 @@ func reportMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "proctor report merge: want one or more JSON reports")
 		return exitUsage
 	}
-	merged, err := mergeFiles(files, *partial)
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
-		return exitUsage
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(merged); err != nil {
+	if err := mergeStream(files, *partial, stdout); err != nil {
 		fmt.Fprintf(stderr, "proctor report merge: %v\n", err)
 		return exitUsage
 	}
@@ -87,18 +80,17 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "proctor report show: want one JSON report")
 		return exitUsage
 	}
-	r, err := readReport(files[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor report show: %v\n", err)
-		return exitUsage
-	}
+	var err error
 	switch *format {
-	case "text":
-		err = reportfmt.WriteText(stdout, reportfmt.Summarize(r))
-	case "markdown":
-		err = reportfmt.WriteMarkdown(stdout, reportfmt.Summarize(r))
+	case "text", "markdown":
+		var sum *reportfmt.Summary
+		if sum, err = streamReport(files[0], nothingPerCase); err == nil && *format == "text" {
+			err = reportfmt.WriteText(stdout, sum)
+		} else if err == nil {
+			err = reportfmt.WriteMarkdown(stdout, sum)
+		}
 	case "junit":
-		err = reportfmt.WriteJUnit(stdout, r)
+		err = showJUnit(files[0], stdout)
 	default:
 		fmt.Fprintf(stderr, "proctor report show: --format %q: want text, markdown or junit\n", *format)
 		return exitUsage
@@ -108,20 +100,6 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
-}
-
-// mergeFiles reads the JSON reports in files, the shards of one run, and
-// merges them; errors name the files.
-func mergeFiles(files []string, allowPartial bool) (*proctor.Report, error) {
-	reps := make([]*proctor.Report, 0, len(files))
-	for _, f := range files {
-		r, err := readReport(f)
-		if err != nil {
-			return nil, err
-		}
-		reps = append(reps, r)
-	}
-	return proctor.MergeReportsWith(proctor.MergeOptions{AllowPartial: allowPartial, Names: files}, reps...)
 }
 
 // readReport reads a JSON report as proctor run --out writes it. Anything

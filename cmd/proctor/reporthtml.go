@@ -37,16 +37,21 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 		printUsage(stderr, fs, reportHTMLUsage)
 		return exitUsage
 	}
-	var r *proctor.Report
-	var err error
-	if len(files) == 1 {
-		r, err = readReport(files[0])
-	} else {
-		r, err = mergeFiles(files, false)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor report html: %v\n", err)
-		return exitUsage
+	src := files[0]
+	if len(files) > 1 {
+		// Shards: merged (streaming) into a scratch report first.
+		merged, err := os.CreateTemp("", "proctor-merged-*.json")
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
+			return exitUsage
+		}
+		defer os.Remove(merged.Name())
+		defer merged.Close()
+		if err := mergeStream(files, false, merged); err != nil {
+			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
+			return exitUsage
+		}
+		src = merged.Name()
 	}
 	var written time.Time
 	for _, f := range files {
@@ -55,7 +60,7 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	opts := reportfmt.HTMLOptions{Generated: written, Version: version()}
-	if err := writeOut(*out, stdout, func(w io.Writer) error { return reportfmt.WriteHTML(w, r, opts) }); err != nil {
+	if err := writeOutWhole(*out, stdout, func(w io.Writer) error { return writeHTMLStream(src, w, opts) }); err != nil {
 		fmt.Fprintf(stderr, "proctor report html: %v\n", err)
 		return exitUsage
 	}
