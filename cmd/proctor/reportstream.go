@@ -224,21 +224,16 @@ func streamReport(path string, start func(head *proctor.Report) (func(proctor.Ca
 		return nil, err
 	}
 	sum := reportfmt.NewSummary(head.Suite)
-	for {
-		var c proctor.CaseResult
-		ok, err := r.Next(&c)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
+	decode := func(raw json.RawMessage) (c proctor.CaseResult, err error) { return c, r.Decode(raw, &c) }
+	err = reportio.Stream(r, decode, func(c proctor.CaseResult) error {
 		sum.Add(c)
 		if each != nil {
-			if err := each(c); err != nil {
-				return nil, err
-			}
+			return each(c)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	tail, err := r.Finish()
 	if err != nil {
