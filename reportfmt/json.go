@@ -67,13 +67,7 @@ func (j *JSON) Add(c proctor.CaseResult) error {
 		}
 		return err
 	}
-	if !j.first {
-		j.write([]byte(","))
-	}
-	j.first = false
-	j.write([]byte("\n"))
-	j.write(b)
-	return j.err
+	return j.AddRaw(b)
 }
 
 // AddRaw writes one case result given as its JSON object, as a report

@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/proctorhq/proctor"
-	"github.com/proctorhq/proctor/internal/jsonerr"
+	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/reportfmt"
 )
 
@@ -102,32 +98,31 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// readReport reads a JSON report as proctor run --out writes it. Anything
-// else (a config file, {}, a list) is refused with an error naming path.
+// readReport reads a JSON report as proctor run --out writes it, whole.
+// Anything else (a config file, {}, a list) is refused with an error
+// naming path.
 func readReport(path string) (*proctor.Report, error) {
-	data, err := os.ReadFile(path)
+	r, err := reportio.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	notReport := func(why error) error {
-		return fmt.Errorf("%s is not a proctor JSON report (proctor run --out writes one): %w", path, why)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, notReport(jsonerr.User(data, err))
-	}
-	var missing []string
-	for _, k := range []string{"suite", "totals", "cases"} {
-		if v, ok := fields[k]; !ok || string(v) == "null" {
-			missing = append(missing, strconv.Quote(k))
+	defer r.Close()
+	var cases []proctor.CaseResult
+	for {
+		var c proctor.CaseResult
+		ok, err := r.Next(&c)
+		if err != nil {
+			return nil, err
 		}
+		if !ok {
+			break
+		}
+		cases = append(cases, c)
 	}
-	if len(missing) > 0 {
-		return nil, notReport(fmt.Errorf("it has no %s", strings.Join(missing, ", ")))
+	rep, err := r.Finish()
+	if err != nil {
+		return nil, err
 	}
-	var r proctor.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, notReport(jsonerr.User(data, err))
-	}
-	return &r, nil
+	rep.Cases = append(rep.Cases, cases...)
+	return rep, nil
 }
