@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 )
@@ -24,8 +25,9 @@ func (s *Suite) Positions() []int { return slices.Clone(s.positions) }
 
 // Digest identifies what the suite grades: "sha256:" and the hex SHA-256
 // of the suite file's bytes (a UTF-8 byte order mark dropped, CRLF line
-// ends read as LF), the --grader-file's bytes read the same way when
-// there is one, the split selected and the number of cases in the file.
+// ends read as LF), the cases_csv file's and the --grader-file's bytes
+// read the same way when there are any, the split selected and the
+// number of cases in the file.
 // Two runs with the same digest read the same cases and suite-level
 // graders; files the specs read (a schema_file, the config) are not in
 // it. Shard selection is not in it either: every shard of one run has
@@ -35,6 +37,11 @@ func (s *Suite) Digest() (string, error) {
 	io.WriteString(h, digestVersion)
 	if err := digestFile(h, "suite", s.Path); err != nil {
 		return "", err
+	}
+	if s.csvFile != "" {
+		if err := digestFile(h, "cases_csv", filepath.Join(filepath.Dir(s.Path), s.csvFile)); err != nil {
+			return "", err
+		}
 	}
 	if s.opts.GraderFile != "" {
 		if err := digestFile(h, "grader_file", s.opts.GraderFile); err != nil {

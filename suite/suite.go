@@ -184,6 +184,7 @@ type Suite struct {
 	model      proctor.Model
 	cases      []proctor.Case // YAML and JSON suites
 	positions  []int          // the selected cases' places in the file, from 0
+	csvFile    string         // cases_csv's file, in the suite's folder
 	jsonl      bool
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
@@ -295,7 +296,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases", "cases_csv"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -364,8 +365,17 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 		}
 	}
 	cases := doc.get("cases")
+	if csvn := doc.get("cases_csv"); csvn != nil {
+		if cases != nil {
+			return s.errAt(csvn, "cases_csv", "give cases or cases_csv, not both")
+		}
+		var err error
+		if cases, err = s.csvCases(csvn); err != nil {
+			return err
+		}
+	}
 	if cases == nil {
-		return s.errAt(doc, "cases", "missing: a suite needs a list of cases")
+		return s.errAt(doc, "cases", "missing: a suite needs a list of cases (or cases_csv)")
 	}
 	if cases.kind != kindSeq {
 		return s.errAt(cases, "cases", "want a list of cases, got %s", cases.what())
