@@ -32,7 +32,7 @@ func (s *Suite) csvCases(n *node) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.csvFile = m.file
+	s.dataFile = m.file
 	data, err := s.root.ReadFile(m.file)
 	if err != nil {
 		return nil, s.errAt(n, "cases_csv.file", "cannot read %s in the suite's folder: %v", m.file, err)

@@ -38,8 +38,8 @@ func (s *Suite) Digest() (string, error) {
 	if err := digestFile(h, "suite", s.Path); err != nil {
 		return "", err
 	}
-	if s.csvFile != "" {
-		if err := digestFile(h, "cases_csv", filepath.Join(filepath.Dir(s.Path), s.csvFile)); err != nil {
+	if s.dataFile != "" {
+		if err := digestFile(h, "cases_csv", filepath.Join(filepath.Dir(s.Path), s.dataFile)); err != nil {
 			return "", err
 		}
 	}

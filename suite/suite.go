@@ -184,7 +184,7 @@ type Suite struct {
 	model      proctor.Model
 	cases      []proctor.Case // YAML and JSON suites
 	positions  []int          // the selected cases' places in the file, from 0
-	csvFile    string         // cases_csv's file, in the suite's folder
+	dataFile   string         // the cases_csv or cases_promptfoo file, in the suite's folder
 	jsonl      bool
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
@@ -296,7 +296,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases", "cases_csv"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases", "cases_csv", "cases_promptfoo"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -374,8 +374,17 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 			return err
 		}
 	}
+	if pn := doc.get("cases_promptfoo"); pn != nil {
+		if cases != nil {
+			return s.errAt(pn, "cases_promptfoo", "give one of cases, cases_csv and cases_promptfoo")
+		}
+		var err error
+		if cases, err = s.promptfooCases(ctx, pn); err != nil {
+			return err
+		}
+	}
 	if cases == nil {
-		return s.errAt(doc, "cases", "missing: a suite needs a list of cases (or cases_csv)")
+		return s.errAt(doc, "cases", "missing: a suite needs a list of cases (or cases_csv, cases_promptfoo)")
 	}
 	if cases.kind != kindSeq {
 		return s.errAt(cases, "cases", "want a list of cases, got %s", cases.what())
