@@ -296,7 +296,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases", "cases_csv", "cases_promptfoo"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "cases", "cases_csv", "cases_promptfoo", "cases_inspect"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -383,8 +383,17 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 			return err
 		}
 	}
+	if in := doc.get("cases_inspect"); in != nil {
+		if cases != nil {
+			return s.errAt(in, "cases_inspect", "give one of cases, cases_csv, cases_promptfoo and cases_inspect")
+		}
+		var err error
+		if cases, err = s.inspectCases(in); err != nil {
+			return err
+		}
+	}
 	if cases == nil {
-		return s.errAt(doc, "cases", "missing: a suite needs a list of cases (or cases_csv, cases_promptfoo)")
+		return s.errAt(doc, "cases", "missing: a suite needs a list of cases (or cases_csv, cases_promptfoo, cases_inspect)")
 	}
 	if cases.kind != kindSeq {
 		return s.errAt(cases, "cases", "want a list of cases, got %s", cases.what())
