@@ -184,7 +184,7 @@ type Suite struct {
 	model      proctor.Model
 	cases      []proctor.Case // YAML and JSON suites
 	positions  []int          // the selected cases' places in the file, from 0
-	dataFile   string         // the cases_csv or cases_promptfoo file, in the suite's folder
+	dataFile   string         // the file cases_csv, cases_promptfoo or cases_inspect names
 	jsonl      bool
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
@@ -364,36 +364,9 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 			return err
 		}
 	}
-	cases := doc.get("cases")
-	if csvn := doc.get("cases_csv"); csvn != nil {
-		if cases != nil {
-			return s.errAt(csvn, "cases_csv", "give cases or cases_csv, not both")
-		}
-		var err error
-		if cases, err = s.csvCases(csvn); err != nil {
-			return err
-		}
-	}
-	if pn := doc.get("cases_promptfoo"); pn != nil {
-		if cases != nil {
-			return s.errAt(pn, "cases_promptfoo", "give one of cases, cases_csv and cases_promptfoo")
-		}
-		var err error
-		if cases, err = s.promptfooCases(ctx, pn); err != nil {
-			return err
-		}
-	}
-	if in := doc.get("cases_inspect"); in != nil {
-		if cases != nil {
-			return s.errAt(in, "cases_inspect", "give one of cases, cases_csv, cases_promptfoo and cases_inspect")
-		}
-		var err error
-		if cases, err = s.inspectCases(in); err != nil {
-			return err
-		}
-	}
-	if cases == nil {
-		return s.errAt(doc, "cases", "missing: a suite needs a list of cases (or cases_csv, cases_promptfoo, cases_inspect)")
+	cases, err := s.casesNode(ctx, doc)
+	if err != nil {
+		return err
 	}
 	if cases.kind != kindSeq {
 		return s.errAt(cases, "cases", "want a list of cases, got %s", cases.what())
