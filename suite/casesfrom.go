@@ -1,6 +1,24 @@
 package suite
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
+
+// caseNode turns the fields of a case read from another tool's file into
+// the node a case of a cases list is, placed at line.
+func caseNode(obj map[string]any, line int) (*node, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseJSON(b, 1)
+	if err != nil {
+		return nil, err
+	}
+	n.line = line
+	return n, nil
+}
 
 // casesSources are the keys a suite's cases may come from, one at most.
 var casesSources = []string{"cases", "cases_csv", "cases_promptfoo", "cases_inspect"}

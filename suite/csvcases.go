@@ -3,7 +3,6 @@ package suite
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,11 +90,7 @@ func csvCase(m csvMapping, col map[string]int, row []string, rowNum int) (*node,
 		}
 		obj["item"] = item
 	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	return parseJSON(b, 1)
+	return caseNode(obj, 0)
 }
 
 // readCSV parses a CSV file (a UTF-8 byte order mark dropped) into rows,

@@ -9,11 +9,12 @@ import (
 	"github.com/proctorhq/proctor/suite"
 )
 
-// writeCSVSuite writes a suite and its CSV file into a folder.
-func writeCSVSuite(t testing.TB, yaml, csv string) string {
+// writeSuiteWith writes a suite (yaml) and the data file it reads (name,
+// content) into a new folder and returns the suite's path.
+func writeSuiteWith(t testing.TB, yaml, name, content string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "cases.csv"), []byte(csv), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "suite.yaml")
@@ -21,6 +22,12 @@ func writeCSVSuite(t testing.TB, yaml, csv string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// writeCSVSuite writes a suite and its cases.csv.
+func writeCSVSuite(t testing.TB, yaml, csv string) string {
+	t.Helper()
+	return writeSuiteWith(t, yaml, "cases.csv", csv)
 }
 
 // TestCSVCasesPromptfooFile reads promptfoo's own CSV test file

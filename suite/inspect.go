@@ -79,11 +79,7 @@ func (s *Suite) inspectCases(n *node) (*node, error) {
 		if out != nil {
 			obj["outputs"] = []string{*out}
 		}
-		b, err := json.Marshal(obj)
-		if err != nil {
-			return nil, err
-		}
-		cn, err := parseJSON(b, 1)
+		cn, err := caseNode(obj, n.line)
 		if err != nil {
 			return nil, err
 		}

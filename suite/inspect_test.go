@@ -13,11 +13,7 @@ import (
 // inspectSuite writes a suite re-grading the log (content) with graders.
 func inspectSuite(t testing.TB, graders, content string) string {
 	t.Helper()
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "log.json"), []byte(content), 0o644)
-	path := filepath.Join(dir, "suite.yaml")
-	os.WriteFile(path, []byte("graders: "+graders+"\ncases_inspect: {file: log.json}\n"), 0o644)
-	return path
+	return writeSuiteWith(t, "graders: "+graders+"\ncases_inspect: {file: log.json}\n", "log.json", content)
 }
 
 // TestInspectLogsRegraded re-grades the outputs Inspect AI recorded in

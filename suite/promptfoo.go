@@ -146,16 +146,7 @@ func promptfooCase(t *node, i int, inputVar, outputVar string) (*node, error) {
 		}
 		obj["checks"] = checks
 	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	cn, err := parseJSON(b, 1)
-	if err != nil {
-		return nil, err
-	}
-	cn.line = t.line
-	return cn, nil
+	return caseNode(obj, t.line)
 }
 
 // promptfooSpec maps one promptfoo assertion to a proctor spec.

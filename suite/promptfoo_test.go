@@ -2,7 +2,6 @@ package suite_test
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,11 +14,7 @@ const promptfooFixture = "testdata/promptfoo/simple-test-promptfooconfig.yaml"
 // cases_promptfoo.
 func writePromptfooSuite(t testing.TB, mapping, content string) string {
 	t.Helper()
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "tests.yaml"), []byte(content), 0o644)
-	path := filepath.Join(dir, "suite.yaml")
-	os.WriteFile(path, []byte("subject: {command: [cat]}\ncases_promptfoo: "+mapping+"\n"), 0o644)
-	return path
+	return writeSuiteWith(t, "subject: {command: [cat]}\ncases_promptfoo: "+mapping+"\n", "tests.yaml", content)
 }
 
 // TestPromptfooFileRefused: promptfoo's example as it stands is refused,
