@@ -63,22 +63,50 @@ type Comparison struct {
 // failed in both runs. Flaky and not graded verdicts are listed as changes
 // but left out of the test: they are not a pass or a fail.
 func CompareReports(base, head *Report) *Comparison {
+	return compareVerdicts(base, head, ComparedCases(base.Cases), ComparedCases(head.Cases))
+}
+
+// ComparedCase is what a comparison needs of one case: its id, its verdict
+// and its cluster. A caller comparing reports too large to hold keeps only
+// these per case and calls [CompareVerdicts].
+type ComparedCase struct {
+	// ID is the case's id, which pairs it with the other run's case.
+	ID string
+	// Verdict is the case's verdict in its run.
+	Verdict Status
+	// Cluster is the case's cluster ("" for none), for the clustered
+	// interval of the difference.
+	Cluster string
+}
+
+// ComparedCases returns what a comparison needs of each case.
+func ComparedCases(cases []CaseResult) []ComparedCase {
+	out := make([]ComparedCase, len(cases))
+	for i, c := range cases {
+		out[i] = ComparedCase{ID: c.ID, Verdict: c.Verdict, Cluster: c.Cluster}
+	}
+	return out
+}
+
+// compareVerdicts is [CompareReports] over the reports' headers (suite,
+// judges) and their cases' verdicts.
+func compareVerdicts(base, head *Report, baseCases, headCases []ComparedCase) *Comparison {
 	c := &Comparison{Regressions: []CaseChange{}, Fixes: []CaseChange{}, Changed: []CaseChange{},
 		OnlyBase: []string{}, OnlyHead: []string{}, Warnings: []string{}}
 	if base.Suite != head.Suite {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("the reports are of different suites (%q and %q)", base.Suite, head.Suite))
 	}
 	c.Warnings = append(c.Warnings, judgeWarnings(base.Judges, head.Judges)...)
-	headBy := make(map[string]Status, len(head.Cases))
-	for _, hc := range head.Cases {
+	headBy := make(map[string]Status, len(headCases))
+	for _, hc := range headCases {
 		headBy[hc.ID] = hc.Verdict
 	}
-	inBase := make(map[string]bool, len(base.Cases))
+	inBase := make(map[string]bool, len(baseCases))
 	var pairs metric.Pairs
 	var diffs []float64
 	var clusters []string
 	clustered := false
-	for _, bc := range base.Cases {
+	for _, bc := range baseCases {
 		inBase[bc.ID] = true
 		hv, ok := headBy[bc.ID]
 		if !ok {
@@ -92,20 +120,11 @@ func CompareReports(base, head *Report) *Comparison {
 			clusters = append(clusters, cmp.Or(bc.Cluster, "\x00"+bc.ID))
 			clustered = clustered || bc.Cluster != ""
 		}
-		if bv == hv {
-			continue
-		}
-		ch := CaseChange{ID: bc.ID, Base: bv, Head: hv}
-		switch {
-		case bv == StatusPassed && (hv == StatusFailed || hv == StatusFlaky):
-			c.Regressions = append(c.Regressions, ch)
-		case hv == StatusPassed && (bv == StatusFailed || bv == StatusFlaky):
-			c.Fixes = append(c.Fixes, ch)
-		default:
-			c.Changed = append(c.Changed, ch)
+		if bv != hv {
+			c.addChange(CaseChange{ID: bc.ID, Base: bv, Head: hv})
 		}
 	}
-	for _, hc := range head.Cases {
+	for _, hc := range headCases {
 		if !inBase[hc.ID] {
 			c.OnlyHead = append(c.OnlyHead, hc.ID)
 		}
@@ -117,6 +136,20 @@ func CompareReports(base, head *Report) *Comparison {
 	}
 	c.pairedStats(pairs, diffs, clusters)
 	return c
+}
+
+// addChange files a case whose verdict changed as a regression, a fix or
+// another change.
+func (c *Comparison) addChange(ch CaseChange) {
+	bv, hv := ch.Base, ch.Head
+	switch {
+	case bv == StatusPassed && (hv == StatusFailed || hv == StatusFlaky):
+		c.Regressions = append(c.Regressions, ch)
+	case hv == StatusPassed && (bv == StatusFailed || bv == StatusFlaky):
+		c.Fixes = append(c.Fixes, ch)
+	default:
+		c.Changed = append(c.Changed, ch)
+	}
 }
 
 func measured(s Status) bool { return s == StatusPassed || s == StatusFailed }

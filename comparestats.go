@@ -78,11 +78,19 @@ type MDE struct {
 // above 0 it also tests non-inferiority at that margin. An error reports
 // a margin or alpha out of range ([metric.ErrBadLevel]).
 func CompareReportsWith(base, head *Report, o CompareOptions) (*Comparison, error) {
+	return CompareVerdicts(base, head, ComparedCases(base.Cases), ComparedCases(head.Cases), o)
+}
+
+// CompareVerdicts is [CompareReportsWith] for reports too large to hold:
+// base and head give the runs' suites and judges (their Cases are not
+// read), and baseCases and headCases each case's id, verdict and cluster,
+// in the reports' order.
+func CompareVerdicts(base, head *Report, baseCases, headCases []ComparedCase, o CompareOptions) (*Comparison, error) {
 	alpha := cmp.Or(o.Alpha, 0.05)
 	if o.Margin != 0 && (!(o.Margin > 0 && o.Margin < 1) || !(alpha > 0 && alpha < 0.5)) {
 		return nil, fmt.Errorf("proctor: non-inferiority margin %g, alpha %g: %w", o.Margin, alpha, metric.ErrBadLevel)
 	}
-	c := CompareReports(base, head)
+	c := compareVerdicts(base, head, baseCases, headCases)
 	if o.Margin == 0 || c.Difference == nil {
 		return c, nil
 	}

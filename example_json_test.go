@@ -142,6 +142,31 @@ func ExampleDecodesInto() {
 	// A-17 true <nil>
 }
 
+// A custom grader that checks one field decodes leniently, so a key the
+// model adds does not break it; DecodeJSON refuses that key.
+func ExampleDecodeJSONWith() {
+	orderIs := func(want string) proctor.Grader {
+		return proctor.Func("order_id", func(_ context.Context, s *proctor.Sample) proctor.Grade {
+			t, err := proctor.DecodeJSONWith[Ticket](s.Output, proctor.DecodeOptions{AllowUnknownFields: true})
+			switch {
+			case err != nil:
+				return proctor.Failf("output is not a ticket: %v", err)
+			case t.OrderID != want:
+				return proctor.Failf("order_id %q, want %q", t.OrderID, want)
+			}
+			return proctor.Pass("")
+		})
+	}
+	out := "Done:\n```json\n{\"order_id\": \"A-17\", \"priority\": \"high\"}\n```"
+	g := orderIs("A-17").Grade(context.Background(), &proctor.Sample{Output: out})
+	fmt.Println(g.Status)
+	_, err := proctor.DecodeJSON[Ticket](out)
+	fmt.Println(err)
+	// Output:
+	// passed
+	// json: unknown field "priority"
+}
+
 // A JSONPath grader compares the node a query selects; numbers compare by
 // value.
 func ExampleNewJSONPathEquals() {

@@ -888,10 +888,28 @@ func (g *Decodes[T]) Grade(_ context.Context, s *Sample) Grade {
 
 // DecodeJSON decodes the JSON in output (fences and prose removed, as
 // [ExtractJSON] does) into a T, strictly: an object member T has no field
-// for, a value of the wrong type or text after the value is an error. It is
-// the helper for custom graders that compare fields.
+// for, a value of the wrong type or text after the value is an error. Use
+// it when the output must hold exactly T's fields; a custom grader that
+// reads a few fields of a model's answer should call [DecodeJSONWith] with
+// [DecodeOptions.AllowUnknownFields], so a key the model adds does not
+// break it.
 func DecodeJSON[T any](output string) (T, error) {
 	return decodeJSON[T](output, true)
+}
+
+// DecodeOptions configure [DecodeJSONWith].
+type DecodeOptions struct {
+	// AllowUnknownFields ignores object members T has no field for, at
+	// any depth; by default they are an error. A value of the wrong type
+	// and text after the value are errors either way.
+	AllowUnknownFields bool
+}
+
+// DecodeJSONWith is [DecodeJSON] with options: with AllowUnknownFields it
+// is the helper for custom graders that check some fields of the output
+// and ignore the rest.
+func DecodeJSONWith[T any](output string, opts DecodeOptions) (T, error) {
+	return decodeJSON[T](output, !opts.AllowUnknownFields)
 }
 
 func decodeJSON[T any](output string, strict bool) (T, error) {

@@ -439,6 +439,31 @@ func TestDecodeJSON(t *testing.T) {
 	}
 }
 
+func TestDecodeJSONWith(t *testing.T) {
+	out := "```json\n{\"id\":\"A1\",\"extra\":{\"k\":1},\"urgent\":true}\n```"
+	if _, err := DecodeJSON[ticket](out); err == nil || !strings.Contains(err.Error(), "extra") {
+		t.Errorf("strict: err %v, want the unknown field named", err)
+	}
+	if _, err := DecodeJSONWith[ticket](out, DecodeOptions{}); err == nil {
+		t.Error("zero DecodeOptions accepted an unknown field")
+	}
+	v, err := DecodeJSONWith[ticket](out, DecodeOptions{AllowUnknownFields: true})
+	if err != nil || v.ID != "A1" || !v.Urgent {
+		t.Errorf("lenient: got %+v, %v", v, err)
+	}
+	lenient := DecodeOptions{AllowUnknownFields: true}
+	for _, bad := range []string{`{"id":1,"x":2}`, "no json here", `{"id":"A1","x":}`, `{"id":"A1","urgent":"yes","x":2}`} {
+		if _, err := DecodeJSONWith[ticket](bad, lenient); err == nil {
+			t.Errorf("lenient accepted %q", bad)
+		}
+	}
+	// Prose after a value is removed as by ExtractJSON; a second value in
+	// the same text is not the value.
+	if _, err := DecodeJSONWith[ticket]("{\"id\":\"A1\"}\n{\"id\":2}", lenient); err != nil {
+		t.Errorf("first of two values: %v", err)
+	}
+}
+
 func TestExtractJSON(t *testing.T) {
 	if got := ExtractJSON("Sure!\n```json\n{\"a\": 1}\n```\nBye"); got != `{"a": 1}` {
 		t.Errorf("got %q", got)

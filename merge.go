@@ -1,12 +1,16 @@
 package proctor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // ErrSuiteMismatch is returned by [MergeReports] when the reports come from
-// different suites.
+// different suites: different suite names, or shard reports of different
+// suite digests.
 var ErrSuiteMismatch = errors.New("reports are of different suites")
 
 // ErrDuplicateCase is returned by [MergeReports] when two reports hold the
@@ -14,65 +18,86 @@ var ErrSuiteMismatch = errors.New("reports are of different suites")
 // shards of one run.
 var ErrDuplicateCase = errors.New("a case id appears in more than one report")
 
-// MergeReports joins the reports of the shards of one run (proctor run
-// --shard i/n) into the report of the whole run. Totals are summed, cases
-// are joined in the order given (the reports' order, and each report's own
-// order, which is run order), judge statistics are summed by judge name and
-// caveats are kept once each. The inputs are not modified.
-//
-// Reports of different suites are refused with an error wrapping
-// [ErrSuiteMismatch]; reports that share a case id with one wrapping
-// [ErrDuplicateCase]. Merging no reports returns an error.
+// ErrRepeatedShard is returned by [MergeReports] when two reports are the
+// same shard I/N.
+var ErrRepeatedShard = errors.New("a shard is given twice")
+
+// ErrIncompleteShards is returned by [MergeReports] when shards of the run
+// are missing (and [MergeOptions.AllowPartial] is not set), when the
+// shards disagree on N, or when shard and whole-run reports are mixed.
+var ErrIncompleteShards = errors.New("not a complete set of shards")
+
+// ReportShard says which slice of a suite a shard report covers (proctor
+// run --shard I/N).
+type ReportShard struct {
+	// I is the shard, from 1 to N.
+	I int `json:"i"`
+	// N is the number of shards of the run.
+	N int `json:"n"`
+	// Positions are the places (from 0) the report's cases have in the
+	// whole suite, one per case in the order of [Report.Cases], so a
+	// merge can put the cases back in the order one run gives them.
+	Positions []int `json:"positions,omitempty"`
+}
+
+// MergeOptions configure [MergeReportsWith].
+type MergeOptions struct {
+	// AllowPartial merges shard reports that do not make up the whole
+	// run; the merged report's caveats name the missing shards.
+	AllowPartial bool
+	// Names name the reports in errors and caveats (file names, say), by
+	// position; a report without a name is "report #K".
+	Names []string
+}
+
+func (o MergeOptions) name(i int) string {
+	if i < len(o.Names) && o.Names[i] != "" {
+		return o.Names[i]
+	}
+	return fmt.Sprintf("report #%d", i+1)
+}
+
+// MergeReports is [MergeReportsWith] with the zero options: every shard of
+// the run must be there.
 func MergeReports(reports ...*Report) (*Report, error) {
+	return MergeReportsWith(MergeOptions{}, reports...)
+}
+
+// MergeReportsWith joins the reports of the shards of one run (proctor run
+// --shard i/n) into the report of the whole run. Totals are summed, judge
+// statistics are summed by judge name and caveats are kept once each. When
+// every report records its shard with case positions, the cases come out
+// in the whole run's order; otherwise in the order given (and each
+// report's own order). The inputs are not modified.
+//
+// Reports of different suites (names, or digests of shard reports) are
+// refused with an error wrapping [ErrSuiteMismatch]; reports that share a
+// case id with one wrapping [ErrDuplicateCase]; the same shard twice with
+// [ErrRepeatedShard]; a set of shards missing one (unless
+// opts.AllowPartial), of different N, or mixed with whole-run reports,
+// with [ErrIncompleteShards]. Errors name the reports by opts.Names.
+// Merging no reports returns an error.
+func MergeReportsWith(opts MergeOptions, reports ...*Report) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, errors.New("proctor: merge: no reports")
 	}
-	out := NewReport(reports[0].Suite)
-	seen := make(map[string]int)
-	judges := make(map[string]int)
 	for i, r := range reports {
 		if r == nil {
-			return nil, fmt.Errorf("proctor: merge: report #%d is nil", i+1)
+			return nil, fmt.Errorf("proctor: merge: %s is nil", opts.name(i))
 		}
+	}
+	missing, err := checkShards(opts, reports)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: merge: %w", err)
+	}
+	out := NewReport(reports[0].Suite)
+	out.SuiteDigest = reports[0].SuiteDigest
+	for i, r := range reports {
 		if r.Suite != out.Suite {
-			return nil, fmt.Errorf("proctor: merge: report #%d is of suite %q, report #1 of %q: %w", i+1, r.Suite, out.Suite, ErrSuiteMismatch)
+			return nil, fmt.Errorf("proctor: merge: %s is of suite %q, %s of %q: %w", opts.name(i), r.Suite, opts.name(0), out.Suite, ErrSuiteMismatch)
 		}
-		out.Totals.Passed += r.Totals.Passed
-		out.Totals.Failed += r.Totals.Failed
-		out.Totals.Flaky += r.Totals.Flaky
-		out.Totals.NotGraded += r.Totals.NotGraded
-		out.Totals.FlakyGatePassed += r.Totals.FlakyGatePassed
-		out.Totals.AttemptsSaved += r.Totals.AttemptsSaved
-		for _, c := range r.Cases {
-			if j, dup := seen[c.ID]; dup {
-				return nil, fmt.Errorf("proctor: merge: case %q is in report #%d and report #%d: %w", c.ID, j, i+1, ErrDuplicateCase)
-			}
-			seen[c.ID] = i + 1
-			out.Cases = append(out.Cases, c)
-		}
-		for _, js := range r.Judges {
-			k, ok := judges[js.Name]
-			if !ok {
-				judges[js.Name] = len(out.Judges)
-				out.Judges = append(out.Judges, js)
-				continue
-			}
-			sum := &out.Judges[k]
-			if sum.Model != js.Model || sum.Family != js.Family || sum.PromptVersion != js.PromptVersion {
-				out.AddCaveat(fmt.Sprintf("judge %q differs between shards (model %q/%q, prompts %q/%q)",
-					js.Name, sum.Model, js.Model, sum.PromptVersion, js.PromptVersion))
-			}
-			sum.Calls += js.Calls
-			sum.Retries += js.Retries
-			sum.CacheHits += js.CacheHits
-			sum.Errors += js.Errors
-			sum.Tokens += js.Tokens
-			sum.CostUSD += js.CostUSD
-			sum.UnpricedCalls += js.UnpricedCalls
-			sum.Agreed += js.Agreed
-			sum.Disagreed += js.Disagreed
-			sum.Abstained += js.Abstained
-		}
+		mergeTotals(&out.Totals, r.Totals)
+		mergeJudges(out, r.Judges)
 		if r.Panels != nil {
 			out.addPanels(r.Panels)
 		}
@@ -80,5 +105,133 @@ func MergeReports(reports ...*Report) (*Report, error) {
 			out.AddCaveat(c)
 		}
 	}
+	cases, err := mergeCases(opts, reports)
+	if err != nil {
+		return nil, err
+	}
+	out.Cases = cases
+	if len(missing) > 0 {
+		out.AddCaveat(fmt.Sprintf("partial merge: shards %s of %d missing; the totals count only the %d cases of the shards merged",
+			strings.Join(missing, ", "), reports[0].Shard.N, out.Totals.Cases()))
+	}
 	return out, nil
+}
+
+// checkShards checks the reports are one set of shards of one suite and
+// returns the shards missing from it ("2/4"), an error when they are not.
+func checkShards(opts MergeOptions, reports []*Report) (missing []string, err error) {
+	first := reports[0]
+	if first.Shard == nil {
+		for i, r := range reports {
+			if r.Shard != nil {
+				return nil, fmt.Errorf("%s is shard %d/%d, %s is a whole run: %w", opts.name(i), r.Shard.I, r.Shard.N, opts.name(0), ErrIncompleteShards)
+			}
+		}
+		return nil, nil
+	}
+	n := first.Shard.N
+	have := make(map[int]int, n)
+	for i, r := range reports {
+		switch {
+		case r.Shard == nil:
+			return nil, fmt.Errorf("%s is a whole run, %s is shard %d/%d: %w", opts.name(i), opts.name(0), first.Shard.I, n, ErrIncompleteShards)
+		case r.Shard.N != n:
+			return nil, fmt.Errorf("%s is shard %d/%d, %s is shard %d/%d: %w", opts.name(i), r.Shard.I, r.Shard.N, opts.name(0), first.Shard.I, n, ErrIncompleteShards)
+		case r.SuiteDigest != first.SuiteDigest:
+			return nil, fmt.Errorf("%s has suite digest %s, %s has %s: %w", opts.name(i), cmp.Or(r.SuiteDigest, "(none)"), opts.name(0), cmp.Or(first.SuiteDigest, "(none)"), ErrSuiteMismatch)
+		case r.Shard.I < 1 || r.Shard.I > n:
+			return nil, fmt.Errorf("%s is shard %d/%d: want 1 <= I <= N: %w", opts.name(i), r.Shard.I, n, ErrIncompleteShards)
+		}
+		if j, dup := have[r.Shard.I]; dup {
+			return nil, fmt.Errorf("%s and %s are both shard %d/%d: %w", opts.name(j), opts.name(i), r.Shard.I, n, ErrRepeatedShard)
+		}
+		have[r.Shard.I] = i
+	}
+	for k := 1; k <= n; k++ {
+		if _, ok := have[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+		}
+	}
+	if len(missing) > 0 && !opts.AllowPartial {
+		return nil, fmt.Errorf("shards %s missing (%d of %d given): %w", strings.Join(missing, ", "), len(reports), n, ErrIncompleteShards)
+	}
+	return missing, nil
+}
+
+func mergeTotals(t *Totals, add Totals) {
+	t.Passed += add.Passed
+	t.Failed += add.Failed
+	t.Flaky += add.Flaky
+	t.NotGraded += add.NotGraded
+	t.FlakyGatePassed += add.FlakyGatePassed
+	t.AttemptsSaved += add.AttemptsSaved
+}
+
+// mergeJudges sums js into out's judge statistics by judge name.
+func mergeJudges(out *Report, js []JudgeStats) {
+	for _, j := range js {
+		k := slices.IndexFunc(out.Judges, func(s JudgeStats) bool { return s.Name == j.Name })
+		if k < 0 {
+			out.Judges = append(out.Judges, j)
+			continue
+		}
+		sum := &out.Judges[k]
+		if sum.Model != j.Model || sum.Family != j.Family || sum.PromptVersion != j.PromptVersion {
+			out.AddCaveat(fmt.Sprintf("judge %q differs between shards (model %q/%q, prompts %q/%q)",
+				j.Name, sum.Model, j.Model, sum.PromptVersion, j.PromptVersion))
+		}
+		sum.Calls += j.Calls
+		sum.Retries += j.Retries
+		sum.CacheHits += j.CacheHits
+		sum.Errors += j.Errors
+		sum.Tokens += j.Tokens
+		sum.CostUSD += j.CostUSD
+		sum.UnpricedCalls += j.UnpricedCalls
+		sum.Agreed += j.Agreed
+		sum.Disagreed += j.Disagreed
+		sum.Abstained += j.Abstained
+	}
+}
+
+// mergeCases joins the reports' cases, refusing a case id in two of them,
+// in the whole run's order when every report has its positions.
+func mergeCases(opts MergeOptions, reports []*Report) ([]CaseResult, error) {
+	type placed struct{ pos, report int }
+	var total int
+	ordered := true
+	for _, r := range reports {
+		total += len(r.Cases)
+		ordered = ordered && r.Shard != nil && len(r.Shard.Positions) == len(r.Cases)
+	}
+	seen := make(map[string]int, total)
+	cases := make([]CaseResult, 0, total)
+	at := make([]placed, 0, total)
+	for i, r := range reports {
+		for k, c := range r.Cases {
+			if j, dup := seen[c.ID]; dup {
+				return nil, fmt.Errorf("proctor: merge: case %q is in %s and %s: %w", c.ID, opts.name(j), opts.name(i), ErrDuplicateCase)
+			}
+			seen[c.ID] = i
+			cases = append(cases, c)
+			if ordered {
+				at = append(at, placed{r.Shard.Positions[k], i})
+			}
+		}
+	}
+	if !ordered {
+		return cases, nil
+	}
+	idx := make([]int, len(cases))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(at[a].pos, at[b].pos) })
+	sorted := make([]CaseResult, len(cases))
+	for k, j := range idx {
+		if k > 0 && at[j].pos == at[idx[k-1]].pos {
+			return nil, fmt.Errorf("proctor: merge: %s and %s both hold position %d: %w", opts.name(at[idx[k-1]].report), opts.name(at[j].report), at[j].pos, ErrDuplicateCase)
+		}
+		sorted[k] = cases[j]
+	}
+	return sorted, nil
 }

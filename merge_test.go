@@ -2,6 +2,9 @@ package proctor_test
 
 import (
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,5 +69,61 @@ func TestMergeReportsRefuses(t *testing.T) {
 	}
 	if _, err := proctor.MergeReports(); err == nil {
 		t.Errorf("merging nothing: got nil error, want one")
+	}
+}
+
+func TestMergeReportsShards(t *testing.T) {
+	shard := func(i, n int, digest string, cases map[int]string) *proctor.Report {
+		r := proctor.NewReport("s")
+		r.SuiteDigest = digest
+		r.Shard = &proctor.ReportShard{I: i, N: n}
+		for _, p := range slices.Sorted(maps.Keys(cases)) {
+			r.Add(proctor.CaseResult{ID: cases[p], Verdict: proctor.StatusPassed})
+			r.Shard.Positions = append(r.Shard.Positions, p)
+		}
+		return r
+	}
+	s1 := shard(1, 3, "d", map[int]string{0: "a", 3: "d"})
+	s2 := shard(2, 3, "d", map[int]string{1: "b", 4: "e"})
+	s3 := shard(3, 3, "d", map[int]string{2: "c"})
+	m, err := proctor.MergeReports(s3, s1, s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range m.Cases {
+		ids = append(ids, c.ID)
+	}
+	if !slices.Equal(ids, []string{"a", "b", "c", "d", "e"}) || m.Shard != nil || m.SuiteDigest != "d" || m.Totals.Passed != 5 {
+		t.Errorf("merged %v shard %v digest %q totals %+v", ids, m.Shard, m.SuiteDigest, m.Totals)
+	}
+	names := proctor.MergeOptions{Names: []string{"one.json", "two.json", "three.json"}}
+	tests := []struct {
+		name    string
+		reports []*proctor.Report
+		want    error
+		in      string
+	}{
+		{"missing", []*proctor.Report{s1, s2}, proctor.ErrIncompleteShards, "shards 3/3 missing"},
+		{"repeated", []*proctor.Report{s1, s2, s2}, proctor.ErrRepeatedShard, "two.json and three.json are both shard 2/3"},
+		{"digest", []*proctor.Report{s1, s2, shard(3, 3, "other", nil)}, proctor.ErrSuiteMismatch, "three.json has suite digest other"},
+		{"other N", []*proctor.Report{s1, shard(2, 4, "d", nil)}, proctor.ErrIncompleteShards, "two.json is shard 2/4"},
+		{"mixed", []*proctor.Report{s1, proctor.NewReport("s")}, proctor.ErrIncompleteShards, "two.json is a whole run"},
+		{"same position", []*proctor.Report{s1, s2, shard(3, 3, "d", map[int]string{3: "z"})}, proctor.ErrDuplicateCase, "position 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := proctor.MergeReportsWith(names, tt.reports...)
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.in) {
+				t.Errorf("error %v, want %v containing %q", err, tt.want, tt.in)
+			}
+		})
+	}
+	p, err := proctor.MergeReportsWith(proctor.MergeOptions{AllowPartial: true}, s1, s3)
+	if err != nil || len(p.Cases) != 3 || !slices.ContainsFunc(p.Caveats, func(c string) bool { return strings.Contains(c, "shards 2/3 of 3 missing") }) {
+		t.Errorf("partial: %v, caveats %q", err, p.Caveats)
+	}
+	if _, err := proctor.MergeReportsWith(proctor.MergeOptions{AllowPartial: true}, s1, s1); !errors.Is(err, proctor.ErrRepeatedShard) {
+		t.Errorf("partial with a repeated shard: %v", err)
 	}
 }

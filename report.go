@@ -139,6 +139,12 @@ func (s JudgeStats) Agreement() (float64, bool) {
 type Report struct {
 	// Suite is the suite's name.
 	Suite string `json:"suite"`
+	// Shard is the slice of the suite a shard report covers (proctor run
+	// --shard); nil for a whole run and a merged one.
+	Shard *ReportShard `json:"shard,omitempty"`
+	// SuiteDigest identifies the suite's content (docs/sharding.md), so
+	// a merge can refuse shards of different suites; empty when unknown.
+	SuiteDigest string `json:"suite_digest,omitempty"`
 	// Totals counts the case verdicts.
 	Totals Totals `json:"totals"`
 	// Cases are the case results in input order.
@@ -184,6 +190,8 @@ func (r *Report) PassRate() (rate float64, denominator int, ok bool) { return r.
 // reportJSON adds the derived fields to the wire form.
 type reportJSON struct {
 	Suite               string       `json:"suite"`
+	Shard               *ReportShard `json:"shard,omitempty"`
+	SuiteDigest         string       `json:"suite_digest,omitempty"`
 	Totals              Totals       `json:"totals"`
 	PassRate            *float64     `json:"pass_rate"`
 	PassRateDenominator int          `json:"pass_rate_denominator"`
@@ -196,7 +204,7 @@ type reportJSON struct {
 // MarshalJSON writes the report with pass_rate (null when not available)
 // and pass_rate_denominator derived from the totals.
 func (r *Report) MarshalJSON() ([]byte, error) {
-	w := reportJSON{Suite: r.Suite, Totals: r.Totals, Cases: r.Cases, Judges: r.Judges, Panels: r.Panels, Caveats: r.Caveats}
+	w := reportJSON{Suite: r.Suite, Shard: r.Shard, SuiteDigest: r.SuiteDigest, Totals: r.Totals, Cases: r.Cases, Judges: r.Judges, Panels: r.Panels, Caveats: r.Caveats}
 	if rate, d, ok := r.Totals.PassRate(); ok {
 		w.PassRate = &rate
 		w.PassRateDenominator = d
@@ -220,6 +228,6 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*r = Report{Suite: w.Suite, Totals: w.Totals, Cases: w.Cases, Judges: w.Judges, Panels: w.Panels, Caveats: w.Caveats}
+	*r = Report{Suite: w.Suite, Shard: w.Shard, SuiteDigest: w.SuiteDigest, Totals: w.Totals, Cases: w.Cases, Judges: w.Judges, Panels: w.Panels, Caveats: w.Caveats}
 	return nil
 }

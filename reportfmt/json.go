@@ -3,6 +3,7 @@ package reportfmt
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 
@@ -24,10 +25,29 @@ type JSON struct {
 
 // NewJSON starts a report of the named suite on w.
 func NewJSON(w io.Writer, suite string) *JSON {
+	return NewShardJSON(w, suite, nil, "")
+}
+
+// NewShardJSON starts the report of a shard of the named suite on w: the
+// shard (when not nil) and the suite digest (when not empty) are written
+// before the cases, as [proctor.Report.Shard] and
+// [proctor.Report.SuiteDigest], so a streaming reader has them first.
+func NewShardJSON(w io.Writer, suite string, shard *proctor.ReportShard, digest string) *JSON {
 	j := &JSON{bw: bufio.NewWriterSize(w, 64<<10), first: true}
 	name, _ := plainJSON(&j.buf, suite)
 	j.write([]byte(`{"suite":`))
 	j.write(name)
+	if shard != nil {
+		b, err := plainJSON(&j.buf, shard)
+		j.err = cmp.Or(j.err, err)
+		j.write([]byte(`,"shard":`))
+		j.write(b)
+	}
+	if digest != "" {
+		b, _ := plainJSON(&j.buf, digest)
+		j.write([]byte(`,"suite_digest":`))
+		j.write(b)
+	}
 	j.write([]byte(`,"cases":[`))
 	return j
 }
@@ -47,12 +67,19 @@ func (j *JSON) Add(c proctor.CaseResult) error {
 		}
 		return err
 	}
+	return j.AddRaw(b)
+}
+
+// AddRaw writes one case result given as its JSON object, as a report
+// holds it (a merge passes cases through without decoding them whole). It
+// is written as given: the caller vouches it is one JSON value.
+func (j *JSON) AddRaw(c json.RawMessage) error {
 	if !j.first {
 		j.write([]byte(","))
 	}
 	j.first = false
 	j.write([]byte("\n"))
-	j.write(b)
+	j.write(c)
 	return j.err
 }
 
@@ -86,7 +113,7 @@ func (j *JSON) Finish(s *Summary) error {
 		if err := dec.Decode(&v); err != nil {
 			return err
 		}
-		if k == "suite" || k == "cases" {
+		if k == "suite" || k == "cases" || k == "shard" || k == "suite_digest" {
 			continue
 		}
 		name, _ := json.Marshal(k) // a field name of Report: plain ASCII

@@ -195,6 +195,8 @@ type Suite struct {
 	attempts   int
 	model      proctor.Model
 	cases      []proctor.Case // YAML and JSON suites
+	positions  []int          // the selected cases' places in the file, from 0
+	dataFile   string         // the file cases_csv, cases_promptfoo or cases_inspect names
 	jsonl      bool
 	extra      []proctor.Option   // from the suite's config file
 	redact     []string           // splits whose outputs reports hide
@@ -307,7 +309,7 @@ func (s *Suite) load(ctx context.Context) error {
 	return s.decodeSuite(ctx, doc)
 }
 
-var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "cluster_bootstrap", "group_by", "calibration", "cases"}
+var suiteKeys = []string{"name", "description", "config", "attempts", "model", "graders", "subject", "data_source_config", "redact_splits", "min_pass", "stop_early", "cluster", "cluster_bootstrap", "group_by", "calibration", "cases", "cases_csv", "cases_promptfoo", "cases_inspect"}
 
 func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 	if err := s.checkKeys(doc, "", suiteKeys); err != nil {
@@ -388,9 +390,9 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 			return err
 		}
 	}
-	cases := doc.get("cases")
-	if cases == nil {
-		return s.errAt(doc, "cases", "missing: a suite needs a list of cases")
+	cases, err := s.casesNode(ctx, doc)
+	if err != nil {
+		return err
 	}
 	if cases.kind != kindSeq {
 		return s.errAt(cases, "cases", "want a list of cases, got %s", cases.what())
@@ -413,6 +415,7 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 		s.Total++
 		if s.selects(c) {
 			s.cases = append(s.cases, c)
+			s.positions = append(s.positions, s.Total-1)
 		}
 	}
 	s.Count = len(s.cases)
@@ -772,6 +775,7 @@ func (s *Suite) loadJSONL(ctx context.Context) error {
 		s.Total++
 		if s.selects(c) {
 			s.Count++
+			s.positions = append(s.positions, s.Total-1)
 		}
 		return true
 	}, ids)

@@ -53,17 +53,7 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		printUsage(stderr, fs, compareUsage)
 		return exitUsage
 	}
-	base, err := readReport(files[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
-		return exitUsage
-	}
-	head, err := readReport(files[1])
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
-		return exitUsage
-	}
-	c, err := proctor.CompareReportsWith(base, head, opts)
+	base, head, c, err := compareFiles(files[0], files[1], *htmlOut != "", opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 		return exitUsage

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -25,8 +26,11 @@ const gradeUsage = `usage: proctor grade [--grader SPEC_JSON | --grader-file FIL
 Reads one sample per line (JSONL) and writes one result per line, in order,
 as it goes. Without --grader or --grader-file each line's own "grader" is
 used. A --grader-file holding a list of specs grades each sample with all
-of them (one result: passed when every one passed). A malformed line is a
-not_graded result and grading goes on.
+of them (one result: passed when every one passed). Every result carries
+its input line number ("line", from 1). A malformed line is a not_graded
+result and grading goes on; a blank line gives a not_graded result with
+the reason "blank line", so result N is always input line N, and is not
+counted as a sample.
 
 Exit status: 0 when a sample was graded and none failed; 1 when one failed
 (with --strict, also when one was not graded); 2 for usage or spec errors,
@@ -226,10 +230,13 @@ type batch struct {
 }
 
 // lineRef locates a line in its batch; tooLong marks a line over the
-// limit, of which only a prefix was kept (to recover its id).
+// limit, of which only a prefix was kept (to recover its id); blank marks
+// a line of white space only. num is its 1-based line number in the input.
 type lineRef struct {
 	start, end int
+	num        int
 	tooLong    bool
+	blank      bool
 }
 
 // gradeStream grades every line of in and writes the results to out in
@@ -303,12 +310,14 @@ func gradeStream(ctx context.Context, cfg gradeConfig, in io.Reader, out io.Writ
 	return t, nil
 }
 
-// readBatches reads lines into batches and hands each to emit. Blank lines
-// are skipped. A line longer than maxLine keeps only a prefix and is
-// marked too long; the rest of it is read and dropped.
+// readBatches reads lines into batches and hands each to emit, numbering
+// them from 1. A blank line is kept as an empty, blank-marked item so its
+// result holds its place. A line longer than maxLine keeps only a prefix
+// and is marked too long; the rest of it is read and dropped.
 func readBatches(ctx context.Context, in io.Reader, maxLine int, pool *batchPool, emit func(*batch)) error {
 	rd := bufio.NewReaderSize(in, 64<<10)
 	b := pool.get()
+	num := 0
 	flush := func() {
 		if len(b.items) > 0 {
 			emit(b)
@@ -349,12 +358,17 @@ func readBatches(ctx context.Context, in io.Reader, maxLine int, pool *batchPool
 			flush()
 			return fmt.Errorf("reading input: %w", err)
 		}
-		ln := bytes.TrimSpace(b.buf[start:])
-		if len(ln) > 0 || tooLong {
-			b.items = append(b.items, lineRef{start: start, end: len(b.buf), tooLong: tooLong})
-		} else {
+		if err == io.EOF && len(b.buf) == start && !tooLong {
+			flush() // the input ended with its last newline: no line follows
+			return nil
+		}
+		num++
+		ref := lineRef{start: start, end: len(b.buf), num: num, tooLong: tooLong}
+		if !tooLong && len(bytes.TrimSpace(b.buf[start:])) == 0 {
+			ref.end, ref.blank = start, true
 			b.buf = b.buf[:start]
 		}
+		b.items = append(b.items, ref)
 		if err == io.EOF {
 			flush()
 			return nil
@@ -403,6 +417,12 @@ func gradeBatch(ctx context.Context, cfg gradeConfig, d *lineDecoder, b *batch) 
 		raw := b.buf[it.start:it.end]
 		var g proctor.Grade
 		var id string
+		if it.blank {
+			g = proctor.NotGraded("blank line")
+			g.Grader = cfg.fixedName()
+			b.out = appendResult(b.out, it.num, "", g)
+			continue // not a sample: left out of the tally
+		}
 		if it.tooLong {
 			_ = d.decode(raw, &ln) // a prefix: only the id may be read
 			id = ln.sample.ID
@@ -422,7 +442,7 @@ func gradeBatch(ctx context.Context, cfg gradeConfig, d *lineDecoder, b *batch) 
 		default:
 			b.tally.notGraded++
 		}
-		b.out = appendResult(b.out, id, g)
+		b.out = appendResult(b.out, it.num, id, g)
 	}
 }
 
@@ -460,15 +480,19 @@ func (c gradeConfig) fixedName() string {
 	return ""
 }
 
-// appendResult appends one output line: the id (when there is one) and the
-// grade's JSON object.
-func appendResult(b []byte, id string, g proctor.Grade) []byte {
+// appendResult appends one output line: the input line number (when num
+// is above 0), the id (when there is one) and the grade's JSON object.
+func appendResult(b []byte, num int, id string, g proctor.Grade) []byte {
+	b = append(b, '{')
+	if num > 0 {
+		b = append(b, `"line":`...)
+		b = strconv.AppendInt(b, int64(num), 10)
+		b = append(b, ',')
+	}
 	if id != "" {
-		b = append(b, `{"id":`...)
+		b = append(b, `"id":`...)
 		b = appendJSONString(b, id)
 		b = append(b, ',')
-	} else {
-		b = append(b, '{')
 	}
 	obj := len(b)
 	b, err := g.AppendJSON(b)

@@ -37,10 +37,21 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 		printUsage(stderr, fs, reportHTMLUsage)
 		return exitUsage
 	}
-	reps, err := readShards(files)
-	if err != nil {
-		fmt.Fprintf(stderr, "proctor report html: %v\n", err)
-		return exitUsage
+	src := files[0]
+	if len(files) > 1 {
+		// Shards: merged (streaming) into a scratch report first.
+		merged, err := os.CreateTemp("", "proctor-merged-*.json")
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
+			return exitUsage
+		}
+		defer os.Remove(merged.Name())
+		defer merged.Close()
+		if err := mergeStream(files, false, merged); err != nil {
+			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
+			return exitUsage
+		}
+		src = merged.Name()
 	}
 	var written time.Time
 	for _, f := range files {
@@ -48,15 +59,8 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 			written = st.ModTime()
 		}
 	}
-	r := reps[0]
-	if len(reps) > 1 {
-		if r, err = proctor.MergeReports(reps...); err != nil {
-			fmt.Fprintf(stderr, "proctor report html: %v\n", err)
-			return exitUsage
-		}
-	}
 	opts := reportfmt.HTMLOptions{Generated: written, Version: version()}
-	if err := writeOut(*out, stdout, func(w io.Writer) error { return reportfmt.WriteHTML(w, r, opts) }); err != nil {
+	if err := writeOutWhole(*out, stdout, func(w io.Writer) error { return writeHTMLStream(src, w, opts) }); err != nil {
 		fmt.Fprintf(stderr, "proctor report html: %v\n", err)
 		return exitUsage
 	}

@@ -65,7 +65,7 @@ func TestHTMLFlags(t *testing.T) {
 	if code, _, errs := cli(t, "report", "html", page); code != exitUsage || !strings.Contains(errs, "not a proctor JSON report") {
 		t.Errorf("report html of an HTML file: exit %d, %q", code, errs)
 	}
-	if code, _, errs := cli(t, "report", "html", rep, rep); code != exitUsage || !strings.Contains(errs, "report.json and in "+rep) {
+	if code, _, errs := cli(t, "report", "html", rep, rep); code != exitUsage || !strings.Contains(errs, rep+" and "+rep) {
 		t.Errorf("report html of one report twice: exit %d, %q; want it refused naming the files", code, errs)
 	}
 	if code, _, _ := cli(t, "report", "html"); code != exitUsage {

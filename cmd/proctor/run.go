@@ -128,7 +128,11 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			return exitUsage
 		}
 		defer f.Close()
-		j := reportfmt.NewJSON(f, s.Name)
+		j, err := shardJSON(f, s, *shardFlag != "", shard)
+		if err != nil {
+			fmt.Fprintf(stderr, "proctor run: %v\n", err)
+			return exitUsage
+		}
 		sinks = append(sinks, j.Add)
 		finish = append(finish, func() error {
 			if err := j.Finish(sum); err != nil {

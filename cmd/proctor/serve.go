@@ -555,7 +555,7 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 	defer cc.release()
 	out := make([]json.RawMessage, len(samples))
 	for i := range samples {
-		line := appendResult(nil, samples[i].ID, cc.check.Grade(ctx, &samples[i]))
+		line := appendResult(nil, 0, samples[i].ID, cc.check.Grade(ctx, &samples[i]))
 		out[i] = json.RawMessage(bytes.TrimRight(line, "\n"))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"results": out})

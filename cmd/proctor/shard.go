@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reportfmt"
 	"github.com/proctorhq/proctor/suite"
 )
 
@@ -80,4 +83,19 @@ func shardFromEnv(getenv func(string) string) (suite.Shard, string, error) {
 		return suite.Shard{I: i, N: n}, e.index + " and " + e.count, nil
 	}
 	return suite.Shard{}, "", fmt.Errorf("shard auto: no shard in the environment: %s", shardAutoHelp)
+}
+
+// shardJSON starts the JSON report of the run; a run given --shard
+// records its shard, its cases' places in the suite and the suite's
+// digest, which proctor report merge checks.
+func shardJSON(w io.Writer, s *suite.Suite, sharded bool, shard suite.Shard) (*reportfmt.JSON, error) {
+	if !sharded {
+		return reportfmt.NewJSON(w, s.Name), nil
+	}
+	digest, err := s.Digest()
+	if err != nil {
+		return nil, err
+	}
+	rs := &proctor.ReportShard{I: max(shard.I, 1), N: max(shard.N, 1), Positions: s.Positions()}
+	return reportfmt.NewShardJSON(w, s.Name, rs, digest), nil
 }

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/reportio"
+	"github.com/proctorhq/proctor/reportfmt"
+)
+
+// compareFiles reads and compares two reports. For an HTML page, which
+// shows the cases, the reports are read whole; otherwise they are read as
+// streams keeping per case only its id and verdict, and the reports come
+// back without their cases.
+func compareFiles(basePath, headPath string, whole bool, opts proctor.CompareOptions) (base, head *proctor.Report, c *proctor.Comparison, err error) {
+	if !whole {
+		return reportio.CompareFiles(basePath, headPath, opts)
+	}
+	if base, err = readReport(basePath); err != nil {
+		return nil, nil, nil, err
+	}
+	if head, err = readReport(headPath); err != nil {
+		return nil, nil, nil, err
+	}
+	c, err = proctor.CompareReportsWith(base, head, opts)
+	return base, head, c, err
+}
+
+// openReports opens the reports in files for streaming; close closes
+// every one opened.
+func openReports(files []string) (rs []*reportio.Reader, close func(), err error) {
+	close = func() {
+		for _, r := range rs {
+			r.Close()
+		}
+	}
+	for _, f := range files {
+		r, err := reportio.Open(f)
+		if err != nil {
+			close()
+			return nil, func() {}, err
+		}
+		rs = append(rs, r)
+	}
+	return rs, close, nil
+}
+
+// heads returns the reports' fields read so far.
+func heads(rs []*reportio.Reader) ([]*proctor.Report, error) {
+	out := make([]*proctor.Report, len(rs))
+	for i, r := range rs {
+		h, err := r.Head()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = h
+	}
+	return out, nil
+}
+
+// rawCase is a case as a merge passes it through: its JSON and the fields
+// the merge reads.
+type rawCase struct {
+	raw json.RawMessage
+	reportio.Verdict
+}
+
+// shardCursor is one input of a streaming merge: its next case and that
+// case's place in the whole run.
+type shardCursor struct {
+	r    *reportio.Reader
+	name string
+	pos  []int // the shard's positions; nil when it has none
+	k    int   // cases read
+	next *rawCase
+	at   int // the next case's position
+}
+
+// advance reads the cursor's next case; c.next is nil at the end.
+func (c *shardCursor) advance() error {
+	var raw json.RawMessage
+	ok, err := c.r.Next(&raw)
+	if err != nil || !ok {
+		c.next = nil
+		return err
+	}
+	rc := &rawCase{raw: raw}
+	if err := c.r.Decode(raw, &rc.Verdict); err != nil {
+		return err
+	}
+	if c.pos != nil {
+		if c.k >= len(c.pos) {
+			return fmt.Errorf("%s has more cases than shard positions (%d)", c.name, len(c.pos))
+		}
+		c.at = c.pos[c.k]
+	}
+	c.k++
+	c.next = rc
+	return nil
+}
+
+// mergeStream merges the shard reports in files onto w as the merge of
+// [proctor.MergeReportsWith] would, reading every file as a stream: the
+// shard set is checked before anything is written, and the cases are
+// passed through in the whole run's order (by their recorded positions)
+// or, for reports without them, in the order of the files. Memory holds
+// the case ids (to refuse one in two reports), not the cases.
+func mergeStream(files []string, allowPartial bool, w io.Writer) error {
+	rs, closeAll, err := openReports(files)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	hs, err := heads(rs)
+	if err != nil {
+		return err
+	}
+	opts := proctor.MergeOptions{AllowPartial: allowPartial, Names: files}
+	headsComplete := true
+	for _, r := range rs {
+		headsComplete = headsComplete && r.Has("suite")
+	}
+	if headsComplete {
+		// Not one set of shards of one suite: refused before anything
+		// is written. (A report with its suite after its cases is
+		// checked at the end.)
+		if _, err := proctor.MergeReportsWith(opts, hs...); err != nil {
+			return err
+		}
+	}
+	ordered := true
+	cur := make([]*shardCursor, len(rs))
+	for i, r := range rs {
+		cur[i] = &shardCursor{r: r, name: files[i]}
+		if hs[i].Shard != nil {
+			cur[i].pos = hs[i].Shard.Positions
+			if cur[i].pos == nil {
+				cur[i].pos = []int{}
+			}
+		}
+		ordered = ordered && cur[i].pos != nil
+		if err := cur[i].advance(); err != nil {
+			return err
+		}
+	}
+	j := reportfmt.NewShardJSON(w, hs[0].Suite, nil, hs[0].SuiteDigest)
+	sum := reportfmt.NewSummary(hs[0].Suite)
+	seen := map[string]int{}
+	last := -1
+	for {
+		i := pickCursor(cur, ordered)
+		if i < 0 {
+			break
+		}
+		c := cur[i]
+		if j0, dup := seen[c.next.ID]; dup {
+			return fmt.Errorf("case %q is in %s and %s: %w", c.next.ID, files[j0], files[i], proctor.ErrDuplicateCase)
+		}
+		if ordered && c.at <= last {
+			return fmt.Errorf("%s: case %q at position %d, after position %d: %w", files[i], c.next.ID, c.at, last, proctor.ErrDuplicateCase)
+		}
+		seen[c.next.ID], last = i, c.at
+		sum.Add(proctor.CaseResult{ID: c.next.ID, Verdict: c.next.Verdict.Verdict, Split: c.next.Split})
+		if err := j.AddRaw(c.next.raw); err != nil {
+			return err
+		}
+		if err := c.advance(); err != nil {
+			return err
+		}
+	}
+	for i, r := range rs {
+		if hs[i], err = r.Finish(); err != nil {
+			return err
+		}
+	}
+	merged, err := proctor.MergeReportsWith(opts, hs...)
+	if err != nil {
+		return err
+	}
+	sum.Totals, sum.Judges, sum.Panels = merged.Totals, merged.Judges, merged.Panels
+	for _, cv := range merged.Caveats {
+		sum.AddCaveat(cv)
+	}
+	return j.Finish(sum)
+}
+
+// pickCursor returns the cursor whose case comes next: the lowest position
+// when ordered, else the first not at its end; -1 when all are.
+func pickCursor(cur []*shardCursor, ordered bool) int {
+	best := -1
+	for i, c := range cur {
+		if c.next == nil {
+			continue
+		}
+		if !ordered {
+			return i
+		}
+		if best < 0 || c.at < cur[best].at {
+			best = i
+		}
+	}
+	return best
+}
+
+// streamReport reads the report at path as a stream: start is given its
+// fields before the cases and returns what to do with each case (nil for
+// nothing); the returned Summary counts every case, as
+// [reportfmt.Summarize] would.
+func streamReport(path string, start func(head *proctor.Report) (func(proctor.CaseResult) error, error)) (*reportfmt.Summary, error) {
+	r, err := reportio.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	head, err := r.Head()
+	if err != nil {
+		return nil, err
+	}
+	each, err := start(head)
+	if err != nil {
+		return nil, err
+	}
+	sum := reportfmt.NewSummary(head.Suite)
+	decode := func(raw json.RawMessage) (c proctor.CaseResult, err error) { return c, r.Decode(raw, &c) }
+	err = reportio.Stream(r, decode, func(c proctor.CaseResult) error {
+		sum.Add(c)
+		if each != nil {
+			return each(c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	tail, err := r.Finish()
+	if err != nil {
+		return nil, err
+	}
+	sum.Suite = tail.Suite
+	sum.Totals = tail.Totals
+	sum.Judges = append(sum.Judges, tail.Judges...)
+	sum.Panels = tail.Panels
+	for _, cv := range tail.Caveats {
+		sum.AddCaveat(cv)
+	}
+	return sum, nil
+}
+
+// nothingPerCase is a streamReport start that only counts.
+func nothingPerCase(*proctor.Report) (func(proctor.CaseResult) error, error) { return nil, nil }
+
+// showJUnit writes the report at path as JUnit XML, streaming its cases
+// through a scratch file.
+func showJUnit(path string, w io.Writer) error {
+	scratch, err := os.CreateTemp("", "proctor-junit-*.xml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(scratch.Name())
+	defer scratch.Close()
+	var j *reportfmt.JUnit
+	sum, err := streamReport(path, func(h *proctor.Report) (func(proctor.CaseResult) error, error) {
+		j = reportfmt.NewJUnit(h.Suite, scratch)
+		return j.Add, nil
+	})
+	if err != nil {
+		return err
+	}
+	return j.Finish(w, sum)
+}
+
+// writeHTMLStream writes the page of the report at path, streaming its
+// cases.
+func writeHTMLStream(path string, w io.Writer, opts reportfmt.HTMLOptions) error {
+	var h *reportfmt.HTML
+	sum, err := streamReport(path, func(head *proctor.Report) (func(proctor.CaseResult) error, error) {
+		h = reportfmt.NewHTML(w, head.Suite, opts)
+		return h.Add, nil
+	})
+	if err != nil {
+		return err
+	}
+	return h.Finish(sum)
+}
+
+// writeOutWhole is writeOut for a writer that may fail halfway (a report
+// read as a stream): to a file it writes beside it and renames it into
+// place only once write succeeded, so a failure leaves no partial page.
+func writeOutWhole(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,260 @@
+// Package reportio reads a proctor JSON report (docs/formats.md) one case
+// at a time, so the report tools work on reports of any size in flat
+// memory: the fields around the cases are kept, each case is decoded when
+// asked for and then let go.
+package reportio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/proctorhq/proctor/internal/readfile"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/jsonerr"
+)
+
+// ErrNotReport is wrapped by the errors for a file that is not a proctor
+// JSON report.
+var ErrNotReport = errors.New("not a proctor JSON report (proctor run --out writes one)")
+
+// Reader reads one JSON report: [Open] reads the fields before the cases,
+// [Reader.Next] each case, [Reader.Finish] the fields after them.
+type Reader struct {
+	name   string
+	f      *os.File
+	dec    *json.Decoder
+	fields map[string]json.RawMessage // the report's fields but cases
+	inCase bool                       // inside the cases list
+	done   bool                       // the cases list has ended
+}
+
+// Open opens the report at path and reads up to its first case.
+func Open(path string) (*Reader, error) {
+	f, err := readfile.Open(path) // a FIFO or a device is refused, never waited on
+
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.f = f
+	return r, nil
+}
+
+// NewReader reads a report from rd, named name in errors, up to its first
+// case. Close does not close rd.
+func NewReader(name string, rd io.Reader) (*Reader, error) {
+	r := &Reader{name: name, dec: json.NewDecoder(bufio.NewReaderSize(rd, 256<<10)), fields: map[string]json.RawMessage{}}
+	tok, err := r.dec.Token()
+	if err != nil {
+		return nil, r.notReport(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, r.notReport(fmt.Errorf("want an object, got %s", tokenWord(tok)))
+	}
+	if err := r.fieldsUntilCases(); err != nil {
+		return nil, err
+	}
+	if r.done {
+		// No cases list, or one before the other fields: check now.
+		if err := r.required(); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// tokenWord names the kind of a first JSON token.
+func tokenWord(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "a list"
+		}
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "something else"
+}
+
+// required refuses a report without its suite, totals or cases.
+func (r *Reader) required() error {
+	var missing []string
+	for _, k := range []string{"suite", "totals", "cases"} {
+		if v, ok := r.fields[k]; !ok || bytes.Equal(v, []byte("null")) {
+			missing = append(missing, strconv.Quote(k))
+		}
+	}
+	if len(missing) > 0 {
+		return r.notReport(fmt.Errorf("it has no %s", strings.Join(missing, ", ")))
+	}
+	return nil
+}
+
+// Has reports whether the report's field k has been read (before the
+// cases, or anywhere once they are read).
+func (r *Reader) Has(k string) bool {
+	_, ok := r.fields[k]
+	return ok
+}
+
+// caseError words an error decoding a case as the other report readers
+// do: a wrong type is named by its field under "cases".
+func (r *Reader) caseError(data []byte, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		te.Field = "cases." + te.Field
+		return r.notReport(jsonerr.User(nil, te))
+	}
+	return r.notReport(fmt.Errorf("a case: %w", jsonerr.User(data, err)))
+}
+
+// Decode decodes one case's JSON, as [Reader.Next] gave it, into v, with
+// errors worded as Next words them.
+func (r *Reader) Decode(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return r.caseError(nil, err)
+	}
+	return nil
+}
+
+func (r *Reader) notReport(why error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	if errors.As(why, &se) || errors.As(why, &te) || errors.Is(why, io.ErrUnexpectedEOF) || errors.Is(why, io.EOF) {
+		why = jsonerr.User(nil, why)
+	}
+	return fmt.Errorf("%s is %w: %w", r.name, ErrNotReport, why)
+}
+
+// fieldsUntilCases reads object members into r.fields until the cases
+// list opens (r.inCase) or the object ends (r.done).
+func (r *Reader) fieldsUntilCases() error {
+	for r.dec.More() {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return r.notReport(err)
+		}
+		key, _ := tok.(string)
+		if key == "cases" {
+			if _, seen := r.fields["cases"]; seen {
+				return r.notReport(errors.New(`it has "cases" twice`))
+			}
+			r.fields["cases"] = json.RawMessage("[]")
+			if t, err := r.dec.Token(); err != nil {
+				return r.notReport(err)
+			} else if t == nil {
+				r.fields["cases"] = json.RawMessage("null")
+				continue
+			} else if d, ok := t.(json.Delim); !ok || d != '[' {
+				return r.notReport(errors.New(`its "cases" is not a list`))
+			}
+			r.inCase = true
+			return nil
+		}
+		var v json.RawMessage
+		if err := r.dec.Decode(&v); err != nil {
+			return r.notReport(err)
+		}
+		r.fields[key] = v
+	}
+	if _, err := r.dec.Token(); err != nil { // the closing brace
+		return r.notReport(err)
+	}
+	r.done = true
+	return nil
+}
+
+// Head returns the report's fields read so far (before the cases, or all
+// of them once the cases are read) as a Report without cases.
+func (r *Reader) Head() (*proctor.Report, error) {
+	obj, err := json.Marshal(r.fields)
+	if err != nil {
+		return nil, err
+	}
+	var rep proctor.Report
+	if err := json.Unmarshal(obj, &rep); err != nil {
+		return nil, r.notReport(jsonerr.User(obj, err))
+	}
+	return &rep, nil
+}
+
+// Next decodes the next case into v (a *proctor.CaseResult, or a struct
+// of the few fields a caller needs) and reports whether there was one.
+func (r *Reader) Next(v any) (bool, error) {
+	if !r.inCase {
+		return false, nil
+	}
+	if r.dec.More() {
+		if err := r.dec.Decode(v); err != nil {
+			return false, r.caseError(nil, err)
+		}
+		return true, nil
+	}
+	if _, err := r.dec.Token(); err != nil { // the closing bracket
+		return false, r.notReport(err)
+	}
+	r.inCase = false
+	return false, r.fieldsUntilCases()
+}
+
+// Finish skips any cases not read, reads the fields after the cases and
+// returns the report's fields as a Report without cases. It refuses a
+// report without its suite, totals or cases, or with text after it.
+func (r *Reader) Finish() (*proctor.Report, error) {
+	var skip json.RawMessage
+	for {
+		ok, err := r.Next(&skip)
+		if err != nil {
+			return nil, err
+		}
+		if !ok && !r.inCase {
+			break
+		}
+	}
+	if !r.done {
+		return nil, r.notReport(errors.New(`it has "cases" twice`))
+	}
+	if _, err := r.dec.Token(); err != io.EOF {
+		return nil, r.notReport(errors.New("there is text after the report"))
+	}
+	if err := r.required(); err != nil {
+		return nil, err
+	}
+	return r.Head()
+}
+
+// Close closes the file [Open] opened.
+func (r *Reader) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	return r.f.Close()
+}
+
+// Verdict is what the tools that only count and pair cases read of one:
+// its id, verdict, split, severity and cluster.
+type Verdict struct {
+	ID       string           `json:"id"`
+	Verdict  proctor.Status   `json:"verdict"`
+	Severity proctor.Severity `json:"severity,omitempty"`
+	Split    string           `json:"split,omitempty"`
+	Cluster  string           `json:"cluster,omitempty"`
+}
