@@ -305,7 +305,10 @@ func TestBinaryBoundedFiles(t *testing.T) {
 			} {
 				code, _, stderr := bin(t, "", nil, append(args, "--progress", "off")[:len(args)+2*boolInt(args[0] == "run")]...)
 				// Inside the suite's folder a link to /dev/zero leaves it.
-				clear := strings.Contains(stderr, want) || name == "zero" && strings.Contains(stderr, "path escapes from parent")
+				// report show streams a report and has no size limit: a
+				// huge file is refused at its first byte that is not JSON.
+				clear := strings.Contains(stderr, want) || name == "zero" && strings.Contains(stderr, "path escapes from parent") ||
+					name == "sparse" && args[0] == "report" && strings.Contains(stderr, "is not a proctor JSON report")
 				if code != exitUsage || !clear {
 					t.Errorf("%v: exit %d, want 2 saying %q:\n%s", args, code, want, stderr)
 				}
