@@ -41,9 +41,9 @@ type evalMessage struct {
 type evalModel struct {
 	name     string
 	severity Severity
-	jc       judgeConfig
+	judging  *Judging
 	messages []evalMessage
-	first    int      // pool index of the judge asked first; -1 for pool order
+	first    string   // the judge asked first; "" for pool order
 	caveats  []string // the requested model not configured, sampling params not applied
 	typ      string   // the spec type, for caveats
 	model    string   // the model asked for, matched to the Runner's judges when built without any
@@ -56,9 +56,9 @@ func newEvalModel(typ string, input []EvalMessage, model string, jo JudgeOptions
 	if err != nil {
 		return evalModel{}, fmt.Errorf("proctor: %s: %w", typ, err)
 	}
-	g := evalModel{name: cmp.Or(jo.Name, typ), severity: jo.Severity, jc: judgeConfigOf(with), messages: msgs, typ: typ, model: model}
+	g := evalModel{name: cmp.Or(jo.Name, typ), severity: jo.Severity, judging: NewJudging(with...), messages: msgs, typ: typ, model: model}
 	var caveat string
-	g.first, caveat = resolveJudge(g.jc.pool, typ, model)
+	g.first, caveat = resolveJudge(g.judging.Pool(context.Background()), typ, model)
 	if caveat != "" {
 		g.caveats = append(g.caveats, caveat)
 	}
@@ -129,10 +129,10 @@ func renderRedacted(t *Template, s *Sample, redact func(string) string) (string,
 // grade asks the judges and adds the grader's caveats to a judged grade.
 // Built without judges, it matches its model to the judges of the Runner
 // that runs it.
-func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (customReading, error)) Grade {
+func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (JudgeReading, error)) Grade {
 	first, caveats := g.first, g.caveats
-	if g.jc.pool == nil {
-		if p := runnerPool(ctx); p != nil {
+	if g.judging.Pool(context.Background()) == nil {
+		if p := g.judging.Pool(ctx); p != nil {
 			var caveat string
 			first, caveat = resolveJudge(p, g.typ, g.model)
 			if caveat != "" {
@@ -140,7 +140,7 @@ func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (cus
 			}
 		}
 	}
-	r := g.jc.gradeCustomFirst(ctx, s, g.severity, first, g.prompt, read)
+	r := g.judging.Ask(ctx, s, g.severity, JudgeAsk{Prompt: g.prompt, Read: read, First: first})
 	if ev, ok := r.Evidence.(*JudgeEvidence); ok && len(ev.Judges) > 0 && len(caveats) > 0 {
 		r.Caveats = append(slices.Clip(r.Caveats), caveats...)
 	}
@@ -159,20 +159,20 @@ var modelFamilies = []struct{ prefix, family string }{
 // resolveJudge picks the judge an OpenAI grader's model names: a judge of
 // that name, else of that model id, else of that family, else of the
 // family the model id belongs to (gpt-* is openai, claude-* anthropic...).
-// It returns the judge's pool index, or -1 for the pool's own order, and a
+// It returns the judge's name, or "" for the pool's own order, and a
 // caveat when the judge asked is not the model requested.
-func resolveJudge(p *JudgePool, typ, model string) (int, string) {
+func resolveJudge(p *JudgePool, typ, model string) (string, string) {
 	if p == nil || model == "" {
-		return -1, ""
+		return "", ""
 	}
-	js := p.judges
+	js := p.Judges()
 	for _, same := range []func(JudgeModel) bool{
 		func(j JudgeModel) bool { return j.Name == model },
 		func(j JudgeModel) bool { return strings.EqualFold(j.Model, model) },
 		func(j JudgeModel) bool { return j.family() == familyFold(model) },
 	} {
 		if i := slices.IndexFunc(js, same); i >= 0 {
-			return i, ""
+			return js[i].Name, ""
 		}
 	}
 	m := strings.ToLower(model)
@@ -181,12 +181,12 @@ func resolveJudge(p *JudgePool, typ, model string) (int, string) {
 			continue
 		}
 		if i := slices.IndexFunc(js, func(j JudgeModel) bool { return j.family() == f.family }); i >= 0 {
-			return i, fmt.Sprintf("%s model %q is not a configured judge: judge %s (model %s) of the same family, %s, graded instead",
+			return js[i].Name, fmt.Sprintf("%s model %q is not a configured judge: judge %s (model %s) of the same family, %s, graded instead",
 				typ, model, js[i].Name, cmp.Or(js[i].Model, "unnamed"), f.family)
 		}
 		break
 	}
-	return -1, fmt.Sprintf("%s model %q matches no configured judge by name, model or family: the primary judge %s (model %s) graded instead",
+	return "", fmt.Sprintf("%s model %q matches no configured judge by name, model or family: the primary judge %s (model %s) graded instead",
 		typ, model, js[0].Name, cmp.Or(js[0].Model, "unnamed"))
 }
 
@@ -377,15 +377,15 @@ func (g *ScoreModel) Grade(ctx context.Context, s *Sample) Grade {
 // read turns a reply into a verdict: pass at the threshold, low confidence
 // within a tenth of the range of it or when the score was read from a
 // looser form than the one asked for.
-func (g *ScoreModel) read(reply string) (customReading, error) {
+func (g *ScoreModel) read(reply string) (JudgeReading, error) {
 	raw, loose, reasoning, err := readScoreReply(reply, g.lo, g.hi)
 	if err != nil {
-		return customReading{}, err
+		return JudgeReading{}, err
 	}
 	if raw < g.lo || raw > g.hi {
-		return customReading{}, fmt.Errorf("score %s is outside the range [%s, %s]", fmtNum(raw), fmtNum(g.lo), fmtNum(g.hi))
+		return JudgeReading{}, fmt.Errorf("score %s is outside the range [%s, %s]", fmtNum(raw), fmtNum(g.lo), fmtNum(g.hi))
 	}
-	cr := customReading{Verdict: VerdictFail, Confidence: ConfidenceHigh, Score: (raw - g.lo) / (g.hi - g.lo), HasScore: true, RawScore: &raw, Reasoning: reasoning}
+	cr := JudgeReading{Verdict: VerdictFail, Confidence: ConfidenceHigh, Score: (raw - g.lo) / (g.hi - g.lo), HasScore: true, RawScore: &raw, Reasoning: reasoning}
 	if raw >= g.threshold {
 		cr.Verdict = VerdictPass
 	}
@@ -564,12 +564,12 @@ func (g *LabelModel) Grade(ctx context.Context, s *Sample) Grade {
 	return g.grade(ctx, s, g.read)
 }
 
-func (g *LabelModel) read(reply string) (customReading, error) {
+func (g *LabelModel) read(reply string) (JudgeReading, error) {
 	label, exact, reasoning, err := readLabelReply(reply, g.labels)
 	if err != nil {
-		return customReading{}, err
+		return JudgeReading{}, err
 	}
-	cr := customReading{Verdict: VerdictFail, Confidence: ConfidenceLow, Category: label, Reasoning: reasoning}
+	cr := JudgeReading{Verdict: VerdictFail, Confidence: ConfidenceLow, Category: label, Reasoning: reasoning}
 	if exact {
 		cr.Confidence = ConfidenceHigh
 	}
@@ -795,7 +795,7 @@ func strictJSON(b []byte, v any) error {
 
 // judgeOptionsOf reads the options every model-graded spec shares.
 func judgeOptionsOf(o *SpecOptions) (JudgeOptions, []Option) {
-	return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{configOption(o.config())}
+	return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{o.Injected()}
 }
 
 // scoreModelSpec builds a score_model spec: name, model, input, range,

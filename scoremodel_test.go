@@ -145,28 +145,28 @@ func TestResolveJudge(t *testing.T) {
 	)
 	tests := []struct {
 		model  string
-		want   int
+		want   string
 		caveat string // a substring of the caveat; "" for none
 		why    string
 	}{
-		{"gpt-4.1", 1, "", "by name first, whatever its model id (the contract's judge)"},
-		{"claude-sonnet-4", 2, "", "by model id"},
-		{"CLAUDE-SONNET-4", 2, "", "model ids ignore case"},
-		{"anthropic", 2, "", "by family"},
-		{"gpt-5", 3, "same family, openai", "gpt-* belongs to the openai family"},
-		{"claude-opus-9", 2, "same family, anthropic", "claude-* belongs to anthropic"},
-		{"mystery-1", -1, "matches no configured judge", "no match: the primary, with a caveat"},
-		{"gemini-2", -1, "matches no configured judge", "a known family no judge has"},
-		{"", -1, "", "no model: pool order"},
+		{"gpt-4.1", "gpt-4.1", "", "by name first, whatever its model id (the contract's judge)"},
+		{"claude-sonnet-4", "c", "", "by model id"},
+		{"CLAUDE-SONNET-4", "c", "", "model ids ignore case"},
+		{"anthropic", "c", "", "by family"},
+		{"gpt-5", "o", "same family, openai", "gpt-* belongs to the openai family"},
+		{"claude-opus-9", "c", "same family, anthropic", "claude-* belongs to anthropic"},
+		{"mystery-1", "", "matches no configured judge", "no match: the primary, with a caveat"},
+		{"gemini-2", "", "matches no configured judge", "a known family no judge has"},
+		{"", "", "", "no model: pool order"},
 	}
 	for _, tt := range tests {
 		got, caveat := resolveJudge(p, "score_model", tt.model)
 		if got != tt.want || (tt.caveat == "") != (caveat == "") || !strings.Contains(caveat, tt.caveat) {
-			t.Errorf("resolveJudge(%q) = %d, %q; want %d with caveat %q (%s)", tt.model, got, caveat, tt.want, tt.caveat, tt.why)
+			t.Errorf("resolveJudge(%q) = %q, %q; want %q with caveat %q (%s)", tt.model, got, caveat, tt.want, tt.caveat, tt.why)
 		}
 	}
-	if got, caveat := resolveJudge(nil, "score_model", "gpt-4.1"); got != -1 || caveat != "" {
-		t.Errorf("no pool: got %d, %q; want -1 and no caveat", got, caveat)
+	if got, caveat := resolveJudge(nil, "score_model", "gpt-4.1"); got != "" || caveat != "" {
+		t.Errorf("no pool: got %q, %q; want no judge and no caveat", got, caveat)
 	}
 }
 

@@ -756,3 +756,10 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 
 // Config gives builders of built-in types the injected dependencies.
 func (o *SpecOptions) config() *config { return o.c.cfg }
+
+// Injected returns what the Compiler building this spec was given for its
+// graders, as one Option: the judges and their policy, the embedder, the
+// files spec options may read and the network policy. A builder in any
+// package hands it to [NewJudging] or to its own constructors' options, so
+// its grader is configured as the built-in ones are.
+func (o *SpecOptions) Injected() Option { return configOption(o.config()) }
