@@ -162,7 +162,7 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if said == VerdictAbstain && hasSaid {
 			return readVerdict{verdict: VerdictAbstain}, nil
 		}
-		sc, err := scoreOnScale(t.withDimension(r), t.lo, t.hi)
+		sc, err := judgereply.ScoreOnScale(t.withDimension(r), t.lo, t.hi)
 		if err != nil {
 			return readVerdict{}, err
 		}
@@ -236,7 +236,7 @@ func (t *judgeTask) category(r judgereply.Reply) (string, error) {
 	if strings.EqualFold(strings.TrimSpace(r.Category), "abstain") || (r.Category == "" && hasSaid && said == VerdictAbstain) {
 		return "", nil
 	}
-	c, _, err := pickLabel(r, t.categories)
+	c, _, err := judgereply.PickLabel(r, t.categories)
 	return c, err
 }
 
