@@ -321,48 +321,7 @@ func openaiSpecs(m map[string]proctor.Builder) {
 		}
 		return &StringCheck{name: o.Name(), op: StringOp(slices.Index(stringOpNames[:], op)), inputReference: inputReference{in, ref}}, nil
 	}
-	m["text_similarity"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		in := templateOption(o, "input", "{{sample.output_text}}", false)
-		ref := templateOption(o, "reference", "", true)
-		metric := o.RequireString("evaluation_metric")
-		if metric == "cosine_similarity" {
-			metric = "cosine" // as some OpenAI examples spell it
-		}
-		var threshold float64
-		if t, ok := o.OptFloat("pass_threshold"); !ok && o.Err() == nil {
-			o.Errorf("pass_threshold", "missing: text_similarity needs a pass_threshold in [0, 1]")
-		} else if t < 0 || t > 1 {
-			o.Errorf("pass_threshold", "want a number in [0, 1], got %v", t)
-		} else {
-			threshold = t
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		spec, ok := similarityMetrics[metric]
-		if !ok {
-			o.Errorf("evaluation_metric", "unknown metric %q (want one of %s)", metric, similarityMetricNames)
-			return nil, o.Err()
-		}
-		inner := map[string]any{"threshold": threshold, "name": o.Name()}
-		for k, v := range spec {
-			inner[k] = v
-		}
-		raw, err := json.Marshal(inner)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := o.CompileNested("evaluation_metric", raw)
-		var se *proctor.SpecError
-		if errors.As(err, &se) && se.Option == "type" {
-			o.Errorf("evaluation_metric", "metric %s needs the %s grader, which is not available yet in this build", metric, spec["type"])
-			return nil, o.Err()
-		}
-		if err != nil {
-			return nil, err
-		}
-		return &TextSimilarity{name: o.Name(), metric: ch.Grader, inputReference: inputReference{in, ref}}, nil
-	}
+	m["text_similarity"] = textSimilaritySpec
 	m["score_model"] = scoreModelSpec
 	m["label_model"] = labelModelSpec
 	m["multi"] = multiSpec
@@ -444,4 +403,50 @@ func templateOption(o *proctor.SpecOptions, key, def string, required bool) *pro
 		return nil
 	}
 	return t
+}
+
+// textSimilaritySpec builds a text_similarity spec: input, reference,
+// evaluation_metric, pass_threshold. The metric is compiled as a nested
+// spec, so it takes the Compiler's embedder for cosine.
+func textSimilaritySpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	in := templateOption(o, "input", "{{sample.output_text}}", false)
+	ref := templateOption(o, "reference", "", true)
+	metric := o.RequireString("evaluation_metric")
+	if metric == "cosine_similarity" {
+		metric = "cosine" // as some OpenAI examples spell it
+	}
+	var threshold float64
+	if t, ok := o.OptFloat("pass_threshold"); !ok && o.Err() == nil {
+		o.Errorf("pass_threshold", "missing: text_similarity needs a pass_threshold in [0, 1]")
+	} else if t < 0 || t > 1 {
+		o.Errorf("pass_threshold", "want a number in [0, 1], got %v", t)
+	} else {
+		threshold = t
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	spec, ok := similarityMetrics[metric]
+	if !ok {
+		o.Errorf("evaluation_metric", "unknown metric %q (want one of %s)", metric, similarityMetricNames)
+		return nil, o.Err()
+	}
+	inner := map[string]any{"threshold": threshold, "name": o.Name()}
+	for k, v := range spec {
+		inner[k] = v
+	}
+	raw, err := json.Marshal(inner)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := o.CompileNested("evaluation_metric", raw)
+	var se *proctor.SpecError
+	if errors.As(err, &se) && se.Option == "type" {
+		o.Errorf("evaluation_metric", "metric %s needs the %s grader, which is not available yet in this build", metric, spec["type"])
+		return nil, o.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &TextSimilarity{name: o.Name(), metric: ch.Grader, inputReference: inputReference{in, ref}}, nil
 }
