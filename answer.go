@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/proctorhq/proctor/internal/kit"
 	"github.com/proctorhq/proctor/internal/refusal"
 )
 
@@ -120,7 +121,7 @@ func (g *Choice) Grade(_ context.Context, s *Sample) Grade {
 		}
 		r, ok := choiceLetter(e, g.choices)
 		if !ok {
-			return NotGradedf("expected value %s is not one of the choices %s", clip(e), g.choices)
+			return NotGradedf("expected value %s is not one of the choices %s", kit.Quote(e), g.choices)
 		}
 		want = r
 	}
@@ -462,7 +463,7 @@ func (g *Numeric) Grade(_ context.Context, s *Sample) Grade {
 		}
 		w, text, ok := lastNumber(e)
 		if !ok || strings.TrimSpace(e) != text {
-			return NotGradedf("expected value %s is not a number", clip(e))
+			return NotGradedf("expected value %s is not a number", kit.Quote(e))
 		}
 		want = w
 	}
@@ -471,14 +472,14 @@ func (g *Numeric) Grade(_ context.Context, s *Sample) Grade {
 		return Fail("no number found in the output")
 	}
 	if math.IsInf(got, 0) {
-		return Failf("the number %s in the output is out of range", clip(text))
+		return Failf("the number %s in the output is out of range", kit.Quote(text))
 	}
 	diff := math.Abs(got - want)
 	tol := max(g.opts.AbsTol, g.opts.RelTol*math.Abs(want))
 	if diff <= tol {
 		return Pass("")
 	}
-	return Failf("got %s (%g), expected %g within %g", clip(text), got, want, tol)
+	return Failf("got %s (%g), expected %g within %g", kit.Quote(text), got, want, tol)
 }
 
 var currency = "$€£¥₹"
@@ -645,9 +646,9 @@ func (g *Refused) Grade(_ context.Context, s *Sample) Grade {
 	ok, sentence := refusal.Detect(s.Output)
 	switch {
 	case ok && g.negate:
-		return Failf("the output declines: %s", clip(sentence))
+		return Failf("the output declines: %s", kit.Quote(sentence))
 	case ok:
-		return Passf("declines: %s", clip(sentence))
+		return Passf("declines: %s", kit.Quote(sentence))
 	case g.negate:
 		return Pass("")
 	}
@@ -681,7 +682,7 @@ func answerSpecs(m map[string]Builder) {
 	m["numeric"] = func(o *SpecOptions) (Grader, error) {
 		opts := NumericOptions{Name: o.Name()}
 		if r, ok := o.Raw("expected"); ok && !isNull(r) {
-			if jsonKind(r) == "a string" {
+			if kit.JSONKind(r) == "a string" {
 				e := o.String("expected", "")
 				v, text, ok := lastNumber(e)
 				if !ok || strings.TrimSpace(e) != text || math.IsInf(v, 0) {

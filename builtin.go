@@ -31,7 +31,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		answerSpecs,
 		limitSpecs,
 		thresholdSpecs,
-		openaiSpecs,
 		webhookSpecs,
 		similaritySpecs,
 		judgeSpecs,

@@ -141,33 +141,6 @@ func BenchmarkHTTPStatus(b *testing.B) {
 	benchGrade(b, g, s, StatusPassed)
 }
 
-func BenchmarkStringCheck(b *testing.B) {
-	g, err := NewStringCheck(StringOpILike, "%{{item.answer}}%", StringCheckOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := sampleOut(prose1K(" The capital is Paris."))
-	s.Item = map[string]any{"answer": "paris"}
-	benchGrade(b, g, s, StatusPassed)
-}
-
-// BenchmarkStringCheckBare is the primitive: lower-case and contains.
-func BenchmarkStringCheckBare(b *testing.B) {
-	s := prose1K(" The capital is Paris.")
-	b.ReportAllocs()
-	b.SetBytes(int64(len(s)))
-	for b.Loop() {
-		_ = strings.Contains(strings.ToLower(s), "paris")
-	}
-}
-
-func BenchmarkStringCheckEq(b *testing.B) {
-	g, _ := NewStringCheck(StringOpEq, "{{item.answer}}", StringCheckOptions{})
-	s := sampleOut(prose1K(""))
-	s.Item = map[string]any{"answer": s.Output}
-	benchGrade(b, g, s, StatusPassed)
-}
-
 func BenchmarkTemplateRender(b *testing.B) {
 	t := MustTemplate("Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}")
 	s := &Sample{Input: "Summarise the section.", Output: prose1K(""), Item: map[string]any{"section": "Section 4.2 text"}}
@@ -201,7 +174,6 @@ func TestDeterministicAllocs(t *testing.T) {
 		t.Skip("allocation counts differ under -race")
 	}
 	lat, _ := NewLatencyThreshold(time.Second, LatencyThresholdOptions{})
-	eq, _ := NewStringCheck(StringOpEq, "{{item.answer}}", StringCheckOptions{})
 	s := sampleOut(prose1K(""))
 	s.Metrics.LatencyMS = Ptr(120.0)
 	s.Item = map[string]any{"answer": s.Output}
@@ -212,7 +184,6 @@ func TestDeterministicAllocs(t *testing.T) {
 	}{
 		{"length", MustLength(LengthOptions{MaxChars: Ptr(2000), MaxWords: Ptr(400)}), 0},
 		{"latency_threshold", lat, 0},
-		{"string_check eq", eq, 0},
 		{"blocklist", MustBlocklist([]string{"darn", "heck"}, BlocklistOptions{}), 0},
 	}
 	for _, tt := range tests {

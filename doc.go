@@ -68,9 +68,10 @@
 //
 // OpenAI-evals grader objects (string_check, text_similarity, score_model,
 // label_model, multi, python) are specs as they stand, with OpenAI's field
-// names, and [Compiler.CompileTestingCriteria] reads a testing_criteria
-// list; their Go forms are [NewStringCheck], [NewTextSimilarity],
-// [NewScoreModel], [NewLabelModel], [NewMulti] and [NewPython].
+// names, given to a Compiler by package openaievals (or builtin), whose
+// CompileTestingCriteria reads a testing_criteria list. A grader that
+// writes its own judge prompt, as score_model does, asks the judges
+// through [Judging].
 //
 // # Judges and panels
 //

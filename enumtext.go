@@ -68,14 +68,6 @@ func (m *RougeMeasure) UnmarshalText(b []byte) error {
 	return unmarshalEnum(m, b, int(RougeRecall)+1, "measure")
 }
 
-// MarshalText encodes op as [StringOp.String] does.
-func (op StringOp) MarshalText() ([]byte, error) { return []byte(op.String()), nil }
-
-// UnmarshalText decodes "eq", "ne", "like" or "ilike".
-func (op *StringOp) UnmarshalText(b []byte) error {
-	return unmarshalEnum(op, b, len(stringOpNames), "operation")
-}
-
 // MarshalText encodes f as [TokenField.String] does.
 func (f TokenField) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 

@@ -29,8 +29,6 @@ func TestEnumText(t *testing.T) {
 			func() enum { return new(ContextMeasure) }, func(i int) enum { v := ContextMeasure(i); return &v }},
 		{"RougeMeasure", []string{"fmeasure", "precision", "recall"},
 			func() enum { return new(RougeMeasure) }, func(i int) enum { v := RougeMeasure(i); return &v }},
-		{"StringOp", []string{"eq", "ne", "like", "ilike"},
-			func() enum { return new(StringOp) }, func(i int) enum { v := StringOp(i); return &v }},
 		{"TokenField", []string{"output_tokens", "input_tokens", "total_tokens"},
 			func() enum { return new(TokenField) }, func(i int) enum { v := TokenField(i); return &v }},
 	}

@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/proctorhq/proctor/internal/fence"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // ExactMatch passes when the trimmed output equals the expected value,
@@ -119,8 +119,8 @@ func (g *ExactMatch) Grade(_ context.Context, s *Sample) Grade {
 		return Grade{Status: StatusPassed, Score: 1, HasScore: true}
 	}
 	r := make([]byte, 0, 64+min(len(got), 100)+min(len(want), 100))
-	r = appendClip(append(r, "output "...), got)
-	r = appendClip(append(r, " does not equal expected "...), want)
+	r = kit.AppendQuote(append(r, "output "...), got)
+	r = kit.AppendQuote(append(r, " does not equal expected "...), want)
 	return Grade{Status: StatusFailed, HasScore: true, Reason: string(r)}
 }
 
@@ -145,28 +145,6 @@ func stripPunct(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// clip quotes s for a reason, shortened to 80 runes. It reads no further
-// than the cut, so a long output costs no more than a short one.
-func clip(s string) string { return string(appendClip(nil, s)) }
-
-// appendClip appends clip(s) to b.
-func appendClip(b []byte, s string) []byte {
-	const n = 80
-	cut, runes := len(s), 0
-	for i := range s {
-		if runes == n {
-			cut = i
-			break
-		}
-		runes++
-	}
-	b = strconv.AppendQuote(b, s[:cut])
-	if cut < len(s) {
-		b = append(b, "…"...)
-	}
-	return b
 }
 
 // OneOf passes when the trimmed output equals one of the values, ignoring
@@ -221,5 +199,5 @@ func (g *OneOf) Grade(_ context.Context, s *Sample) Grade {
 			return Pass("")
 		}
 	}
-	return Failf("output %s is not one of %d allowed values", clip(got), len(g.values))
+	return Failf("output %s is not one of %d allowed values", kit.Quote(got), len(g.values))
 }

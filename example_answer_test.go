@@ -53,23 +53,3 @@ func ExampleParseTemplate() {
 	fmt.Println(out, err)
 	// Output: Q: 6*7? / want 42 / got 42 <nil>
 }
-
-func ExampleCompiler_CompileTestingCriteria() {
-	criteria := []byte(`[
-	  {"name": "exact", "type": "string_check", "operation": "eq",
-	   "input": "{{sample.output_text}}", "reference": "{{item.answer}}"},
-	  {"name": "mentions", "type": "string_check", "operation": "ilike",
-	   "input": "{{sample.output_text}}", "reference": "%paris%"}
-	]`)
-	checks, err := proctor.NewCompiler().CompileTestingCriteria(criteria)
-	if err != nil {
-		panic(err)
-	}
-	s := &proctor.Sample{Output: "Paris", Item: map[string]any{"answer": "Paris"}}
-	for _, ch := range checks {
-		fmt.Println(ch.Name(), ch.Grade(context.Background(), s).Status)
-	}
-	// Output:
-	// exact passed
-	// mentions passed
-}

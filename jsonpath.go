@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/kit"
 	"github.com/theory/jsonpath"
 	"github.com/theory/jsonpath/spec"
 )
@@ -570,8 +571,8 @@ func jsonPathSpecs(m map[string]Builder) {
 		var oneOf []any
 		if hasOneOf {
 			var raws []json.RawMessage
-			if jsonKind(oneOfRaw) != "an array" || json.Unmarshal(oneOfRaw, &raws) != nil {
-				o.Errorf("one_of", "want an array of JSON values, got %s", jsonKind(oneOfRaw))
+			if kit.JSONKind(oneOfRaw) != "an array" || json.Unmarshal(oneOfRaw, &raws) != nil {
+				o.Errorf("one_of", "want an array of JSON values, got %s", kit.JSONKind(oneOfRaw))
 			} else if len(raws) == 0 {
 				o.Errorf("one_of", "must hold at least one value")
 			}

@@ -934,7 +934,7 @@ func decodeJSON[T any](output string, strict bool) (T, error) {
 // specDraft reads the draft option: "4", "6", "7", "2019-09" or "2020-12",
 // and the numbers 4, 6 and 7 written bare.
 func specDraft(o *SpecOptions) string {
-	if raw, ok := o.Raw("draft"); ok && jsonKind(raw) == "a number" {
+	if raw, ok := o.Raw("draft"); ok && kit.JSONKind(raw) == "a number" {
 		n := o.Int("draft", 0)
 		if d := strconv.Itoa(n); n > 0 && drafts[d] != nil {
 			return d
@@ -981,7 +981,7 @@ func jsonSpecs(m map[string]Builder) {
 		case hasSchema && hasFile:
 			o.Errorf("schema_file", "give schema or schema_file, not both")
 		case hasSchema:
-			if k := jsonKind(raw); k != "an object" && k != "a boolean" {
+			if k := kit.JSONKind(raw); k != "an object" && k != "a boolean" {
 				o.Errorf("schema", "want a JSON Schema object, got %s", k)
 				break
 			}

@@ -1,4 +1,4 @@
-package proctor
+package proctor_test
 
 import (
 	"bytes"
@@ -12,6 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/openaievals"
 )
 
 // corpusReply is one labelled judge reply of testdata/judges/replies: the
@@ -88,7 +91,7 @@ var corpusNonceRe = regexp.MustCompile(`<output-([0-9a-f]{16})>`)
 // corpusJudges returns three judges of distinct families that all reply
 // as c says ({NONCE} replaced by the prompt's nonce), so a panel, when
 // convened, agrees with the first judge whatever the panel rule.
-func corpusJudges(c corpusReply, output string) Option {
+func corpusJudges(c corpusReply, output string) proctor.Option {
 	reply := func(_ context.Context, prompt string) (string, error) {
 		r := c.Reply
 		if c.Swapped != "" && !strings.Contains(quotedIn(prompt, "<answer_a-", "</answer_a-"), output) {
@@ -99,41 +102,41 @@ func corpusJudges(c corpusReply, output string) Option {
 		}
 		return r, nil
 	}
-	js := make([]*fakeJudge, 3)
+	js := make([]proctor.JudgeModel, 3)
 	for i, fam := range []string{"fam-a", "fam-b", "fam-c"} {
-		js[i] = &fakeJudge{name: "judge-" + fam, family: fam, reply: reply}
+		js[i] = proctor.JudgeModel{Name: "judge-" + fam, Family: fam, Model: "judge-" + fam + "-model", Call: reply}
 	}
-	return judgePoolOf(js...)
+	return proctor.NewJudgePool(js[0], js[1:]...)
 }
 
-func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
+func corpusGrader(t *testing.T, c corpusReply, with proctor.Option) proctor.Grader {
 	t.Helper()
 	rubric := cmp.Or(c.Rubric, "The answer gives the year Apollo 11 landed on the Moon.")
-	msgs := []EvalMessage{{Role: "user", Content: "Grade this answer: {{sample.output_text}}"}}
-	var g Grader
+	msgs := []openaievals.EvalMessage{{Role: "user", Content: "Grade this answer: {{sample.output_text}}"}}
+	var g proctor.Grader
 	var err error
 	switch c.Grader {
 	case "llm_judge":
-		g = NewLLMJudge(rubric, JudgeOptions{}, with)
+		g = proctor.NewLLMJudge(rubric, proctor.JudgeOptions{}, with)
 	case "llm_answer_match":
-		g = NewLLMAnswerMatch(LLMAnswerMatchOptions{}, with)
+		g = proctor.NewLLMAnswerMatch(proctor.LLMAnswerMatchOptions{}, with)
 	case "faithfulness":
-		g = NewFaithfulness(JudgeOptions{}, with)
+		g = proctor.NewFaithfulness(proctor.JudgeOptions{}, with)
 	case "llm_score":
-		o := LLMScoreOptions{PassAt: c.PassAt, WholeScores: c.WholeScores}
+		o := proctor.LLMScoreOptions{PassAt: c.PassAt, WholeScores: c.WholeScores}
 		if len(c.Scale) == 2 {
 			o.Scale = [2]int{c.Scale[0], c.Scale[1]}
 		}
 		if c.Range == true {
 			o.Range, o.Threshold = true, c.Threshold
 		}
-		g, err = NewLLMScore(rubric, o, with)
+		g, err = proctor.NewLLMScore(rubric, o, with)
 	case "llm_category":
-		g, err = NewLLMCategory(c.Categories, c.Pass, LLMCategoryOptions{}, with)
+		g, err = proctor.NewLLMCategory(c.Categories, c.Pass, proctor.LLMCategoryOptions{}, with)
 	case "llm_pairwise":
-		g = NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, with)
+		g = proctor.NewLLMPairwise("{{expected}}", proctor.LLMPairwiseOptions{}, with)
 	case "score_model":
-		o := ScoreModelOptions{}
+		o := openaievals.ScoreModelOptions{}
 		if r, ok := c.Range.([]any); ok && len(r) == 2 {
 			o.Range = [2]float64{r[0].(float64), r[1].(float64)}
 		}
@@ -141,9 +144,9 @@ func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
 		if c.PassThreshold != nil {
 			th = *c.PassThreshold
 		}
-		g, err = NewScoreModel(msgs, th, o, with)
+		g, err = openaievals.NewScoreModel(msgs, th, o, with)
 	case "label_model":
-		g, err = NewLabelModel(msgs, c.Labels, c.Passing, LabelModelOptions{}, with)
+		g, err = openaievals.NewLabelModel(msgs, c.Labels, c.Passing, openaievals.LabelModelOptions{}, with)
 	default:
 		t.Fatalf("%s: unknown grader %q", c.ID, c.Grader)
 	}
@@ -155,14 +158,14 @@ func corpusGrader(t *testing.T, c corpusReply, with Option) Grader {
 
 // corpusOutcome is what a grade says was read: pass, fail, abstain (the
 // judges took no side) or unreadable.
-func corpusOutcome(g Grade) string {
+func corpusOutcome(g proctor.Grade) string {
 	switch g.Status {
-	case StatusPassed:
+	case proctor.StatusPassed:
 		return "pass"
-	case StatusFailed:
+	case proctor.StatusFailed:
 		return "fail"
 	}
-	ev := judgeEvidence(g)
+	ev, _ := g.Evidence.(*proctor.JudgeEvidence)
 	if ev == nil || len(ev.Judges) == 0 {
 		return "error"
 	}
@@ -185,8 +188,8 @@ func TestJudgeReplyCorpus(t *testing.T) {
 	byFamily := map[string]*tally{}
 	var total tally
 	for _, c := range corpus {
-		s := &Sample{ID: c.ID, Input: "In what year did Apollo 11 land on the Moon?",
-			Output: "Apollo 11 landed on the Moon in July 1969.", Model: Model{Name: "subject", Family: "fam-z"},
+		s := &proctor.Sample{ID: c.ID, Input: "In what year did Apollo 11 land on the Moon?",
+			Output: "Apollo 11 landed on the Moon in July 1969.", Model: proctor.Model{Name: "subject", Family: "fam-z"},
 			Context: []string{"Apollo 11 landed on the Moon on 20 July 1969."}}
 		exp := "1969"
 		s.Expected = &exp
@@ -213,7 +216,7 @@ func TestJudgeReplyCorpus(t *testing.T) {
 			t.Logf("%s: not read right: got %s, want %s (%s): %s\nreply: %q", c.ID, got, c.Want, c.Source, gr.Reason, c.Reply)
 		}
 		if c.Conf != "" && got == c.Want {
-			if ev := judgeEvidence(gr); ev == nil || len(ev.Judges) == 0 || ev.Judges[0].Confidence.String() != c.Conf {
+			if ev, _ := gr.Evidence.(*proctor.JudgeEvidence); ev == nil || len(ev.Judges) == 0 || ev.Judges[0].Confidence.String() != c.Conf {
 				t.Errorf("%s: first vote's confidence is not %s: %+v", c.ID, c.Conf, ev)
 			}
 		}
@@ -240,4 +243,14 @@ func TestJudgeReplyCorpus(t *testing.T) {
 	if float64(total.right) < 0.95*float64(total.n) {
 		t.Errorf("%d of %d read right (%.1f%%), want at least 95%%", total.right, total.n, 100*float64(total.right)/float64(total.n))
 	}
+}
+
+// quotedIn returns the part of s from open to close, "" when absent.
+func quotedIn(s, open, close string) string {
+	i := strings.Index(s, open)
+	j := strings.Index(s, close)
+	if i < 0 || j < i {
+		return ""
+	}
+	return s[i:j]
 }

@@ -1,7 +1,10 @@
 package proctor
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -161,4 +164,33 @@ func tail(s string, n int) string {
 		return "…" + string(r[len(r)-n:])
 	}
 	return s
+}
+
+// loadJSONL decodes every line of the files glob matches, checking each
+// entry with check (given the file's name).
+func loadJSONL[T any](t *testing.T, glob string, check func(file string, e T)) []T {
+	t.Helper()
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %s: %v", glob, err)
+	}
+	var out []T
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range bytes.Lines(b) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var e T
+			if err := json.Unmarshal(line, &e); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			check(f, e)
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package proctor
 import (
 	"context"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -92,13 +93,10 @@ func FuzzJudgeReplyDeterministic(f *testing.F) {
 			pool := judgePoolOf(j)
 			sc, _ := NewLLMScore("r", LLMScoreOptions{}, pool)
 			cat, _ := NewLLMCategory([]string{"C", "P", "I"}, []string{"C"}, LLMCategoryOptions{}, pool)
-			msgs := []EvalMessage{{Role: "user", Content: "{{sample.output_text}}"}}
-			sm := MustScoreModel(msgs, 0.5, ScoreModelOptions{}, pool)
-			lm := MustLabelModel(msgs, []string{"positive", "negative"}, []string{"positive"}, LabelModelOptions{}, pool)
 			var out []Grade
 			pw := NewLLMPairwise("b", LLMPairwiseOptions{}, pool)
 			up, _ := NewLLMScore("Coherence", LLMScoreOptions{Prompt: "Rate {{output}} as [[N]]", Scale: [2]int{1, 10}}, pool)
-			for _, g := range []Grader{NewLLMJudge("r", JudgeOptions{}, pool), sc, cat, sm, lm, pw, up} {
+			for _, g := range []Grader{NewLLMJudge("r", JudgeOptions{}, pool), sc, cat, pw, up} {
 				gr := g.Grade(context.Background(), judgeSample())
 				gr.Evidence = nil
 				out = append(out, gr)
@@ -134,3 +132,5 @@ func FuzzPairwiseQuotedVerdict(f *testing.F) {
 		}
 	})
 }
+
+var corpusNonceRe = regexp.MustCompile(`<output-([0-9a-f]{16})>`)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -421,30 +420,5 @@ func TestMergeKeepsAgreement(t *testing.T) {
 	}
 	if a.Panels.Convened != 2 {
 		t.Error("merge changed its input")
-	}
-}
-
-// score_model built without judges matches its model to the Runner's
-// judges, as it does to judges it was built with.
-func TestScoreModelTakesTheRunnersJudge(t *testing.T) {
-	primary := replies("primary", "fam-a", "0.1")
-	named := replies("gpt-4.1", "fam-b", "0.95")
-	g := MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"})
-	r := NewRunner(judgePoolOf(primary, named), WithChecks(Check{Grader: g}))
-	rep, err := r.Run(context.Background(), []Case{{ID: "a", Sample: *scoreSample("x")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := rep.Cases[0].Attempts[0].Grades[0]
-	if got.Status != StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
-		t.Errorf("got %v (%s), caveats %v, calls primary %d named %d; want passed by gpt-4.1 alone",
-			got.Status, got.Reason, got.Caveats, primary.calls(), named.calls())
-	}
-	other := replies("other", "fam-b", "0.95")
-	r = NewRunner(judgePoolOf(replies("primary", "fam-a", "0.1"), other), WithChecks(Check{Grader: g}))
-	rep, _ = r.Run(context.Background(), []Case{{ID: "a", Sample: *scoreSample("x")}})
-	got = rep.Cases[0].Attempts[0].Grades[0]
-	if len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
-		t.Errorf("caveats %q; want one naming gpt-4.1", got.Caveats)
 	}
 }

@@ -184,7 +184,7 @@ func (g *Blocklist) Name() string { return g.name }
 // Grade searches s.Output for the words.
 func (g *Blocklist) Grade(_ context.Context, s *Sample) Grade {
 	if w, ok := g.find(s.Output); ok {
-		return Failf("output contains the blocked word %s", clip(w))
+		return Failf("output contains the blocked word %s", kit.Quote(w))
 	}
 	return Pass("")
 }

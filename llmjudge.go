@@ -19,7 +19,7 @@ const (
 	taskScore
 	taskCategory
 	taskPairwise
-	taskCustom // a prompt and reader from another grader (judgehook.go)
+	taskCustom // a prompt and reader from a JudgeAsk (judgeask.go)
 )
 
 // judgeTask is what a model-graded grader asks: its criterion, the
@@ -45,8 +45,8 @@ type judgeTask struct {
 	promptErr error       // why the user's prompt did not parse
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
-	customRead   func(reply string) (customReading, error)                    // taskCustom
-	first        int                                                          // taskCustom: 1 + the pool index of the judge to ask first; 0 for pool order
+	customRead   func(reply string) (JudgeReading, error)                     // taskCustom
+	firstName    string                                                       // taskCustom: the judge to ask first; "" for pool order
 }
 
 // build writes the prompts for s, or returns why it cannot be graded.
@@ -162,7 +162,7 @@ func (t *judgeTask) read(r judgereply.Reply) (readVerdict, error) {
 		if said == VerdictAbstain && hasSaid {
 			return readVerdict{verdict: VerdictAbstain}, nil
 		}
-		sc, err := scoreOnScale(t.withDimension(r), t.lo, t.hi)
+		sc, err := judgereply.ScoreOnScale(t.withDimension(r), t.lo, t.hi)
 		if err != nil {
 			return readVerdict{}, err
 		}
@@ -236,7 +236,7 @@ func (t *judgeTask) category(r judgereply.Reply) (string, error) {
 	if strings.EqualFold(strings.TrimSpace(r.Category), "abstain") || (r.Category == "" && hasSaid && said == VerdictAbstain) {
 		return "", nil
 	}
-	c, _, err := pickLabel(r, t.categories)
+	c, _, err := judgereply.PickLabel(r, t.categories)
 	return c, err
 }
 
@@ -651,8 +651,11 @@ func judgeSpecs(m map[string]Builder) {
 	}
 }
 
-// configOption copies the judge part of a built config into another.
+// configOption copies what a Compiler injects (judges and their policy,
+// embedder, files, network) from a built config into another.
 func configOption(c *config) Option {
-	jc := c.judgeConfig
-	return optionFunc(func(d *config) { d.judgeConfig = jc })
+	jc, ec, nc, files := c.judgeConfig, c.embedConfig, c.netConfig, c.files
+	return optionFunc(func(d *config) {
+		d.judgeConfig, d.embedConfig, d.netConfig, d.files = jc, ec, nc, files
+	})
 }

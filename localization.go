@@ -77,13 +77,13 @@ func localizationSpec(o *SpecOptions) (Grader, error) {
 	opts := LocalizationF1Options{Threshold: o.OptThreshold(), Name: o.Name()}
 	if r, ok := o.Raw("expected"); ok {
 		var text string
-		switch jsonKind(r) {
+		switch kit.JSONKind(r) {
 		case "a string":
 			text = o.String("expected", "")
 		case "an object":
 			text = string(r)
 		default:
-			o.Errorf("expected", "want a string of path:start-end citations or an object of file -> ranges, got %s", jsonKind(r))
+			o.Errorf("expected", "want a string of path:start-end citations or an object of file -> ranges, got %s", kit.JSONKind(r))
 		}
 		if o.Err() == nil {
 			locs, err := metric.ParseLocations(text)

@@ -20,12 +20,6 @@ func TestMustConstructors(t *testing.T) {
 		{"MustJSONPathExists", func() Grader { return MustJSONPathExists("$[", true, JSONPathOptions{}) }, true, "the query does not parse"},
 		{"MustJSONPathOneOf", func() Grader { return MustJSONPathOneOf("$.a", []any{1, 2}, JSONPathOptions{}) }, false, "a valid query"},
 		{"MustJSONPathOneOf", func() Grader { return MustJSONPathOneOf("$.a", nil, JSONPathOptions{}) }, true, "no values to compare with"},
-		{"MustStringCheck", func() Grader { return MustStringCheck(StringOpEq, "{{item.want}}", StringCheckOptions{}) }, false, "a valid template"},
-		{"MustStringCheck", func() Grader { return MustStringCheck(StringOpEq, "{{nope}}", StringCheckOptions{}) }, true, "an unknown template variable"},
-		{"MustTextSimilarity", func() Grader {
-			return MustTextSimilarity(NewTokenF1(TokenF1Options{}), "{{item.want}}", TextSimilarityOptions{})
-		}, false, "a metric and a valid template"},
-		{"MustTextSimilarity", func() Grader { return MustTextSimilarity(nil, "x", TextSimilarityOptions{}) }, true, "no metric"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+tt.why, func(t *testing.T) {

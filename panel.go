@@ -270,8 +270,10 @@ func (jc *judgeConfig) seat(s *Sample, t *judgeTask) (run judgeRun, order []int,
 	run = judgeRun{jc: jc, task: t, prompts: prompts}
 	p := jc.pool
 	order, skipped := p.eligible(s.Model.Family, jc.allowSameFamily)
-	if t.first > 0 {
-		order = askFirst(order, t.first-1)
+	if t.firstName != "" {
+		if i := p.index(t.firstName); i >= 0 {
+			order = askFirst(order, i)
+		}
 	}
 	ev = &JudgeEvidence{PromptVersion: PromptVersion, Cut: cut}
 	if len(cut) > 0 {

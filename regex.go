@@ -268,7 +268,7 @@ func regexSpecs(m map[string]Builder) {
 // clipPattern quotes a pattern for a reason as its author wrote it:
 // backslashes and quotes are kept as they are (a\d+, not a\\d+), only
 // control characters are escaped, and it is cut after 80 characters as
-// [clip] cuts text.
+// [kit.Quote] cuts text.
 func clipPattern(p string) string {
 	const n = 80
 	b := make([]byte, 0, len(p)+2)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // sampleWire is the JSON form of a Sample before the fields that take more
@@ -32,7 +34,7 @@ type sampleWire struct {
 // JSON object (null included) is an error.
 func (s *Sample) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
-		return fmt.Errorf("proctor: sample: want a JSON object, got %s", jsonKind(t))
+		return fmt.Errorf("proctor: sample: want a JSON object, got %s", kit.JSONKind(t))
 	}
 	var w sampleWire
 	if err := json.Unmarshal(b, &w); err != nil {

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // SpecError is a spec that could not be compiled: an unknown type, an
@@ -178,7 +180,7 @@ func (c *Compiler) CompileAs(label string, spec []byte) (Check, error) {
 // CompileList compiles a JSON array of specs, such as a suite's graders.
 // An empty array (or null) compiles to no checks. Errors name the spec by
 // index. For an OpenAI-evals testing_criteria list, which may also come
-// wrapped in an eval's create request, use [Compiler.CompileTestingCriteria].
+// wrapped in an eval's create request, use openaievals.CompileTestingCriteria.
 func (c *Compiler) CompileList(specs []byte) ([]Check, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(specs, &raws); err != nil {
@@ -280,7 +282,7 @@ const maxSpecDepth = 32
 func (c *Compiler) newOptions(where string, spec []byte) (*SpecOptions, error) {
 	spec = bytes.TrimSpace(spec)
 	if len(spec) == 0 || spec[0] != '{' {
-		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\", got " + jsonKind(spec)}
+		return nil, &SpecError{Spec: where, Msg: "want a JSON object with a \"type\", got " + kit.JSONKind(spec)}
 	}
 	m, err := decodeObject(spec)
 	if err != nil {
@@ -471,27 +473,6 @@ func (o *SpecOptions) suggest(key string, absentOnly bool) (string, bool) {
 
 func isNull(r json.RawMessage) bool { return string(bytes.TrimSpace(r)) == "null" }
 
-// jsonKind names the JSON type of r for messages.
-func jsonKind(r json.RawMessage) string {
-	r = bytes.TrimSpace(r)
-	if len(r) == 0 {
-		return "nothing"
-	}
-	switch r[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // OptString returns a string option and whether it was present. A present
 // option that is not a string is recorded as an error.
 func (o *SpecOptions) OptString(key string) (string, bool) {
@@ -501,7 +482,7 @@ func (o *SpecOptions) OptString(key string) (string, bool) {
 	}
 	var s string
 	if len(bytes.TrimSpace(r)) == 0 || bytes.TrimSpace(r)[0] != '"' || json.Unmarshal(r, &s) != nil {
-		o.Errorf(key, "want a string, got %s", jsonKind(r))
+		o.Errorf(key, "want a string, got %s", kit.JSONKind(r))
 		return "", false
 	}
 	return s, true
@@ -541,7 +522,7 @@ func (o *SpecOptions) Bool(key string, def bool) bool {
 	case "false":
 		return false
 	}
-	o.Errorf(key, "want true or false, got %s", jsonKind(r))
+	o.Errorf(key, "want true or false, got %s", kit.JSONKind(r))
 	return def
 }
 
@@ -552,8 +533,8 @@ func (o *SpecOptions) OptFloat(key string) (float64, bool) {
 		return 0, false
 	}
 	var n json.Number
-	if json.Unmarshal(r, &n) != nil || jsonKind(r) != "a number" {
-		o.Errorf(key, "want a number, got %s", jsonKind(r))
+	if json.Unmarshal(r, &n) != nil || kit.JSONKind(r) != "a number" {
+		o.Errorf(key, "want a number, got %s", kit.JSONKind(r))
 		return 0, false
 	}
 	f, err := n.Float64()
@@ -614,8 +595,8 @@ func (o *SpecOptions) OptStrings(key string) ([]string, bool) {
 		return nil, false
 	}
 	var ss []string
-	if jsonKind(r) != "an array" || json.Unmarshal(r, &ss) != nil {
-		o.Errorf(key, "want an array of strings, got %s", jsonKind(r))
+	if kit.JSONKind(r) != "an array" || json.Unmarshal(r, &ss) != nil {
+		o.Errorf(key, "want an array of strings, got %s", kit.JSONKind(r))
 		return nil, false
 	}
 	return ss, true
@@ -678,12 +659,21 @@ func (o *SpecOptions) Check(key string) (Check, bool) {
 		o.Errorf(key, "missing: type %s needs a nested spec", o.typ)
 		return Check{}, false
 	}
-	ch, err := o.c.compileAt(o.where+"."+key, r, o.depth+1)
+	ch, err := o.CompileNested(key, r)
 	if err != nil {
 		o.errs = append(o.errs, err)
 		return Check{}, false
 	}
 	return ch, true
+}
+
+// CompileNested compiles spec, written by the builder itself (a metric
+// spec a wrapper grader delegates to, say), as if it were the nested spec
+// at option key: the Compiler's types and injected dependencies apply, the
+// nesting depth is counted, and an error (a *[SpecError]) names the spec
+// at key. The builder returns the error, or says more about it.
+func (o *SpecOptions) CompileNested(key string, spec []byte) (Check, error) {
+	return o.c.compileAt(o.where+"."+key, spec, o.depth+1)
 }
 
 // Checks compiles the option as a list of nested specs (the "graders" of
@@ -697,7 +687,7 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 	}
 	var out []Check
 	var keys []string
-	switch jsonKind(r) {
+	switch kit.JSONKind(r) {
 	case "an array":
 		var raws []json.RawMessage
 		if err := json.Unmarshal(r, &raws); err != nil {
@@ -744,7 +734,7 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 			keys = append(keys, k)
 		}
 	default:
-		o.Errorf(key, "want an array of specs, got %s", jsonKind(r))
+		o.Errorf(key, "want an array of specs, got %s", kit.JSONKind(r))
 		return nil, nil, false
 	}
 	if len(out) == 0 {
@@ -756,3 +746,10 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 
 // Config gives builders of built-in types the injected dependencies.
 func (o *SpecOptions) config() *config { return o.c.cfg }
+
+// Injected returns what the Compiler building this spec was given for its
+// graders, as one Option: the judges and their policy, the embedder, the
+// files spec options may read and the network policy. A builder in any
+// package hands it to [NewJudging] or to its own constructors' options, so
+// its grader is configured as the built-in ones are.
+func (o *SpecOptions) Injected() Option { return configOption(o.config()) }

@@ -10,7 +10,7 @@ import (
 
 // SpecType is one spec type as a [Compiler] knows it: its name, the family
 // of the reference it belongs to, its documentation and its builder. A
-// family package outside the root (agent, disclosure, code) exports its
+// family package outside the root (agent, disclosure, code, openaievals) exports its
 // types as SpecType values and gives them to a Compiler with
 // [WithSpecTypes]; docs/spec.md and `proctor types` are rendered from the
 // Compiler's list ([Compiler.SpecTypes]), so a type documents itself where
@@ -91,7 +91,7 @@ func (c *Compiler) unknownType(o *SpecOptions, typ string) *SpecError {
 		msg += " (known: " + strings.Join(known, ", ") + ")"
 	}
 	if len(c.cfg.specTypes) == 0 {
-		msg += "; the agent, disclosure and code families' types come with builtin.Types() (package github.com/proctorhq/proctor/builtin)"
+		msg += "; the agent, disclosure, code and openaievals families' types come with builtin.Types() (package github.com/proctorhq/proctor/builtin)"
 	}
 	return &SpecError{Spec: o.label(), Option: "type", Msg: msg}
 }

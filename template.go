@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // ErrMissingVariable is wrapped by [Template.Render] when a sample lacks
@@ -28,7 +30,7 @@ type TemplateError struct {
 
 // Error reads `template "SRC": at byte N: MSG`.
 func (e *TemplateError) Error() string {
-	return fmt.Sprintf("template %s: at byte %d: %s", clip(e.Source), e.Offset, e.Msg)
+	return fmt.Sprintf("template %s: at byte %d: %s", kit.Quote(e.Source), e.Offset, e.Msg)
 }
 
 // Template is a string with variables, parsed once by [ParseTemplate] and
@@ -314,22 +316,26 @@ func (p *tmplPart) value(s *Sample) (string, error) {
 	return string(b), nil
 }
 
-// templateOption reads a template option: def when absent, a spec error
-// naming the option when it does not parse.
-func templateOption(o *SpecOptions, key, def string, required bool) *Template {
-	var src string
-	if required {
-		src = o.RequireString(key)
-	} else {
-		src = o.String(key, def)
+// RenderRedacted is [Template.Render] with each variable's value passed
+// through redact and the template's own text kept as written: how a
+// grader quotes a sample into a judge prompt (see [JudgeAsk.Prompt]).
+func (t *Template) RenderRedacted(s *Sample, redact func(string) string) (string, error) {
+	return renderRedacted(t, s, redact)
+}
+
+// renderRedacted renders t against s with each variable's value passed
+// through redact; the template's own text is sent as written.
+func renderRedacted(t *Template, s *Sample, redact func(string) string) (string, error) {
+	var b strings.Builder
+	for _, p := range t.parts {
+		v, err := p.value(s)
+		if err != nil {
+			return "", err
+		}
+		if p.v != varNone {
+			v = redact(v)
+		}
+		b.WriteString(v)
 	}
-	if o.Err() != nil {
-		return nil
-	}
-	t, err := ParseTemplate(src)
-	if err != nil {
-		o.Wrap(key, "bad template", err)
-		return nil
-	}
-	return t
+	return b.String(), nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Templates in the options that hold a value to compare with
@@ -245,7 +247,7 @@ func hideTemplates(o *SpecOptions, b Builder, asRefs bool, keys ...string) (Grad
 // is left to the builder (an exact_match expected object is structural, not
 // a template).
 func rawStrings(r json.RawMessage, array bool) ([]string, bool) {
-	switch jsonKind(r) {
+	switch kit.JSONKind(r) {
 	case "a string":
 		if array {
 			return nil, false

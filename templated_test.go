@@ -155,7 +155,6 @@ func TestValueTemplateSpecErrors(t *testing.T) {
 		{name: "bleu expected", spec: `{"type":"bleu","expected":"{{item"}`, option: "expected"},
 		{name: "rouge references", spec: `{"type":"rouge","references":["{{ref}}"]}`, option: "references"},
 		{name: "empty references beside a template", spec: `{"type":"rouge","expected":"{{item.ref}}","references":[]}`, option: "references"},
-		{name: "string_check", spec: `{"type":"string_check","operation":"eq","input":"{{item.nope","reference":"x"}`, option: "input"},
 	}, ErrMissingVariable)
 }
 

@@ -112,9 +112,9 @@ func newContains(typ string, values []string, opts ContainsOptions, negate bool)
 		reasons: make([]string, len(values))}
 	for i, v := range values {
 		if negate {
-			g.reasons[i] = "output contains " + clip(v)
+			g.reasons[i] = "output contains " + kit.Quote(v)
 		} else {
-			g.reasons[i] = "output does not contain " + clip(v)
+			g.reasons[i] = "output does not contain " + kit.Quote(v)
 		}
 	}
 	g.none = fmt.Sprintf("output contains none of %d values", len(values))
@@ -336,14 +336,14 @@ var _ Grader = (*Affix)(nil)
 // with value.
 func NewStartsWith(value string, opts AffixOptions) *Affix {
 	return &Affix{name: cmp.Or(opts.Name, "starts_with"), value: value, opts: opts,
-		reason: "output does not start with " + clip(value)}
+		reason: "output does not start with " + kit.Quote(value)}
 }
 
 // NewEndsWith returns a grader that passes when the trimmed output ends with
 // value.
 func NewEndsWith(value string, opts AffixOptions) *Affix {
 	return &Affix{name: cmp.Or(opts.Name, "ends_with"), value: value, suffix: true, opts: opts,
-		reason: "output does not end with " + clip(value)}
+		reason: "output does not end with " + kit.Quote(value)}
 }
 
 // Name returns the grader's name.
@@ -392,7 +392,7 @@ func exactMatchSpec(o *SpecOptions) (Grader, error) {
 	if !ok || isNull(r) {
 		return NewExactMatch(opts), nil
 	}
-	switch jsonKind(r) {
+	switch kit.JSONKind(r) {
 	case "a string":
 		return NewExactMatchTo(o.String("expected", ""), opts), nil
 	case "an object", "an array":

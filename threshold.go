@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // measure reads one measurement: not graded (with a reason naming the
@@ -34,10 +36,8 @@ func ceiling(field string, v *float64, limit float64, unit string) Grade {
 	if got <= limit {
 		return Pass("")
 	}
-	return Failf("metrics.%s is %s%s, over the limit of %s%s", field, fmtNum(got), unit, fmtNum(limit), unit)
+	return Failf("metrics.%s is %s%s, over the limit of %s%s", field, kit.Num(got), unit, kit.Num(limit), unit)
 }
-
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // LatencyThresholdOptions configure [NewLatencyThreshold].
 type LatencyThresholdOptions struct {
@@ -269,7 +269,7 @@ func thresholdSpecs(m map[string]Builder) {
 		switch {
 		case !ok:
 			o.Errorf("expected", "missing: http_status needs a status code or an array of them")
-		case jsonKind(r) == "an array":
+		case kit.JSONKind(r) == "an array":
 			if !o.Decode("expected", &codes) {
 				break
 			}

@@ -331,7 +331,7 @@ func (g *CustomWebhook) Grade(ctx context.Context, s *Sample) Grade {
 	}
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		return NotGradedf("webhook answered HTTP %d (redirect to %s): redirects are refused", resp.StatusCode, clip(resp.Header.Get("Location")))
+		return NotGradedf("webhook answered HTTP %d (redirect to %s): redirects are refused", resp.StatusCode, kit.Quote(resp.Header.Get("Location")))
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return NotGradedf("webhook answered HTTP %d, want 2xx", resp.StatusCode)
 	case len(reply) > WebhookMaxReply:
@@ -382,7 +382,7 @@ func redactURLError(err error) error {
 func webhookVerdict(reply []byte) Grade {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(reply, &m); err != nil || m == nil {
-		return NotGradedf("webhook reply is not a JSON object: %s", clip(string(reply)))
+		return NotGradedf("webhook reply is not a JSON object: %s", kit.Quote(string(reply)))
 	}
 	if k := repeatedKey(reply, "passed", "score", "reason"); k != "" {
 		// Parsers disagree on which copy counts; Go's keeps the last.
@@ -396,12 +396,12 @@ func webhookVerdict(reply []byte) Grade {
 	case "":
 		return NotGraded("webhook reply has no \"passed\"")
 	default:
-		return NotGradedf("webhook reply's \"passed\" is %s, want true or false", clip(p))
+		return NotGradedf("webhook reply's \"passed\" is %s, want true or false", kit.Quote(p))
 	}
 	reason := ""
 	if r, ok := m["reason"]; ok && !isNull(r) {
 		if json.Unmarshal(r, &reason) != nil {
-			return NotGradedf("webhook reply's \"reason\" is %s, want a string", jsonKind(r))
+			return NotGradedf("webhook reply's \"reason\" is %s, want a string", kit.JSONKind(r))
 		}
 		// A reply may be up to 1 MiB; the reason goes into every report.
 		reason = kit.ClipRunes(reason, webhookMaxReason)
@@ -417,8 +417,8 @@ func webhookVerdict(reply []byte) Grade {
 	}
 	if sc, ok := m["score"]; ok && !isNull(sc) {
 		var f float64
-		if jsonKind(sc) != "a number" || json.Unmarshal(sc, &f) != nil || f < 0 || f > 1 {
-			return NotGradedf("webhook reply's \"score\" is %s, want a number in [0, 1]", clip(string(sc)))
+		if kit.JSONKind(sc) != "a number" || json.Unmarshal(sc, &f) != nil || f < 0 || f > 1 {
+			return NotGradedf("webhook reply's \"score\" is %s, want a number in [0, 1]", kit.Quote(string(sc)))
 		}
 		g = g.WithScore(f)
 	}

@@ -30,7 +30,7 @@ func weightedSpecs(m map[string]Builder) {
 			weights[i] = 1
 		}
 		if r, ok := o.Raw("weights"); ok {
-			switch jsonKind(r) {
+			switch kit.JSONKind(r) {
 			case "an array":
 				var ws []float64
 				if o.Decode("weights", &ws) && len(ws) != len(cs) {
@@ -57,7 +57,7 @@ func weightedSpecs(m map[string]Builder) {
 					}
 				}
 			default:
-				o.Errorf("weights", "want an array of numbers or an object of grader name to number, got %s", jsonKind(r))
+				o.Errorf("weights", "want an array of numbers or an object of grader name to number, got %s", kit.JSONKind(r))
 			}
 		}
 		opts := WeightedOptions{Threshold: o.OptThreshold(), Name: o.Name()}

@@ -1,6 +1,6 @@
 // Package builtin gives a [proctor.Compiler] every spec type proctor ships:
 // the root package's own and those of its family packages (agent,
-// disclosure, code). The list is explicit, with no
+// disclosure, code, openaievals). The list is explicit, with no
 // registration at import:
 //
 //	c := proctor.NewCompiler(builtin.Types())
@@ -15,6 +15,7 @@ import (
 	"github.com/proctorhq/proctor/agent"
 	"github.com/proctorhq/proctor/code"
 	"github.com/proctorhq/proctor/disclosure"
+	"github.com/proctorhq/proctor/openaievals"
 )
 
 // SpecTypes returns the spec types of every family package, in the order
@@ -25,6 +26,7 @@ func SpecTypes() []proctor.SpecType {
 		agent.SpecTypes(),
 		disclosure.SpecTypes(),
 		code.SpecTypes(),
+		openaievals.SpecTypes(),
 	} {
 		out = append(out, family...)
 	}

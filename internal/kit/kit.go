@@ -112,3 +112,50 @@ func EqualFoldRune(a, b rune) bool {
 	}
 	return false
 }
+
+// Quote quotes s for a reason, shortened to 80 runes with "…". It reads no
+// further than the cut, so a long output costs no more than a short one.
+func Quote(s string) string { return string(AppendQuote(nil, s)) }
+
+// AppendQuote appends Quote(s) to b.
+func AppendQuote(b []byte, s string) []byte {
+	const n = 80
+	cut, runes := len(s), 0
+	for i := range s {
+		if runes == n {
+			cut = i
+			break
+		}
+		runes++
+	}
+	b = strconv.AppendQuote(b, s[:cut])
+	if cut < len(s) {
+		b = append(b, "…"...)
+	}
+	return b
+}
+
+// JSONKind names the JSON type of r for messages ("an object", "a
+// string", "nothing").
+func JSONKind(r json.RawMessage) string {
+	r = bytes.TrimSpace(r)
+	if len(r) == 0 {
+		return "nothing"
+	}
+	switch r[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// Num formats f as briefly as it reads exactly (0.5, 3, 1e-09).
+func Num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

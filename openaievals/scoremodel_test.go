@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 func TestReadScoreReply(t *testing.T) {
@@ -76,7 +79,7 @@ func FuzzReadScoreReply(f *testing.F) {
 			t.Errorf("readScoreReply(%q) = %v: not a finite score", reply, v)
 		}
 		cr, err := g.read(reply)
-		if err == nil && (cr.Score < 0 || cr.Score > 1 || cr.Verdict == VerdictAbstain) {
+		if err == nil && (cr.Score < 0 || cr.Score > 1 || cr.Verdict == proctor.VerdictAbstain) {
 			t.Errorf("read(%q) = %+v: want a score in [0, 1] and a side", reply, cr)
 		}
 	})
@@ -137,36 +140,36 @@ func FuzzReadLabelReply(f *testing.F) {
 
 func TestResolveJudge(t *testing.T) {
 	ok := func(context.Context, string) (string, error) { return "1", nil }
-	p := NewJudgePool(
-		JudgeModel{Name: "primary", Family: "acme", Model: "acme-1", Call: ok},
-		JudgeModel{Name: "gpt-4.1", Family: "fam-a", Model: "x-pass-high", Call: ok},
-		JudgeModel{Name: "c", Family: "Anthropic", Model: "claude-sonnet-4", Call: ok},
-		JudgeModel{Name: "o", Family: "openai", Model: "gpt-4o", Call: ok},
+	p := proctor.NewJudgePool(
+		proctor.JudgeModel{Name: "primary", Family: "acme", Model: "acme-1", Call: ok},
+		proctor.JudgeModel{Name: "gpt-4.1", Family: "fam-a", Model: "x-pass-high", Call: ok},
+		proctor.JudgeModel{Name: "c", Family: "Anthropic", Model: "claude-sonnet-4", Call: ok},
+		proctor.JudgeModel{Name: "o", Family: "openai", Model: "gpt-4o", Call: ok},
 	)
 	tests := []struct {
 		model  string
-		want   int
+		want   string
 		caveat string // a substring of the caveat; "" for none
 		why    string
 	}{
-		{"gpt-4.1", 1, "", "by name first, whatever its model id (the contract's judge)"},
-		{"claude-sonnet-4", 2, "", "by model id"},
-		{"CLAUDE-SONNET-4", 2, "", "model ids ignore case"},
-		{"anthropic", 2, "", "by family"},
-		{"gpt-5", 3, "same family, openai", "gpt-* belongs to the openai family"},
-		{"claude-opus-9", 2, "same family, anthropic", "claude-* belongs to anthropic"},
-		{"mystery-1", -1, "matches no configured judge", "no match: the primary, with a caveat"},
-		{"gemini-2", -1, "matches no configured judge", "a known family no judge has"},
-		{"", -1, "", "no model: pool order"},
+		{"gpt-4.1", "gpt-4.1", "", "by name first, whatever its model id (the contract's judge)"},
+		{"claude-sonnet-4", "c", "", "by model id"},
+		{"CLAUDE-SONNET-4", "c", "", "model ids ignore case"},
+		{"anthropic", "c", "", "by family"},
+		{"gpt-5", "o", "same family, openai", "gpt-* belongs to the openai family"},
+		{"claude-opus-9", "c", "same family, anthropic", "claude-* belongs to anthropic"},
+		{"mystery-1", "", "matches no configured judge", "no match: the primary, with a caveat"},
+		{"gemini-2", "", "matches no configured judge", "a known family no judge has"},
+		{"", "", "", "no model: pool order"},
 	}
 	for _, tt := range tests {
 		got, caveat := resolveJudge(p, "score_model", tt.model)
 		if got != tt.want || (tt.caveat == "") != (caveat == "") || !strings.Contains(caveat, tt.caveat) {
-			t.Errorf("resolveJudge(%q) = %d, %q; want %d with caveat %q (%s)", tt.model, got, caveat, tt.want, tt.caveat, tt.why)
+			t.Errorf("resolveJudge(%q) = %q, %q; want %q with caveat %q (%s)", tt.model, got, caveat, tt.want, tt.caveat, tt.why)
 		}
 	}
-	if got, caveat := resolveJudge(nil, "score_model", "gpt-4.1"); got != -1 || caveat != "" {
-		t.Errorf("no pool: got %d, %q; want -1 and no caveat", got, caveat)
+	if got, caveat := resolveJudge(nil, "score_model", "gpt-4.1"); got != "" || caveat != "" {
+		t.Errorf("no pool: got %q, %q; want no judge and no caveat", got, caveat)
 	}
 }
 
@@ -176,7 +179,7 @@ var scoreInput = []EvalMessage{
 	{Role: "user", Content: "Source Section:\n{ {item.section} }\n\nGenerated Summary:\n{ {sample.output_text} }"},
 }
 
-func scoreSample(out string) *Sample {
+func scoreSample(out string) *proctor.Sample {
 	s := judgeSample()
 	s.Output = out
 	s.Item = map[string]any{"section": "The reaction of [14-14C]benzene at 80 C."}
@@ -189,21 +192,21 @@ func TestScoreModelRangeAndThreshold(t *testing.T) {
 		rng       [2]float64
 		threshold float64
 		reply     string
-		want      Status
+		want      proctor.Status
 		score     float64 // grade score, scaled to [0, 1]
 		panel     bool
 		why       string
 	}{
-		{"top of 1-4", [2]float64{1, 4}, 3, "4", StatusPassed, 1, false, "raw 4 >= 3, far from it: one judge decides"},
-		{"bottom of 1-4", [2]float64{1, 4}, 3, "1", StatusFailed, 0, false, "raw 1 < 3"},
-		{"at threshold", [2]float64{1, 4}, 3, "3", StatusPassed, 2.0 / 3, true, "raw = threshold passes, but within a tenth of the range: low confidence, panel"},
-		{"just below", [2]float64{1, 4}, 3, "2.8", StatusFailed, 1.8 / 3, true, "0.2 from the threshold, less than 0.3: panel"},
-		{"default range", [2]float64{}, 0.85, "0.9", StatusPassed, 0.9, true, "0.05 from 0.85 on [0, 1]: panel"},
-		{"default range far", [2]float64{}, 0.85, "0.5", StatusFailed, 0.5, false, "far below"},
-		{"wide range", [2]float64{0, 10}, 7, "8.5", StatusPassed, 0.85, false, "1.5 from 7 on a width of 10"},
-		{"negative range", [2]float64{-1, 1}, 0, "-0.5", StatusFailed, 0.25, false, "0.5 from 0 on a width of 2"},
-		{"above range", [2]float64{1, 4}, 3, "5", StatusNotGraded, 0, true, "off the range: unreadable, the judge abstains"},
-		{"unreadable", [2]float64{}, 0.5, "looks fine to me", StatusNotGraded, 0, true, "no number: abstains"},
+		{"top of 1-4", [2]float64{1, 4}, 3, "4", proctor.StatusPassed, 1, false, "raw 4 >= 3, far from it: one judge decides"},
+		{"bottom of 1-4", [2]float64{1, 4}, 3, "1", proctor.StatusFailed, 0, false, "raw 1 < 3"},
+		{"at threshold", [2]float64{1, 4}, 3, "3", proctor.StatusPassed, 2.0 / 3, true, "raw = threshold passes, but within a tenth of the range: low confidence, panel"},
+		{"just below", [2]float64{1, 4}, 3, "2.8", proctor.StatusFailed, 1.8 / 3, true, "0.2 from the threshold, less than 0.3: panel"},
+		{"default range", [2]float64{}, 0.85, "0.9", proctor.StatusPassed, 0.9, true, "0.05 from 0.85 on [0, 1]: panel"},
+		{"default range far", [2]float64{}, 0.85, "0.5", proctor.StatusFailed, 0.5, false, "far below"},
+		{"wide range", [2]float64{0, 10}, 7, "8.5", proctor.StatusPassed, 0.85, false, "1.5 from 7 on a width of 10"},
+		{"negative range", [2]float64{-1, 1}, 0, "-0.5", proctor.StatusFailed, 0.25, false, "0.5 from 0 on a width of 2"},
+		{"above range", [2]float64{1, 4}, 3, "5", proctor.StatusNotGraded, 0, true, "off the range: unreadable, the judge abstains"},
+		{"unreadable", [2]float64{}, 0.5, "looks fine to me", proctor.StatusNotGraded, 0, true, "no number: abstains"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -216,14 +219,14 @@ func TestScoreModelRangeAndThreshold(t *testing.T) {
 			if got.Status != tt.want {
 				t.Fatalf("got %v (%s), want %v (%s)", got.Status, got.Reason, tt.want, tt.why)
 			}
-			if tt.want != StatusNotGraded && (!got.HasScore || math.Abs(got.Score-tt.score) > 1e-9) {
+			if tt.want != proctor.StatusNotGraded && (!got.HasScore || math.Abs(got.Score-tt.score) > 1e-9) {
 				t.Errorf("score %v (has %v), want %v (%s)", got.Score, got.HasScore, tt.score, tt.why)
 			}
 			ev := judgeEvidence(got)
 			if ev == nil || ev.Panel != tt.panel {
 				t.Fatalf("evidence %+v: want panel %v (%s)", ev, tt.panel, tt.why)
 			}
-			if v := ev.Judges[0]; tt.want != StatusNotGraded && (v.Score == nil || tt.reply != fmtNum(*v.Score)) {
+			if v := ev.Judges[0]; tt.want != proctor.StatusNotGraded && (v.Score == nil || tt.reply != kit.Num(*v.Score)) {
 				t.Errorf("vote score %v, want the raw score %s on the range", v.Score, tt.reply)
 			}
 		})
@@ -235,7 +238,7 @@ func TestScoreModelAsksTheRequestedJudge(t *testing.T) {
 	named := replies("gpt-4.1", "fam-b", "0.95")
 	g := MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"}, judgePoolOf(primary, named))
 	got := g.Grade(context.Background(), scoreSample("x"))
-	if got.Status != StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
+	if got.Status != proctor.StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
 		t.Errorf("got %v (%s), caveats %v, calls primary %d named %d; want passed by gpt-4.1 alone, no caveat",
 			got.Status, got.Reason, got.Caveats, primary.calls(), named.calls())
 	}
@@ -243,7 +246,7 @@ func TestScoreModelAsksTheRequestedJudge(t *testing.T) {
 	primary, named = replies("primary", "fam-a", "0.1"), replies("other", "fam-b", "0.95")
 	g = MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"}, judgePoolOf(primary, named))
 	got = g.Grade(context.Background(), scoreSample("x"))
-	if got.Status != StatusFailed || primary.calls() != 1 || len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
+	if got.Status != proctor.StatusFailed || primary.calls() != 1 || len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
 		t.Errorf("got %v (%s), caveats %q; want failed by the primary with a caveat naming gpt-4.1", got.Status, got.Reason, got.Caveats)
 	}
 
@@ -253,7 +256,7 @@ func TestScoreModelAsksTheRequestedJudge(t *testing.T) {
 	other := replies("other", "fam-b", "0.1")
 	g = MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"}, judgePoolOf(other, same))
 	got = g.Grade(context.Background(), scoreSample("x"))
-	if got.Status != StatusFailed || same.calls() != 0 {
+	if got.Status != proctor.StatusFailed || same.calls() != 0 {
 		t.Errorf("got %v (%s) with %d calls to the same-family judge; want failed by other", got.Status, got.Reason, same.calls())
 	}
 }
@@ -263,7 +266,7 @@ func TestScoreModelPrompt(t *testing.T) {
 	g := MustScoreModel([]EvalMessage{
 		{Role: "system", Content: "Rate it. Write to ops@example.com with questions."},
 		{Role: "user", Content: "Section: {{item.section}}\nSummary: {{sample.output_text}}"},
-	}, 0.5, ScoreModelOptions{Range: [2]float64{0, 1}}, judgePoolOf(j), WithRedactor(RedactBasic))
+	}, 0.5, ScoreModelOptions{Range: [2]float64{0, 1}}, judgePoolOf(j), proctor.WithRedactor(proctor.RedactBasic))
 	s := scoreSample("Mail ann@example.com for the data.")
 	g.Grade(context.Background(), s)
 	if j.calls() != 1 {
@@ -285,18 +288,18 @@ func TestScoreModelPrompt(t *testing.T) {
 
 func TestScoreModelNotGraded(t *testing.T) {
 	g := MustScoreModel(scoreInput, 0.5, ScoreModelOptions{})
-	if got := g.Grade(context.Background(), scoreSample("x")); got.Status != StatusNotGraded || !errors.Is(got.Err, ErrNoJudge) {
+	if got := g.Grade(context.Background(), scoreSample("x")); got.Status != proctor.StatusNotGraded || !errors.Is(got.Err, proctor.ErrNoJudge) {
 		t.Errorf("no judge: got %v (%s), want not graded with ErrNoJudge", got.Status, got.Reason)
 	}
 	j := replies("j", "fam-a", "0.9")
 	g = MustScoreModel(scoreInput, 0.5, ScoreModelOptions{}, judgePoolOf(j))
 	s := scoreSample("x")
 	s.Item = nil
-	if got := g.Grade(context.Background(), s); got.Status != StatusNotGraded || j.calls() != 0 || !strings.Contains(got.Reason, "item.section") {
+	if got := g.Grade(context.Background(), s); got.Status != proctor.StatusNotGraded || j.calls() != 0 || !strings.Contains(got.Reason, "item.section") {
 		t.Errorf("missing item: got %v (%s) with %d calls, want not graded naming item.section, no call", got.Status, got.Reason, j.calls())
 	}
-	if KindOf(g) != KindModel {
-		t.Errorf("kind %v, want model", KindOf(g))
+	if proctor.KindOf(g) != proctor.KindModel {
+		t.Errorf("kind %v, want model", proctor.KindOf(g))
 	}
 }
 
@@ -344,15 +347,15 @@ func TestLabelModelGrade(t *testing.T) {
 	input := []EvalMessage{{Role: "user", Content: "Is this answer correct? {{sample.output_text}}"}}
 	tests := []struct {
 		reply string
-		want  Status
+		want  proctor.Status
 		label string
 		panel bool
 		why   string
 	}{
-		{`{"label": "Correct"}`, StatusPassed, "correct", false, "a passing label in JSON: high confidence"},
-		{"incorrect", StatusFailed, "incorrect", false, "a failing label alone"},
-		{"I'd say it is partially correct.", StatusPassed, "partially correct", true, "one label mentioned in prose: low confidence, panel"},
-		{"Between correct and incorrect.", StatusNotGraded, "", true, "two labels: unreadable, the judge abstains"},
+		{`{"label": "Correct"}`, proctor.StatusPassed, "correct", false, "a passing label in JSON: high confidence"},
+		{"incorrect", proctor.StatusFailed, "incorrect", false, "a failing label alone"},
+		{"I'd say it is partially correct.", proctor.StatusPassed, "partially correct", true, "one label mentioned in prose: low confidence, panel"},
+		{"Between correct and incorrect.", proctor.StatusNotGraded, "", true, "two labels: unreadable, the judge abstains"},
 	}
 	for _, tt := range tests {
 		j := replies("j", "fam-a", tt.reply)
@@ -423,10 +426,10 @@ func TestScoreModelSpecErrors(t *testing.T) {
 		{"label: repeated", `{"type": "label_model", "model": "m", ` + msgs + `, "labels": ["a", "A"], "passing_labels": ["a"]}`, "labels"},
 		{"label: no sampling params", `{"type": "label_model", "model": "m", ` + msgs + `, "labels": ["a"], "passing_labels": ["a"], "sampling_params": {}}`, "sampling_params"},
 	}
-	c := NewCompiler()
+	c := proctor.NewCompiler(Types(), Types())
 	for _, tt := range tests {
 		_, err := c.Compile([]byte(tt.spec))
-		var se *SpecError
+		var se *proctor.SpecError
 		if !errors.As(err, &se) || se.Option != tt.option {
 			t.Errorf("%s: got %v, want a spec error naming option %s", tt.name, err, tt.option)
 		}
@@ -435,7 +438,7 @@ func TestScoreModelSpecErrors(t *testing.T) {
 
 func TestScoreModelSpec(t *testing.T) {
 	j := replies("gpt-4.1", "fam-a", `{"steps": [{"description": "facts", "conclusion": "kept"}], "result": 3.5}`)
-	c := NewCompiler(judgePoolOf(replies("primary", "fam-b", "1"), j))
+	c := proctor.NewCompiler(Types(), judgePoolOf(replies("primary", "fam-b", "1"), j))
 	ch, err := c.Compile([]byte(`{"type": "score_model", "name": "q", "model": "gpt-4.1", "range": [1, 4], "pass_threshold": 3,
 		"sampling_params": {"temperature": 0, "seed": null},
 		"input": [{"role": "system", "content": [{"type": "input_text", "text": "Rate 1-4."}]},
@@ -445,7 +448,7 @@ func TestScoreModelSpec(t *testing.T) {
 	}
 	got := ch.Grade(context.Background(), scoreSample("sum"))
 	ev := judgeEvidence(got)
-	if got.Status != StatusPassed || got.Grader != "q" || ev == nil || ev.Judges[0].Name != "gpt-4.1" || ev.Judges[0].Reasoning != "facts kept" {
+	if got.Status != proctor.StatusPassed || got.Grader != "q" || ev == nil || ev.Judges[0].Name != "gpt-4.1" || ev.Judges[0].Reasoning != "facts kept" {
 		t.Errorf("got %v %q (%s), evidence %+v; want passed by gpt-4.1 with its steps as reasoning", got.Status, got.Grader, got.Reason, ev)
 	}
 	if !strings.Contains(j.prompts[0], "[system]\nRate 1-4.\n\n[user]\nSection:\nThe reaction") {
@@ -478,4 +481,29 @@ func BenchmarkReadScoreReply(b *testing.B) {
 			}
 		}
 	})
+}
+
+// score_model built without judges matches its model to the Runner's
+// judges, as it does to judges it was built with.
+func TestScoreModelTakesTheRunnersJudge(t *testing.T) {
+	primary := replies("primary", "fam-a", "0.1")
+	named := replies("gpt-4.1", "fam-b", "0.95")
+	g := MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"})
+	r := proctor.NewRunner(judgePoolOf(primary, named), proctor.WithChecks(proctor.Check{Grader: g}))
+	rep, err := r.Run(context.Background(), []proctor.Case{{ID: "a", Sample: *scoreSample("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Cases[0].Attempts[0].Grades[0]
+	if got.Status != proctor.StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
+		t.Errorf("got %v (%s), caveats %v, calls primary %d named %d; want passed by gpt-4.1 alone",
+			got.Status, got.Reason, got.Caveats, primary.calls(), named.calls())
+	}
+	other := replies("other", "fam-b", "0.95")
+	r = proctor.NewRunner(judgePoolOf(replies("primary", "fam-a", "0.1"), other), proctor.WithChecks(proctor.Check{Grader: g}))
+	rep, _ = r.Run(context.Background(), []proctor.Case{{ID: "a", Sample: *scoreSample("x")}})
+	got = rep.Cases[0].Attempts[0].Grades[0]
+	if len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
+		t.Errorf("caveats %q; want one naming gpt-4.1", got.Caveats)
+	}
 }

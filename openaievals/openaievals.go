@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // StringOp is a [StringCheck] operation, with OpenAI evals' meanings.
@@ -27,6 +30,18 @@ const (
 )
 
 var stringOpNames = [...]string{"eq", "ne", "like", "ilike"}
+
+// MarshalText encodes op as [StringOp.String] does.
+func (op StringOp) MarshalText() ([]byte, error) { return []byte(op.String()), nil }
+
+// UnmarshalText decodes "eq", "ne", "like" or "ilike".
+func (op *StringOp) UnmarshalText(b []byte) error {
+	if i := slices.Index(stringOpNames[:], string(b)); i >= 0 {
+		*op = StringOp(i)
+		return nil
+	}
+	return fmt.Errorf("openaievals: unknown operation %q (want %s)", b, strings.Join(stringOpNames[:], ", "))
+}
 
 // String returns OpenAI's name for op: "eq", "ne", "like" or "ilike".
 func (op StringOp) String() string {
@@ -66,7 +81,7 @@ type StringCheckOptions struct {
 	Name string
 }
 
-var _ Grader = (*StringCheck)(nil)
+var _ proctor.Grader = (*StringCheck)(nil)
 
 // NewStringCheck returns a string_check grader comparing the input with
 // the reference template by op. It returns a *[TemplateError] when a
@@ -96,7 +111,7 @@ func MustStringCheck(op StringOp, reference string, opts StringCheckOptions) *St
 func (g *StringCheck) Name() string { return g.name }
 
 // Grade renders the templates and compares.
-func (g *StringCheck) Grade(_ context.Context, s *Sample) Grade {
+func (g *StringCheck) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	in, ref, ng, rendered := g.render(s)
 	if !rendered {
 		return ng
@@ -112,7 +127,7 @@ func (g *StringCheck) Grade(_ context.Context, s *Sample) Grade {
 		ok = likeContains(strings.ToLower(in), strings.ToLower(ref))
 	}
 	if ok {
-		return Grade{Status: StatusPassed, Score: 1, HasScore: true}
+		return proctor.Grade{Status: proctor.StatusPassed, Score: 1, HasScore: true}
 	}
 	var why string
 	switch g.op {
@@ -125,22 +140,22 @@ func (g *StringCheck) Grade(_ context.Context, s *Sample) Grade {
 	default:
 		why = "does not contain (ignoring case)"
 	}
-	return Grade{Status: StatusFailed, HasScore: true, Reason: fmt.Sprintf("input %s %s reference %s", clip(in), why, clip(ref))}
+	return proctor.Grade{Status: proctor.StatusFailed, HasScore: true, Reason: fmt.Sprintf("input %s %s reference %s", kit.Quote(in), why, kit.Quote(ref))}
 }
 
 // inputReference is the pair of templates OpenAI's graders compare.
 type inputReference struct {
-	input, reference *Template
+	input, reference *proctor.Template
 }
 
 // parseInputReference parses the input template ("" means
 // {{sample.output_text}}) and the reference template of grader typ.
 func parseInputReference(typ, input, reference string) (inputReference, error) {
-	in, err := ParseTemplate(cmp.Or(input, "{{sample.output_text}}"))
+	in, err := proctor.ParseTemplate(cmp.Or(input, "{{sample.output_text}}"))
 	if err != nil {
 		return inputReference{}, fmt.Errorf("proctor: %s input: %w", typ, err)
 	}
-	ref, err := ParseTemplate(reference)
+	ref, err := proctor.ParseTemplate(reference)
 	if err != nil {
 		return inputReference{}, fmt.Errorf("proctor: %s reference: %w", typ, err)
 	}
@@ -149,16 +164,16 @@ func parseInputReference(typ, input, reference string) (inputReference, error) {
 
 // render renders both templates, or returns the not-graded grade naming
 // the variable the sample lacks.
-func (p inputReference) render(s *Sample) (in, ref string, ng Grade, ok bool) {
+func (p inputReference) render(s *proctor.Sample) (in, ref string, ng proctor.Grade, ok bool) {
 	in, err := p.input.Render(s)
 	if err != nil {
-		return "", "", ErrorGrade("input", err), false
+		return "", "", proctor.ErrorGrade("input", err), false
 	}
 	ref, err = p.reference.Render(s)
 	if err != nil {
-		return "", "", ErrorGrade("reference", err), false
+		return "", "", proctor.ErrorGrade("reference", err), false
 	}
-	return in, ref, Grade{}, true
+	return in, ref, proctor.Grade{}, true
 }
 
 // likeContains reports whether s contains pattern, where an unescaped '%'
@@ -211,7 +226,7 @@ func likeParts(pattern string) []string {
 // metric is.
 type TextSimilarity struct {
 	name   string
-	metric Grader
+	metric proctor.Grader
 	inputReference
 }
 
@@ -225,14 +240,14 @@ type TextSimilarityOptions struct {
 }
 
 var (
-	_ Grader = (*TextSimilarity)(nil)
-	_ Kinded = (*TextSimilarity)(nil)
+	_ proctor.Grader = (*TextSimilarity)(nil)
+	_ proctor.Kinded = (*TextSimilarity)(nil)
 )
 
 // NewTextSimilarity returns a grader that applies metric to the rendered
 // templates. It returns an error when metric is nil or a template does not
 // parse.
-func NewTextSimilarity(metric Grader, reference string, opts TextSimilarityOptions) (*TextSimilarity, error) {
+func NewTextSimilarity(metric proctor.Grader, reference string, opts TextSimilarityOptions) (*TextSimilarity, error) {
 	if metric == nil {
 		return nil, errors.New("proctor: text_similarity needs a metric grader")
 	}
@@ -245,7 +260,7 @@ func NewTextSimilarity(metric Grader, reference string, opts TextSimilarityOptio
 
 // MustTextSimilarity is [NewTextSimilarity] for package-level variables; it
 // panics, naming the call and the reference, when NewTextSimilarity fails.
-func MustTextSimilarity(metric Grader, reference string, opts TextSimilarityOptions) *TextSimilarity {
+func MustTextSimilarity(metric proctor.Grader, reference string, opts TextSimilarityOptions) *TextSimilarity {
 	g, err := NewTextSimilarity(metric, reference, opts)
 	if err != nil {
 		panic(fmt.Sprintf("proctor: MustTextSimilarity(%q): %v", reference, err))
@@ -258,17 +273,17 @@ func (g *TextSimilarity) Name() string { return g.name }
 
 // GraderKind returns the metric's kind (semantic similarity calls an
 // embedder).
-func (g *TextSimilarity) GraderKind() Kind { return KindOf(g.metric) }
+func (g *TextSimilarity) GraderKind() proctor.Kind { return proctor.KindOf(g.metric) }
 
 // Grade renders the templates and grades with the metric.
-func (g *TextSimilarity) Grade(ctx context.Context, s *Sample) Grade {
+func (g *TextSimilarity) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	in, ref, ng, ok := g.render(s)
 	if !ok {
 		return ng
 	}
 	d := *s
 	d.Output, d.Expected, d.References, d.ReferenceIDs = in, &ref, nil, nil
-	r := Check{Grader: g.metric}.Grade(ctx, &d)
+	r := proctor.Check{Grader: g.metric}.Grade(ctx, &d)
 	r.Grader = ""
 	return r
 }
@@ -292,10 +307,9 @@ var similarityMetrics = map[string]map[string]any{
 // similarityMetricNames lists the evaluation_metric values, for messages.
 const similarityMetricNames = "fuzzy_match, bleu, gleu, meteor, cosine, rouge_1, rouge_2, rouge_3, rouge_4, rouge_5, rouge_l"
 
-// openaiSpecs registers the spec types string_check, text_similarity,
-// score_model and label_model (multi and python are in compat.go).
-func openaiSpecs(m map[string]Builder) {
-	m["string_check"] = func(o *SpecOptions) (Grader, error) {
+// openaiSpecs registers the builders of the family's spec types.
+func openaiSpecs(m map[string]proctor.Builder) {
+	m["string_check"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
 		op := o.Enum("operation", "", stringOpNames[:]...)
 		if !o.Has("operation") {
 			o.Errorf("operation", "missing: string_check needs one of eq, ne, like, ilike")
@@ -307,50 +321,11 @@ func openaiSpecs(m map[string]Builder) {
 		}
 		return &StringCheck{name: o.Name(), op: StringOp(slices.Index(stringOpNames[:], op)), inputReference: inputReference{in, ref}}, nil
 	}
-	m["text_similarity"] = func(o *SpecOptions) (Grader, error) {
-		in := templateOption(o, "input", "{{sample.output_text}}", false)
-		ref := templateOption(o, "reference", "", true)
-		metric := o.RequireString("evaluation_metric")
-		if metric == "cosine_similarity" {
-			metric = "cosine" // as some OpenAI examples spell it
-		}
-		var threshold float64
-		if t, ok := o.OptFloat("pass_threshold"); !ok && o.Err() == nil {
-			o.Errorf("pass_threshold", "missing: text_similarity needs a pass_threshold in [0, 1]")
-		} else if t < 0 || t > 1 {
-			o.Errorf("pass_threshold", "want a number in [0, 1], got %v", t)
-		} else {
-			threshold = t
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		spec, ok := similarityMetrics[metric]
-		if !ok {
-			o.Errorf("evaluation_metric", "unknown metric %q (want one of %s)", metric, similarityMetricNames)
-			return nil, o.Err()
-		}
-		typ := spec["type"].(string)
-		if _, ok := o.c.builder(typ); !ok {
-			o.Errorf("evaluation_metric", "metric %s needs the %s grader, which is not available yet in this build", metric, typ)
-			return nil, o.Err()
-		}
-		inner := map[string]any{"threshold": threshold, "name": o.Name()}
-		for k, v := range spec {
-			inner[k] = v
-		}
-		raw, err := json.Marshal(inner)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := o.c.compile(o.where+".evaluation_metric", raw)
-		if err != nil {
-			return nil, err
-		}
-		return &TextSimilarity{name: o.Name(), metric: ch.Grader, inputReference: inputReference{in, ref}}, nil
-	}
+	m["text_similarity"] = textSimilaritySpec
 	m["score_model"] = scoreModelSpec
 	m["label_model"] = labelModelSpec
+	m["multi"] = multiSpec
+	m["python"] = pythonSpec
 }
 
 // CompileTestingCriteria compiles an OpenAI-evals testing_criteria list:
@@ -359,34 +334,119 @@ func openaiSpecs(m map[string]Builder) {
 // holding such an array under "testing_criteria" (an eval's create
 // request). score_model and label_model ask the judges the Compiler was
 // given ([ScoreModel], [LabelModel]). Any proctor spec may appear in the
-// list too. Unlike [Compiler.CompileList] it refuses an empty list, since
+// list too. Unlike [proctor.Compiler.CompileList] it refuses an empty list, since
 // an eval with no criteria grades nothing. Errors name the entry by its
 // index and name.
-func (c *Compiler) CompileTestingCriteria(list []byte) ([]Check, error) {
+func CompileTestingCriteria(c *proctor.Compiler, list []byte) ([]proctor.Check, error) {
 	list = bytes.TrimSpace(list)
 	if len(list) > 0 && list[0] == '{' {
 		var wrapper struct {
 			TestingCriteria json.RawMessage `json:"testing_criteria"`
 		}
 		if err := json.Unmarshal(list, &wrapper); err != nil || len(wrapper.TestingCriteria) == 0 {
-			return nil, &SpecError{Spec: "testing_criteria", Msg: "want a JSON array of grader objects, or an object with a \"testing_criteria\" array", Err: err}
+			return nil, &proctor.SpecError{Spec: "testing_criteria", Msg: "want a JSON array of grader objects, or an object with a \"testing_criteria\" array", Err: err}
 		}
 		list = wrapper.TestingCriteria
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(list, &raws); err != nil {
-		return nil, &SpecError{Spec: "testing_criteria", Msg: "want a JSON array of grader objects", Err: err}
+		return nil, &proctor.SpecError{Spec: "testing_criteria", Msg: "want a JSON array of grader objects", Err: err}
 	}
 	if len(raws) == 0 {
-		return nil, &SpecError{Spec: "testing_criteria", Msg: "the list is empty: nothing would be graded"}
+		return nil, &proctor.SpecError{Spec: "testing_criteria", Msg: "the list is empty: nothing would be graded"}
 	}
-	out := make([]Check, 0, len(raws))
+	out := make([]proctor.Check, 0, len(raws))
 	for i, r := range raws {
-		ch, err := c.compile("testing_criteria["+strconv.Itoa(i)+"]", r)
+		ch, err := c.CompileAs("testing_criteria["+strconv.Itoa(i)+"]", r)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ch)
 	}
 	return out, nil
+}
+
+// passThreshold reads OpenAI's pass_threshold option, or SPEC's threshold
+// as its other spelling (not both), which must lie in [0, 1]; def when
+// neither is given.
+func passThreshold(o *proctor.SpecOptions, def float64) float64 {
+	if o.Has("pass_threshold") && o.Has("threshold") {
+		o.Errorf("threshold", "give pass_threshold or threshold, not both")
+		return def
+	}
+	f, ok := o.OptFloat("pass_threshold")
+	if !ok {
+		return o.Threshold(def)
+	}
+	if f < 0 || f > 1 {
+		o.Errorf("pass_threshold", "want a number in [0, 1], got %v", f)
+		return def
+	}
+	return f
+}
+
+// templateOption reads a template option: def when absent, a spec error
+// naming the option when it does not parse.
+func templateOption(o *proctor.SpecOptions, key, def string, required bool) *proctor.Template {
+	var src string
+	if required {
+		src = o.RequireString(key)
+	} else {
+		src = o.String(key, def)
+	}
+	if o.Err() != nil {
+		return nil
+	}
+	t, err := proctor.ParseTemplate(src)
+	if err != nil {
+		o.Wrap(key, "bad template", err)
+		return nil
+	}
+	return t
+}
+
+// textSimilaritySpec builds a text_similarity spec: input, reference,
+// evaluation_metric, pass_threshold. The metric is compiled as a nested
+// spec, so it takes the Compiler's embedder for cosine.
+func textSimilaritySpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	in := templateOption(o, "input", "{{sample.output_text}}", false)
+	ref := templateOption(o, "reference", "", true)
+	metric := o.RequireString("evaluation_metric")
+	if metric == "cosine_similarity" {
+		metric = "cosine" // as some OpenAI examples spell it
+	}
+	var threshold float64
+	if t, ok := o.OptFloat("pass_threshold"); !ok && o.Err() == nil {
+		o.Errorf("pass_threshold", "missing: text_similarity needs a pass_threshold in [0, 1]")
+	} else if t < 0 || t > 1 {
+		o.Errorf("pass_threshold", "want a number in [0, 1], got %v", t)
+	} else {
+		threshold = t
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	spec, ok := similarityMetrics[metric]
+	if !ok {
+		o.Errorf("evaluation_metric", "unknown metric %q (want one of %s)", metric, similarityMetricNames)
+		return nil, o.Err()
+	}
+	inner := map[string]any{"threshold": threshold, "name": o.Name()}
+	for k, v := range spec {
+		inner[k] = v
+	}
+	raw, err := json.Marshal(inner)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := o.CompileNested("evaluation_metric", raw)
+	var se *proctor.SpecError
+	if errors.As(err, &se) && se.Option == "type" {
+		o.Errorf("evaluation_metric", "metric %s needs the %s grader, which is not available yet in this build", metric, spec["type"])
+		return nil, o.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &TextSimilarity{name: o.Name(), metric: ch.Grader, inputReference: inputReference{in, ref}}, nil
 }

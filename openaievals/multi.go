@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/formula"
 )
 
@@ -15,7 +16,7 @@ import (
 // named sub-graders, computes a score from their scores with a formula
 // (calculate_output) and passes when the score is at least the threshold.
 //
-// A sub-grader's score is its [Grade.Score] when it has one, else 1 when it
+// A sub-grader's score is its [proctor.Grade.Score] when it has one, else 1 when it
 // passed and 0 when it failed. The formula is the small arithmetic language
 // of [NewMulti]; it is parsed once, when the grader is built.
 //
@@ -30,13 +31,13 @@ import (
 // [Multi.Close] closes the sub-graders that hold resources.
 type Multi struct {
 	name      string
-	checks    []Check
+	checks    []proctor.Check
 	keys      []string
 	expr      *formula.Expr
 	threshold float64
 }
 
-var _ Grader = (*Multi)(nil)
+var _ proctor.Grader = (*Multi)(nil)
 
 // MultiOptions configure [NewMulti]. The zero value passes at 0.5.
 type MultiOptions struct {
@@ -57,8 +58,8 @@ type MultiEvidence struct {
 }
 
 var (
-	_ Grader    = (*Multi)(nil)
-	_ io.Closer = (*Multi)(nil)
+	_ proctor.Grader = (*Multi)(nil)
+	_ io.Closer      = (*Multi)(nil)
 )
 
 // NewMulti returns a multi grader over graders, each referred to in the
@@ -69,20 +70,20 @@ var (
 // (one or more arguments), abs, floor, ceil, exp, sqrt and log (natural).
 // Anything else (another name, a string, attribute access, Python's **) is
 // an error, as is a formula that names no grader.
-func NewMulti(calculateOutput string, graders []Grader, opts MultiOptions) (*Multi, error) {
-	checks := make([]Check, len(graders))
+func NewMulti(calculateOutput string, graders []proctor.Grader, opts MultiOptions) (*Multi, error) {
+	checks := make([]proctor.Check, len(graders))
 	keys := make([]string, len(graders))
 	for i, g := range graders {
 		if g == nil {
 			return nil, fmt.Errorf("proctor: multi: grader %d is nil", i)
 		}
-		checks[i], keys[i] = Check{Grader: g}, g.Name()
+		checks[i], keys[i] = proctor.Check{Grader: g}, g.Name()
 	}
 	return newMulti(calculateOutput, checks, keys, opts)
 }
 
 // MustMulti is [NewMulti] that panics on error, for package-level variables.
-func MustMulti(calculateOutput string, graders []Grader, opts MultiOptions) *Multi {
+func MustMulti(calculateOutput string, graders []proctor.Grader, opts MultiOptions) *Multi {
 	g, err := NewMulti(calculateOutput, graders, opts)
 	if err != nil {
 		panic(fmt.Sprintf("proctor.MustMulti(%q): %v", calculateOutput, err))
@@ -99,7 +100,7 @@ type multiError struct {
 func (e *multiError) Error() string { return "proctor: multi: " + e.option + ": " + e.err.Error() }
 func (e *multiError) Unwrap() error { return e.err }
 
-func newMulti(calc string, checks []Check, keys []string, opts MultiOptions) (*Multi, error) {
+func newMulti(calc string, checks []proctor.Check, keys []string, opts MultiOptions) (*Multi, error) {
 	if len(checks) == 0 {
 		return nil, &multiError{"graders", errors.New("needs at least one grader")}
 	}
@@ -131,10 +132,16 @@ func newMulti(calc string, checks []Check, keys []string, opts MultiOptions) (*M
 func (g *Multi) Name() string { return g.name }
 
 // GraderKind returns the most demanding kind among its sub-graders.
-func (g *Multi) GraderKind() Kind { return maxKind(g.checks) }
+func (g *Multi) GraderKind() proctor.Kind {
+	k := proctor.KindDeterministic
+	for _, c := range g.checks {
+		k = max(k, proctor.KindOf(c.Grader))
+	}
+	return k
+}
 
 // Grade runs every sub-grader, then the formula.
-func (g *Multi) Grade(ctx context.Context, s *Sample) Grade {
+func (g *Multi) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	vals := make([]float64, len(g.checks))
 	var notGraded []string
 	var caveats []string
@@ -142,16 +149,16 @@ func (g *Multi) Grade(ctx context.Context, s *Sample) Grade {
 		r := c.Grade(ctx, s)
 		caveats = append(caveats, r.Caveats...)
 		switch {
-		case r.Status != StatusPassed && r.Status != StatusFailed:
+		case r.Status != proctor.StatusPassed && r.Status != proctor.StatusFailed:
 			notGraded = append(notGraded, fmt.Sprintf("%s: %s", g.keys[i], r.Reason))
 		case r.HasScore:
 			vals[i] = r.Score
-		case r.Status == StatusPassed:
+		case r.Status == proctor.StatusPassed:
 			vals[i] = 1
 		}
 	}
 	if len(notGraded) > 0 {
-		gr := NotGraded("sub-grader not graded: " + strings.Join(notGraded, "; "))
+		gr := proctor.NotGraded("sub-grader not graded: " + strings.Join(notGraded, "; "))
 		gr.Caveats = caveats
 		return gr
 	}
@@ -161,12 +168,12 @@ func (g *Multi) Grade(ctx context.Context, s *Sample) Grade {
 	}
 	v, err := g.expr.Eval(vals)
 	if err != nil {
-		gr := ErrorGrade("calculate_output", err).WithEvidence(ev)
+		gr := proctor.ErrorGrade("calculate_output", err).WithEvidence(ev)
 		gr.Caveats = caveats
 		return gr
 	}
 	ev.Value = v
-	gr := Scored(v, g.threshold, fmt.Sprintf("calculate_output = %.4g; pass_threshold %.4g", v, g.threshold)).WithEvidence(ev)
+	gr := proctor.Scored(v, g.threshold, fmt.Sprintf("calculate_output = %.4g; pass_threshold %.4g", v, g.threshold)).WithEvidence(ev)
 	gr.Caveats = caveats
 	return gr
 }
@@ -174,20 +181,20 @@ func (g *Multi) Grade(ctx context.Context, s *Sample) Grade {
 // Close closes every sub-grader that implements io.Closer (python
 // graders hold a worker process) and returns their errors joined.
 func (g *Multi) Close() error {
-	return CloseChecks(g.checks)
+	return proctor.CloseChecks(g.checks)
 }
 
-func multiSpec(o *SpecOptions) (Grader, error) {
+func multiSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	checks, keys, ok := o.Checks("graders")
 	calc := o.RequireString("calculate_output")
-	opts := MultiOptions{Name: o.Name(), PassThreshold: Ptr(passThreshold(o, 0.5))}
+	opts := MultiOptions{Name: o.Name(), PassThreshold: proctor.Ptr(passThreshold(o, 0.5))}
 	if err := o.Err(); err != nil || !ok {
-		_ = CloseChecks(checks)
+		_ = proctor.CloseChecks(checks)
 		return nil, err
 	}
 	g, err := newMulti(calc, checks, keys, opts)
 	if err != nil {
-		_ = CloseChecks(checks)
+		_ = proctor.CloseChecks(checks)
 		var me *multiError
 		if errors.As(err, &me) {
 			o.Wrap(me.option, "cannot compile", me.err)

@@ -1,4 +1,4 @@
-package proctor_test
+package openaievals_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/openaievals"
 )
 
 // fixedScore is a custom spec type for multi tests: it grades with the
@@ -30,7 +31,7 @@ func fixedScore(o *proctor.SpecOptions) (proctor.Grader, error) {
 }
 
 func multiCompiler() *proctor.Compiler {
-	c := proctor.NewCompiler()
+	c := proctor.NewCompiler(openaievals.Types())
 	c.Register("fixed", fixedScore)
 	return c
 }
@@ -120,7 +121,7 @@ func TestMultiGo(t *testing.T) {
 	var n atomic.Int32
 	a := closer{proctor.Func("a", func(context.Context, *proctor.Sample) proctor.Grade { return proctor.Pass("") }), &n}
 	b := proctor.NewExactMatchTo("yes", proctor.ExactMatchOptions{Name: "b"})
-	m, err := proctor.NewMulti("max(a, b) - min(a, b) / 2", []proctor.Grader{a, b}, proctor.MultiOptions{PassThreshold: proctor.Ptr(0.5)})
+	m, err := openaievals.NewMulti("max(a, b) - min(a, b) / 2", []proctor.Grader{a, b}, openaievals.MultiOptions{PassThreshold: proctor.Ptr(0.5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,23 +129,23 @@ func TestMultiGo(t *testing.T) {
 	if got.Status != proctor.StatusPassed || got.Score != 1 {
 		t.Errorf("got %v %v (%s), want passed 1: max(1, 0) - min(1, 0)/2", got.Status, got.Score, got.Reason)
 	}
-	ev := got.Evidence.(proctor.MultiEvidence)
+	ev := got.Evidence.(openaievals.MultiEvidence)
 	if ev.Scores["a"] != 1 || ev.Scores["b"] != 0 || !strings.Contains(ev.Formula, "max(a, b)") {
 		t.Errorf("evidence = %+v", ev)
 	}
 	if err := m.Close(); err != nil || n.Load() != 1 {
 		t.Errorf("Close: err %v, sub-grader closed %d times, want once", err, n.Load())
 	}
-	if _, err := proctor.NewMulti("a", []proctor.Grader{a, closer{proctor.Func("a", nil), &n}}, proctor.MultiOptions{}); err == nil {
+	if _, err := openaievals.NewMulti("a", []proctor.Grader{a, closer{proctor.Func("a", nil), &n}}, openaievals.MultiOptions{}); err == nil {
 		t.Error("NewMulti accepted two graders named a")
 	}
 }
 
 func BenchmarkMulti(b *testing.B) {
-	m := proctor.MustMulti("(a + b) / 2", []proctor.Grader{
+	m := openaievals.MustMulti("(a + b) / 2", []proctor.Grader{
 		proctor.NewExactMatchTo("yes", proctor.ExactMatchOptions{Name: "a"}),
 		proctor.NewExactMatchTo("yes", proctor.ExactMatchOptions{Name: "b"}),
-	}, proctor.MultiOptions{})
+	}, openaievals.MultiOptions{})
 	s := &proctor.Sample{Output: "yes"}
 	ctx := context.Background()
 	for b.Loop() {

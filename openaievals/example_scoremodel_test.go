@@ -1,4 +1,4 @@
-package proctor_test
+package openaievals_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/openaievals"
 )
 
 // An OpenAI-evals testing_criteria list runs as it stands: string_check,
@@ -31,7 +32,7 @@ func Example_testingCriteria() {
 	   "labels": ["on_topic", "off_topic"], "passing_labels": ["on_topic"],
 	   "input": [{"role": "user", "content": [{"type": "input_text", "text": "Is this on topic? {{sample.output_text}}"}]}]}
 	]`)
-	checks, err := proctor.NewCompiler(judges).CompileTestingCriteria(list)
+	checks, err := openaievals.CompileTestingCriteria(proctor.NewCompiler(openaievals.Types(), judges), list)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -60,4 +61,51 @@ func Example_testingCriteria() {
 	// mentions_city: passed, score 1.00
 	// quality: passed, score 0.90, judge gpt-4.1 scored 9: names the capital correct
 	// topic: passed, judge gpt-4.1 labelled on_topic
+}
+
+func ExampleCompileTestingCriteria() {
+	criteria := []byte(`[
+	  {"name": "exact", "type": "string_check", "operation": "eq",
+	   "input": "{{sample.output_text}}", "reference": "{{item.answer}}"},
+	  {"name": "mentions", "type": "string_check", "operation": "ilike",
+	   "input": "{{sample.output_text}}", "reference": "%paris%"}
+	]`)
+	checks, err := openaievals.CompileTestingCriteria(proctor.NewCompiler(openaievals.Types()), criteria)
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{Output: "Paris", Item: map[string]any{"answer": "Paris"}}
+	for _, ch := range checks {
+		fmt.Println(ch.Name(), ch.Grade(context.Background(), s).Status)
+	}
+	// Output:
+	// exact passed
+	// mentions passed
+}
+
+// A multi grader combines named graders with OpenAI's calculate_output
+// formula; the formula is parsed once, when the spec is compiled.
+func ExampleNewMulti() {
+	comp := proctor.NewCompiler(openaievals.Types())
+	check, err := comp.Compile([]byte(`{
+		"type": "multi", "name": "answer_quality",
+		"graders": {
+			"exact": {"type": "exact_match", "expected": "Paris"},
+			"mentions": {"type": "contains", "value": "Paris"}
+		},
+		"calculate_output": "0.7 * exact + 0.3 * mentions",
+		"pass_threshold": 0.5
+	}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, out := range []string{"Paris", "It is Paris.", "Lyon"} {
+		g := check.Grade(context.Background(), &proctor.Sample{Output: out})
+		fmt.Printf("%-13q %s %.1f\n", out, g.Status, g.Score)
+	}
+	// Output:
+	// "Paris"       passed 1.0
+	// "It is Paris." failed 0.3
+	// "Lyon"        failed 0.0
 }

@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"bufio"
@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/proc"
@@ -89,7 +90,7 @@ import (
 // The worker is started on first use, one per grader (or up to
 // [PythonOptions.Workers]); calls into one worker are serialised. It exits
 // when its stdin closes, is killed by [Python.Close], and on Linux dies with
-// the process that started it. Callers of [Compiler.Compile] should close
+// the process that started it. Callers of [proctor.Compiler.Compile] should close
 // graders that implement io.Closer when done; a grader dropped without
 // Close has its workers killed when it is garbage collected. A Python is
 // safe for concurrent use.
@@ -131,8 +132,8 @@ type PythonEvidence struct {
 }
 
 var (
-	_ Grader    = (*Python)(nil)
-	_ io.Closer = (*Python)(nil)
+	_ proctor.Grader = (*Python)(nil)
+	_ io.Closer      = (*Python)(nil)
 )
 
 // ErrPythonClosed is the cause of a grade asked of a closed [Python].
@@ -200,7 +201,7 @@ func (g *Python) Name() string { return g.name }
 func (g *Python) Close() error { return g.st.close() }
 
 // Grade calls grade(sample, item) in a worker.
-func (g *Python) Grade(ctx context.Context, s *Sample) Grade {
+func (g *Python) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	gr := g.st.grade(ctx, s)
 	if g.st.imageTag != "" {
 		gr.Caveats = append(gr.Caveats, fmt.Sprintf("python grader %q: image_tag %q ignored, graded with the local python3", g.name, g.st.imageTag))
@@ -242,23 +243,23 @@ type pyReply struct {
 	ByName bool     `json:"by_name"`
 }
 
-func (st *pyState) grade(ctx context.Context, s *Sample) Grade {
+func (st *pyState) grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	line, err := json.Marshal(pyRequestFor(s))
 	if err != nil {
-		return ErrorGrade("sample does not encode as JSON for the python grader", err)
+		return proctor.ErrorGrade("sample does not encode as JSON for the python grader", err)
 	}
 	if st.isClosed() {
-		return ErrorGrade("", ErrPythonClosed)
+		return proctor.ErrorGrade("", ErrPythonClosed)
 	}
 	var w *pyWorker
 	select {
 	case w = <-st.slots:
 	case <-ctx.Done():
-		return ErrorGrade("waiting for a python worker", ctx.Err())
+		return proctor.ErrorGrade("waiting for a python worker", ctx.Err())
 	}
 	defer func() { st.slots <- w }()
 	if err := st.fatalErr(); err != nil {
-		return ErrorGrade("python grader", err)
+		return proctor.ErrorGrade("python grader", err)
 	}
 	if w == nil || w.exited() {
 		if w != nil {
@@ -282,31 +283,31 @@ func (st *pyState) grade(ctx context.Context, s *Sample) Grade {
 		if reply.Memory {
 			st.discard(w)
 			w = nil
-			return NotGradedf("grade raised %s (memory limit %d MiB)", reply.Error, st.memoryMB)
+			return proctor.NotGradedf("grade raised %s (memory limit %d MiB)", reply.Error, st.memoryMB)
 		}
 		if reply.Raised {
-			return NotGradedf("grade raised %s", reply.Error)
+			return proctor.NotGradedf("grade raised %s", reply.Error)
 		}
-		return NotGraded(reply.Error)
+		return proctor.NotGraded(reply.Error)
 	}
 	if reply.Score == nil {
-		return NotGraded("python worker replied without a score")
+		return proctor.NotGraded("python worker replied without a score")
 	}
 	score := *reply.Score
 	ev := PythonEvidence{Score: score, Network: w.network}
-	return Scored(score, st.threshold, fmt.Sprintf("grade returned %.4g; pass_threshold %.4g", score, st.threshold)).WithEvidence(ev)
+	return proctor.Scored(score, st.threshold, fmt.Sprintf("grade returned %.4g; pass_threshold %.4g", score, st.threshold)).WithEvidence(ev)
 }
 
 // failure turns a worker error into a not-graded grade, preferring the
 // context's error when the context ended, and a closed grader's.
-func (st *pyState) failure(ctx context.Context, prefix string, err error) Grade {
+func (st *pyState) failure(ctx context.Context, prefix string, err error) proctor.Grade {
 	switch {
 	case ctx.Err() != nil:
-		return ErrorGrade(prefix, ctx.Err())
+		return proctor.ErrorGrade(prefix, ctx.Err())
 	case st.isClosed():
-		return ErrorGrade(prefix, ErrPythonClosed)
+		return proctor.ErrorGrade(prefix, ErrPythonClosed)
 	}
-	return ErrorGrade(prefix, err)
+	return proctor.ErrorGrade(prefix, err)
 }
 
 func (st *pyState) isClosed() bool {
@@ -322,7 +323,7 @@ func (st *pyState) fatalErr() error {
 }
 
 // pyRequestFor builds the sample and item dicts grade receives.
-func pyRequestFor(s *Sample) pyRequest {
+func pyRequestFor(s *proctor.Sample) pyRequest {
 	sample := map[string]any{"output_text": s.Output}
 	if t := strings.TrimSpace(s.Output); len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 		sample["output_json"] = json.RawMessage(t)
@@ -333,7 +334,7 @@ func pyRequestFor(s *Sample) pyRequest {
 	if s.Model.Name != "" {
 		sample["model"] = s.Model.Name
 	}
-	if s.Metrics != (Metrics{}) {
+	if s.Metrics != (proctor.Metrics{}) {
 		sample["metrics"] = s.Metrics
 	}
 	item := s.Item
@@ -629,10 +630,10 @@ func (t *tailBuffer) lastLine() string {
 	return kit.ClipRunes(string(b), 300)
 }
 
-func pythonSpec(o *SpecOptions) (Grader, error) {
+func pythonSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	opts := PythonOptions{Name: o.Name()}
 	src := o.RequireString("source")
-	opts.PassThreshold = Ptr(passThreshold(o, 0.5))
+	opts.PassThreshold = proctor.Ptr(passThreshold(o, 0.5))
 	opts.ImageTag = o.String("image_tag", "")
 	if ms, ok := o.OptInt("timeout_ms"); ok {
 		if ms < 1 || ms > 600_000 {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package proctor
+package openaievals
 
 import "os/exec"
 

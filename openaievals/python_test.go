@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/proctest"
 )
 
@@ -19,41 +20,41 @@ func TestPython(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, source string
-		sample       Sample
-		want         Status
+		sample       proctor.Sample
+		want         proctor.Status
 		reason       string // substring of the reason
 		why          string
 	}{
 		{"pass", "def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n",
-			Sample{Output: "It is Paris."}, StatusPassed, "", "score 1 >= 0.5"},
+			proctor.Sample{Output: "It is Paris."}, proctor.StatusPassed, "", "score 1 >= 0.5"},
 		{"fail", "def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n",
-			Sample{Output: "It is Lyon."}, StatusFailed, "", "score 0 < 0.5"},
+			proctor.Sample{Output: "It is Lyon."}, proctor.StatusFailed, "", "score 0 < 0.5"},
 		{"item visible", "def grade(sample, item):\n    return float(sample['output_text'].strip() == item['answer'])\n",
-			Sample{Output: " 42", Item: map[string]any{"answer": "42"}}, StatusPassed, "", "item is the sample's Item"},
+			proctor.Sample{Output: " 42", Item: map[string]any{"answer": "42"}}, proctor.StatusPassed, "", "item is the sample's Item"},
 		{"expected in item", "def grade(sample, item):\n    return float(sample['output_text'] == item['expected'])\n",
-			Sample{Output: "x", Expected: Ptr("x")}, StatusPassed, "", "the sample's expected is item['expected']"},
+			proctor.Sample{Output: "x", Expected: proctor.Ptr("x")}, proctor.StatusPassed, "", "the sample's expected is item['expected']"},
 		{"output_json", "def grade(sample, item):\n    return sample['output_json']['score']\n",
-			Sample{Output: `{"score": 0.75}`}, StatusPassed, "", "JSON output is decoded"},
+			proctor.Sample{Output: `{"score": 0.75}`}, proctor.StatusPassed, "", "JSON output is decoded"},
 		{"seed order by name", "def grade(item, sample):\n    return float(sample.get('output_text') == 'x' and item.get('k') == 1)\n",
-			Sample{Output: "x", Item: map[string]any{"k": 1}}, StatusPassed, "", "grade(item, sample) is called by keyword"},
+			proctor.Sample{Output: "x", Item: map[string]any{"k": 1}}, proctor.StatusPassed, "", "grade(item, sample) is called by keyword"},
 		{"stdout noise", "def grade(sample, item):\n    print('{\"ok\": true, \"score\": 0}')\n    import os\n    os.write(1, b'garbage\\n')\n    return 1\n",
-			Sample{Output: "x"}, StatusPassed, "", "the grader's prints go to stderr, not the protocol"},
+			proctor.Sample{Output: "x"}, proctor.StatusPassed, "", "the grader's prints go to stderr, not the protocol"},
 		{"exception", "def grade(sample, item):\n    raise ValueError('bad input')\n",
-			Sample{Output: "x"}, StatusNotGraded, "ValueError: bad input (<grader> line 2: raise ValueError('bad input'))", "exception type, message and line"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "ValueError: bad input (<grader> line 2: raise ValueError('bad input'))", "exception type, message and line"},
 		{"bool result", "def grade(sample, item):\n    return True\n",
-			Sample{Output: "x"}, StatusNotGraded, "returned bool", "a bool is not a score"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "returned bool", "a bool is not a score"},
 		{"none result", "def grade(sample, item):\n    pass\n",
-			Sample{Output: "x"}, StatusNotGraded, "returned NoneType", "None is not a score"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "returned NoneType", "None is not a score"},
 		{"nan result", "def grade(sample, item):\n    return float('nan')\n",
-			Sample{Output: "x"}, StatusNotGraded, "finite", "NaN is not a score"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "finite", "NaN is not a score"},
 		{"syntax error", "def grade(sample, item)\n    return 1\n",
-			Sample{Output: "x"}, StatusNotGraded, "SyntaxError", "source that does not load"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "SyntaxError", "source that does not load"},
 		{"no grade", "def score(sample, item):\n    return 1\n",
-			Sample{Output: "x"}, StatusNotGraded, "no grade(sample, item)", "grade must be defined"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "no grade(sample, item)", "grade must be defined"},
 		{"memory", "def grade(sample, item):\n    b = bytearray(2 << 30)\n    return 1\n",
-			Sample{Output: "x"}, StatusNotGraded, "MemoryError", "2 GiB is over the 512 MiB default"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "MemoryError", "2 GiB is over the 512 MiB default"},
 		{"no network", "import socket\ndef grade(sample, item):\n    socket.create_connection(('127.0.0.1', 9))\n",
-			Sample{Output: "x"}, StatusNotGraded, "network access is disabled", "sockets are refused"},
+			proctor.Sample{Output: "x"}, proctor.StatusNotGraded, "network access is disabled", "sockets are refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,17 +80,17 @@ func TestPythonTimeoutAndRestart(t *testing.T) {
 	defer g.Close()
 	ctx := context.Background()
 	start := time.Now()
-	got := g.Grade(ctx, &Sample{Output: "loop"})
-	if took := time.Since(start); got.Status != StatusNotGraded || !strings.Contains(got.Reason, "timed out") || took > 20*time.Second {
+	got := g.Grade(ctx, &proctor.Sample{Output: "loop"})
+	if took := time.Since(start); got.Status != proctor.StatusNotGraded || !strings.Contains(got.Reason, "timed out") || took > 20*time.Second {
 		t.Errorf("infinite loop: %v %q after %v, want not graded, timed out, within the 300ms timeout plus start-up", got.Status, got.Reason, took)
 	}
-	if got := g.Grade(ctx, &Sample{Output: "ok"}); got.Status != StatusPassed {
+	if got := g.Grade(ctx, &proctor.Sample{Output: "ok"}); got.Status != proctor.StatusPassed {
 		t.Errorf("after a timeout: %v %q, want passed on a restarted worker", got.Status, got.Reason)
 	}
-	if got := g.Grade(ctx, &Sample{Output: "crash"}); got.Status != StatusNotGraded || !strings.Contains(got.Reason, "exit status 3") {
+	if got := g.Grade(ctx, &proctor.Sample{Output: "crash"}); got.Status != proctor.StatusNotGraded || !strings.Contains(got.Reason, "exit status 3") {
 		t.Errorf("crash: %v %q, want not graded with the exit status", got.Status, got.Reason)
 	}
-	if got := g.Grade(ctx, &Sample{Output: "ok"}); got.Status != StatusPassed {
+	if got := g.Grade(ctx, &proctor.Sample{Output: "ok"}); got.Status != proctor.StatusPassed {
 		t.Errorf("after a crash: %v %q, want passed on a restarted worker", got.Status, got.Reason)
 	}
 }
@@ -102,7 +103,7 @@ func TestPythonCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	got := g.Grade(ctx, &Sample{Output: "x"})
+	got := g.Grade(ctx, &proctor.Sample{Output: "x"})
 	if !errors.Is(got.Err, context.DeadlineExceeded) || time.Since(start) > 20*time.Second {
 		t.Errorf("got %v %q (err %v) after %v, want not graded with the context's error, promptly", got.Status, got.Reason, got.Err, time.Since(start))
 	}
@@ -111,8 +112,8 @@ func TestPythonCancel(t *testing.T) {
 func TestPythonNoInterpreter(t *testing.T) {
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{Interpreter: "proctor-no-such-python3"})
 	defer g.Close()
-	got := g.Grade(context.Background(), &Sample{Output: "x"})
-	if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "not found") {
+	got := g.Grade(context.Background(), &proctor.Sample{Output: "x"})
+	if got.Status != proctor.StatusNotGraded || !strings.Contains(got.Reason, "not found") {
 		t.Errorf("got %v %q, want not graded: interpreter not found", got.Status, got.Reason)
 	}
 }
@@ -128,10 +129,10 @@ func TestPythonConcurrentAndClose(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got := g.Grade(context.Background(), &Sample{Output: fmt.Sprint(i)})
-			want := StatusFailed
+			got := g.Grade(context.Background(), &proctor.Sample{Output: fmt.Sprint(i)})
+			want := proctor.StatusFailed
 			if i%2 == 1 {
-				want = StatusPassed
+				want = proctor.StatusPassed
 			}
 			if got.Status != want {
 				errs <- fmt.Sprintf("sample %d: %v %q, want %v", i, got.Status, got.Reason, want)
@@ -160,7 +161,7 @@ func TestPythonConcurrentAndClose(t *testing.T) {
 			t.Errorf("worker %d still exists after Close (kill 0: %v)", pid, err)
 		}
 	}
-	if got := g.Grade(context.Background(), &Sample{Output: "1"}); !errors.Is(got.Err, ErrPythonClosed) {
+	if got := g.Grade(context.Background(), &proctor.Sample{Output: "1"}); !errors.Is(got.Err, ErrPythonClosed) {
 		t.Errorf("after Close: %v %q, want not graded: closed", got.Status, got.Reason)
 	}
 	deadline := time.Now().Add(2 * time.Second)
@@ -173,7 +174,7 @@ func TestPythonConcurrentAndClose(t *testing.T) {
 }
 
 func TestPythonSpec(t *testing.T) {
-	comp := NewCompiler()
+	comp := proctor.NewCompiler(Types(), Types())
 	ok := []string{
 		`{"type":"python","name":"p","source":"def grade(s, i): return 1","pass_threshold":0.9,"image_tag":"2025-05-08","timeout_ms":500,"memory_mb":256,"workers":2}`,
 	}
@@ -195,7 +196,7 @@ func TestPythonSpec(t *testing.T) {
 		`{"type":"python","source":"x","interpreter":"/bin/sh"}`,
 	}
 	for _, s := range bad {
-		var se *SpecError
+		var se *proctor.SpecError
 		if _, err := comp.Compile([]byte(s)); !errors.As(err, &se) {
 			t.Errorf("Compile(%s) error = %v, want a *SpecError", s, err)
 		}
@@ -207,7 +208,7 @@ func TestPythonImageTagCaveat(t *testing.T) {
 	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{ImageTag: "2025-05-08"})
 	defer g.Close()
-	got := g.Grade(context.Background(), &Sample{Output: "x"})
+	got := g.Grade(context.Background(), &proctor.Sample{Output: "x"})
 	if len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], "image_tag") {
 		t.Errorf("caveats = %q, want one saying image_tag was ignored", got.Caveats)
 	}
@@ -217,7 +218,7 @@ func BenchmarkPython(b *testing.B) {
 	proctest.NeedPython(b)
 	g := MustPython("def grade(sample, item):\n    return 1.0 if 'Paris' in sample['output_text'] else 0.0\n", PythonOptions{})
 	defer g.Close()
-	s := &Sample{Output: "It is Paris."}
+	s := &proctor.Sample{Output: "It is Paris."}
 	ctx := context.Background()
 	g.Grade(ctx, s)
 	for b.Loop() {
@@ -232,7 +233,7 @@ func TestPythonCleanupBackstop(t *testing.T) {
 	t.Parallel()
 	pid := func() int {
 		g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
-		if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {
+		if got := g.Grade(context.Background(), &proctor.Sample{Output: "x"}); got.Status != proctor.StatusPassed {
 			t.Fatalf("got %v %q", got.Status, got.Reason)
 		}
 		g.st.mu.Lock()

@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 )
 
 func TestStringCheck(t *testing.T) {
@@ -20,24 +22,24 @@ func TestStringCheck(t *testing.T) {
 		ref   string
 		out   string
 		item  map[string]any
-		want  Status
+		want  proctor.Status
 		why   string
 	}{
-		{"eq", StringOpEq, "", "{{item.answer}}", "42", map[string]any{"answer": "42"}, StatusPassed, "equal"},
-		{"eq trims", StringOpEq, "", "42", "42\n", nil, StatusPassed, "surrounding space trimmed"},
-		{"eq case", StringOpEq, "", "Paris", "paris", nil, StatusFailed, "eq is case-sensitive"},
-		{"ne", StringOpNe, "", "42", "42", nil, StatusFailed, "equal, so ne fails"},
-		{"ne differs", StringOpNe, "", "42", "43", nil, StatusPassed, "different"},
-		{"like contains", StringOpLike, "", "Paris", "The capital is Paris.", nil, StatusPassed, "OpenAI: like means contains"},
-		{"like case", StringOpLike, "", "paris", "The capital is Paris.", nil, StatusFailed, "like is case-sensitive"},
-		{"ilike", StringOpILike, "", "paris", "The capital is PARIS.", nil, StatusPassed, "ilike ignores case"},
-		{"ilike sql wildcards", StringOpILike, "", "%paris%", "The capital is Paris.", nil, StatusPassed, "SQL-style % reads as any run"},
-		{"like inner wildcard", StringOpLike, "", "cap%Paris", "The capital is Paris.", nil, StatusPassed, "% between parts"},
-		{"like wildcard order", StringOpLike, "", "Paris%capital", "The capital is Paris.", nil, StatusFailed, "parts in order"},
-		{"like escaped percent", StringOpLike, "", `50\%`, "a 50% rise", nil, StatusPassed, `\% is a literal percent`},
-		{"like underscore literal", StringOpLike, "", "user_id", "the userXid field", nil, StatusFailed, "_ is literal"},
-		{"input template", StringOpEq, "{{item.got}}", "{{expected}}", "ignored", map[string]any{"got": "B"}, StatusPassed, "input from the item"},
-		{"missing item", StringOpEq, "", "{{item.answer}}", "42", nil, StatusNotGraded, "no item key"},
+		{"eq", StringOpEq, "", "{{item.answer}}", "42", map[string]any{"answer": "42"}, proctor.StatusPassed, "equal"},
+		{"eq trims", StringOpEq, "", "42", "42\n", nil, proctor.StatusPassed, "surrounding space trimmed"},
+		{"eq case", StringOpEq, "", "Paris", "paris", nil, proctor.StatusFailed, "eq is case-sensitive"},
+		{"ne", StringOpNe, "", "42", "42", nil, proctor.StatusFailed, "equal, so ne fails"},
+		{"ne differs", StringOpNe, "", "42", "43", nil, proctor.StatusPassed, "different"},
+		{"like contains", StringOpLike, "", "Paris", "The capital is Paris.", nil, proctor.StatusPassed, "OpenAI: like means contains"},
+		{"like case", StringOpLike, "", "paris", "The capital is Paris.", nil, proctor.StatusFailed, "like is case-sensitive"},
+		{"ilike", StringOpILike, "", "paris", "The capital is PARIS.", nil, proctor.StatusPassed, "ilike ignores case"},
+		{"ilike sql wildcards", StringOpILike, "", "%paris%", "The capital is Paris.", nil, proctor.StatusPassed, "SQL-style % reads as any run"},
+		{"like inner wildcard", StringOpLike, "", "cap%Paris", "The capital is Paris.", nil, proctor.StatusPassed, "% between parts"},
+		{"like wildcard order", StringOpLike, "", "Paris%capital", "The capital is Paris.", nil, proctor.StatusFailed, "parts in order"},
+		{"like escaped percent", StringOpLike, "", `50\%`, "a 50% rise", nil, proctor.StatusPassed, `\% is a literal percent`},
+		{"like underscore literal", StringOpLike, "", "user_id", "the userXid field", nil, proctor.StatusFailed, "_ is literal"},
+		{"input template", StringOpEq, "{{item.got}}", "{{expected}}", "ignored", map[string]any{"got": "B"}, proctor.StatusPassed, "input from the item"},
+		{"missing item", StringOpEq, "", "{{item.answer}}", "42", nil, proctor.StatusNotGraded, "no item key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,7 +47,7 @@ func TestStringCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := g.Grade(context.Background(), &Sample{Output: tt.out, Item: tt.item, Expected: Ptr("B")})
+			got := g.Grade(context.Background(), &proctor.Sample{Output: tt.out, Item: tt.item, Expected: proctor.Ptr("B")})
 			if got.Status != tt.want {
 				t.Errorf("got %v (%s), want %v: %s", got.Status, got.Reason, tt.want, tt.why)
 			}
@@ -59,23 +61,23 @@ func TestStringCheck(t *testing.T) {
 // metricStub is a metric grader registered in place of one this build may
 // lack: it passes when the output equals the expected value and records
 // what it was given.
-func metricStub(o *SpecOptions) (Grader, error) {
+func metricStub(o *proctor.SpecOptions) (proctor.Grader, error) {
 	th := o.Threshold(0)
 	variant := o.String("variant", "")
-	return Func(o.Type(), func(_ context.Context, s *Sample) Grade {
+	return proctor.Func(o.Type(), func(_ context.Context, s *proctor.Sample) proctor.Grade {
 		e, _ := s.ExpectedText()
 		score := 0.0
 		if s.Output == e {
 			score = 1
 		}
-		g := Scored(score, th, variant)
+		g := proctor.Scored(score, th, variant)
 		g.Evidence = map[string]any{"output": s.Output, "expected": e}
 		return g
 	}), o.Err()
 }
 
 func TestTextSimilarityMapsToMetrics(t *testing.T) {
-	c := NewCompiler()
+	c := proctor.NewCompiler(Types(), Types())
 	for _, typ := range []string{"fuzzy_match", "rouge", "semantic_similarity"} {
 		c.Register(typ, metricStub)
 	}
@@ -84,16 +86,16 @@ func TestTextSimilarityMapsToMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := ch.Grade(context.Background(), &Sample{Output: "same", Item: map[string]any{"section": "same"}})
-	if got.Status != StatusPassed || got.Reason != "rougeL" {
+	got := ch.Grade(context.Background(), &proctor.Sample{Output: "same", Item: map[string]any{"section": "same"}})
+	if got.Status != proctor.StatusPassed || got.Reason != "rougeL" {
 		t.Errorf("got %v %q, want passed by the rouge grader with variant rougeL", got.Status, got.Reason)
 	}
 	ev, _ := got.Evidence.(map[string]any)
 	if ev["output"] != "same" || ev["expected"] != "same" {
 		t.Errorf("metric saw %v, want the rendered input as output and reference as expected", ev)
 	}
-	got = ch.Grade(context.Background(), &Sample{Output: "x"})
-	if got.Status != StatusNotGraded {
+	got = ch.Grade(context.Background(), &proctor.Sample{Output: "x"})
+	if got.Status != proctor.StatusNotGraded {
 		t.Errorf("missing item: got %v, want not graded", got.Status)
 	}
 	for metric, typ := range map[string]string{"cosine": "semantic_similarity", "cosine_similarity": "semantic_similarity", "fuzzy_match": "fuzzy_match", "rouge_3": "rouge"} {
@@ -102,53 +104,53 @@ func TestTextSimilarityMapsToMetrics(t *testing.T) {
 			t.Errorf("%s: %v", metric, err)
 			continue
 		}
-		g := ch.Grade(context.Background(), &Sample{Output: "a", Expected: Ptr("b")})
-		if g.Status != StatusFailed {
+		g := ch.Grade(context.Background(), &proctor.Sample{Output: "a", Expected: proctor.Ptr("b")})
+		if g.Status != proctor.StatusFailed {
 			t.Errorf("%s (%s): got %v, want failed below the threshold", metric, typ, g.Status)
 		}
 	}
 }
 
 func TestTextSimilarityNotAvailable(t *testing.T) {
-	c := NewCompiler()
-	_, builtinMeteor := builtinTypes()["meteor"]
+	c := proctor.NewCompiler(Types(), Types())
+	builtinMeteor := slices.Contains(proctor.NewCompiler(Types(), Types()).Types(), "meteor")
 	if builtinMeteor {
 		t.Skip("meteor is built in")
 	}
 	_, err := c.Compile([]byte(`{"type":"text_similarity","reference":"{{expected}}","evaluation_metric":"meteor","pass_threshold":0.5}`))
-	var se *SpecError
+	var se *proctor.SpecError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "not available yet") {
 		t.Errorf("got %v, want a spec error saying meteor is not available yet", err)
 	}
 }
 
 func TestCompileTestingCriteria(t *testing.T) {
-	c := NewCompiler()
+	c := proctor.NewCompiler(Types(), Types())
 	c.Register("fuzzy_match", metricStub)
 	list := `[
 	  {"name": "exact", "type": "string_check", "operation": "eq", "input": "{{sample.output_text}}", "reference": "{{item.answer}}"},
 	  {"name": "close", "type": "text_similarity", "input": "{{sample.output_text}}", "reference": "{{item.answer}}", "evaluation_metric": "fuzzy_match", "pass_threshold": 0.8}
 	]`
-	checks, err := c.CompileTestingCriteria([]byte(list))
+	checks, err := CompileTestingCriteria(c, []byte(list))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(checks) != 2 || checks[0].Name() != "exact" || checks[1].Name() != "close" {
 		t.Fatalf("got %d checks named %v, want exact and close", len(checks), checks)
 	}
-	s := &Sample{Output: "42", Item: map[string]any{"answer": "42"}}
+	s := &proctor.Sample{Output: "42", Item: map[string]any{"answer": "42"}}
 	for _, ch := range checks {
-		if g := ch.Grade(context.Background(), s); g.Status != StatusPassed {
+		if g := ch.Grade(context.Background(), s); g.Status != proctor.StatusPassed {
 			t.Errorf("%s: got %v (%s), want passed", ch.Name(), g.Status, g.Reason)
 		}
 	}
-	wrapped, err := c.CompileTestingCriteria([]byte(`{"name":"eval","testing_criteria":` + list + `}`))
+	wrapped, err := CompileTestingCriteria(c, []byte(`{"name":"eval","testing_criteria":`+list+`}`))
 	if err != nil || len(wrapped) != 2 {
 		t.Errorf("wrapped list: got %d, %v", len(wrapped), err)
 	}
 	for _, typ := range []string{"score_model", "label_model"} {
-		_, err := c.CompileTestingCriteria([]byte(`[{"name":"g","type":"` + typ + `","source":"def grade(i,s): return 1"}]`))
-		var se *SpecError
+		_, err := CompileTestingCriteria(c, []byte(`[{"name":"g","type":"`+typ+`","source":"def grade(i,s): return 1"}]`))
+		var se *proctor.SpecError
 		// score_model and label_model are built now: without a model the
 		// spec is refused naming the option.
 		if !errors.As(err, &se) || se.Option != "model" {
@@ -156,7 +158,7 @@ func TestCompileTestingCriteria(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`[]`, `{}`, `[{"type":"string_check","operation":"eq"}]`, `nope`} {
-		if _, err := c.CompileTestingCriteria([]byte(bad)); err == nil {
+		if _, err := CompileTestingCriteria(c, []byte(bad)); err == nil {
 			t.Errorf("CompileTestingCriteria(%s): got no error", bad)
 		}
 	}
@@ -170,13 +172,13 @@ func TestSeedTestingCriteria(t *testing.T) {
 		{"name": "chemical_name_grader", "type": "python", "source": "def grade(item, sample):\n    return 1.0", "pass_threshold": 0.9},
 	}
 	b, _ := json.Marshal(list)
-	c := NewCompiler()
+	c := proctor.NewCompiler(Types(), Types())
 	c.Register("semantic_similarity", metricStub)
-	checks, err := c.CompileTestingCriteria(b)
+	checks, err := CompileTestingCriteria(c, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer CloseChecks(checks)
+	defer proctor.CloseChecks(checks)
 	if len(checks) != 2 || checks[1].Name() != "chemical_name_grader" {
 		t.Errorf("got %d checks, want cosine_similarity and chemical_name_grader", len(checks))
 	}
@@ -193,13 +195,13 @@ func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
 		t.Skip("python3 is not on PATH: the seed's python graders need it")
 	}
 	t.Parallel()
-	list, err := os.ReadFile("testdata/compat/openai/testing_criteria.json")
+	list, err := os.ReadFile("../testdata/compat/openai/testing_criteria.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var prompts []string
-	judge := JudgeModel{Name: "gpt-4.1", Family: "openai", Model: "scripted", Call: func(_ context.Context, p string) (string, error) {
+	judge := proctor.JudgeModel{Name: "gpt-4.1", Family: "openai", Model: "scripted", Call: func(_ context.Context, p string) (string, error) {
 		mu.Lock()
 		prompts = append(prompts, p)
 		mu.Unlock()
@@ -211,18 +213,18 @@ func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
 		}
 		return "", errors.New("unexpected prompt")
 	}}
-	pool := NewJudgePool(judge)
-	checks, err := NewCompiler(pool).CompileTestingCriteria(list)
+	pool := proctor.NewJudgePool(judge)
+	checks, err := CompileTestingCriteria(proctor.NewCompiler(Types(), pool), list)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer CloseChecks(checks)
+	defer proctor.CloseChecks(checks)
 
-	lines, err := os.ReadFile("testdata/compat/openai/summaries.jsonl")
+	lines, err := os.ReadFile("../testdata/compat/openai/summaries.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []Case
+	var cases []proctor.Case
 	for line := range strings.Lines(string(lines)) {
 		var c struct {
 			ID      string         `json:"id"`
@@ -232,13 +234,13 @@ func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &c); err != nil {
 			t.Fatal(err)
 		}
-		cases = append(cases, Case{ID: c.ID, Sample: Sample{Item: c.Item}, Outputs: []Sample{{Output: c.Outputs[0]}}})
+		cases = append(cases, proctor.Case{ID: c.ID, Sample: proctor.Sample{Item: c.Item}, Outputs: []proctor.Sample{{Output: c.Outputs[0]}}})
 	}
-	rep, err := NewRunner(WithChecks(checks...), pool).Run(context.Background(), cases)
+	rep, err := proctor.NewRunner(proctor.WithChecks(checks...), pool).Run(context.Background(), cases)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Status{"good": StatusPassed, "bad": StatusFailed}
+	want := map[string]proctor.Status{"good": proctor.StatusPassed, "bad": proctor.StatusFailed}
 	names := []string{"chemical_name_grader", "word_length_deviation_grader", "cosine_similarity", "llm_as_judge"}
 	for _, cr := range rep.Cases {
 		if cr.Verdict != want[cr.ID] {

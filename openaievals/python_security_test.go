@@ -1,6 +1,6 @@
 //go:build linux
 
-package proctor
+package openaievals
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/kit"
 	"github.com/proctorhq/proctor/internal/proctest"
 )
@@ -25,7 +26,7 @@ func TestPythonCandidateNotOnCommandLine(t *testing.T) {
 	t.Parallel()
 	g := MustPython("def grade(sample, item):\n    return 1\n", PythonOptions{})
 	defer g.Close()
-	if got := g.Grade(context.Background(), &Sample{Output: candidateMarker, Item: map[string]any{"k": candidateMarker}}); got.Status != StatusPassed {
+	if got := g.Grade(context.Background(), &proctor.Sample{Output: candidateMarker, Item: map[string]any{"k": candidateMarker}}); got.Status != proctor.StatusPassed {
 		t.Fatalf("got %v %q", got.Status, got.Reason)
 	}
 	g.st.mu.Lock()
@@ -57,8 +58,8 @@ func TestPythonTimeoutKillsGroup(t *testing.T) {
 	src := "import subprocess\ndef grade(sample, item):\n    p = subprocess.Popen(['sleep', '60'])\n    open(" + strconv.Quote(dir+"/child") + ", 'w').write(str(p.pid))\n    while True:\n        pass\n"
 	g := MustPython(src, PythonOptions{Timeout: 500 * time.Millisecond})
 	defer g.Close()
-	got := g.Grade(context.Background(), &Sample{Output: "x"})
-	if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "timed out") {
+	got := g.Grade(context.Background(), &proctor.Sample{Output: "x"})
+	if got.Status != proctor.StatusNotGraded || !strings.Contains(got.Reason, "timed out") {
 		t.Errorf("got %v %q, want not graded: timed out", got.Status, got.Reason)
 	}
 	proctest.WaitGone(t, proctest.ReadPid(t, dir+"/child"))
@@ -74,14 +75,14 @@ func TestPythonPipesDoNotDeadlock(t *testing.T) {
 	g := MustPython(src, PythonOptions{Timeout: 20 * time.Second})
 	defer g.Close()
 	ctx := context.Background()
-	if got := g.Grade(ctx, &Sample{Output: "flood"}); got.Status != StatusPassed {
+	if got := g.Grade(ctx, &proctor.Sample{Output: "flood"}); got.Status != proctor.StatusPassed {
 		t.Errorf("stderr flood: %v %q, want passed", got.Status, got.Reason)
 	}
 	start := time.Now()
-	if got := g.Grade(ctx, &Sample{Output: "huge"}); got.Status != StatusNotGraded || time.Since(start) > 10*time.Second {
+	if got := g.Grade(ctx, &proctor.Sample{Output: "huge"}); got.Status != proctor.StatusNotGraded || time.Since(start) > 10*time.Second {
 		t.Errorf("huge reply line: %v %q after %v, want not graded, promptly", got.Status, kit.ClipRunes(got.Reason, 200), time.Since(start))
 	}
-	if got := g.Grade(ctx, &Sample{Output: "ok"}); got.Status != StatusPassed {
+	if got := g.Grade(ctx, &proctor.Sample{Output: "ok"}); got.Status != proctor.StatusPassed {
 		t.Errorf("after the huge reply: %v %q, want passed", got.Status, got.Reason)
 	}
 }
@@ -99,7 +100,7 @@ func TestPythonCancelledBeforeCall(t *testing.T) {
 	cancel()
 	for i := range 10 {
 		start := time.Now()
-		got := g.Grade(ctx, &Sample{Output: "x"})
+		got := g.Grade(ctx, &proctor.Sample{Output: "x"})
 		if !errors.Is(got.Err, context.Canceled) || time.Since(start) > 3*time.Second {
 			t.Fatalf("call %d: %v %q (err %v) after %v, want not graded with context.Canceled, promptly", i, got.Status, got.Reason, got.Err, time.Since(start))
 		}
@@ -134,13 +135,13 @@ def grade(sample, item):
         forge(('%s %d\n' % (nonce, len(body))).encode() + body)
     return float(item['score'])
 `
-	g := MustPython(src, PythonOptions{PassThreshold: Ptr(0.0)})
+	g := MustPython(src, PythonOptions{PassThreshold: proctor.Ptr(0.0)})
 	defer g.Close()
 	ctx := context.Background()
-	score := func(out string, want float64) Grade {
-		return g.Grade(ctx, &Sample{Output: out, Item: map[string]any{"score": want}})
+	score := func(out string, want float64) proctor.Grade {
+		return g.Grade(ctx, &proctor.Sample{Output: out, Item: map[string]any{"score": want}})
 	}
-	if got := score("unframed", 0.1); got.Status != StatusNotGraded || !strings.Contains(got.Reason, "not framed") {
+	if got := score("unframed", 0.1); got.Status != proctor.StatusNotGraded || !strings.Contains(got.Reason, "not framed") {
 		t.Errorf("unframed forgery: %v %q, want not graded naming the framing", got.Status, got.Reason)
 	}
 	if got := score("ok", 0.25); got.Score != 0.25 {
@@ -150,7 +151,7 @@ def grade(sample, item):
 	// code decides its score anyway); the genuine reply left behind is
 	// refused by the next call, and the one after is graded again.
 	score("own-nonce", 0.1)
-	if got := score("ok", 0.5); got.Status != StatusNotGraded && got.Score != 0.5 {
+	if got := score("ok", 0.5); got.Status != proctor.StatusNotGraded && got.Score != 0.5 {
 		t.Errorf("sample after an own-nonce forgery: score %v (%v), want not graded or its own 0.5", got.Score, got.Status)
 	}
 	if got := score("ok", 0.75); got.Score != 0.75 {
@@ -175,7 +176,7 @@ def grade(sample, item):
 `
 	g := MustPython(src, PythonOptions{})
 	defer g.Close()
-	if got := g.Grade(context.Background(), &Sample{Output: "x"}); got.Status != StatusPassed {
+	if got := g.Grade(context.Background(), &proctor.Sample{Output: "x"}); got.Status != proctor.StatusPassed {
 		t.Errorf("AF_UNIX sockets: %v %q, want every one refused (passed)", got.Status, got.Reason)
 	}
 }

@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/internal/judgereply"
@@ -22,7 +23,7 @@ import (
 type EvalMessage struct {
 	// Role is system, developer, user or assistant.
 	Role string
-	// Content is a [Template]: {{item.KEY}}, {{sample.output_text}} and
+	// Content is a [proctor.Template]: {{item.KEY}}, {{sample.output_text}} and
 	// the other variables it lists.
 	Content string
 }
@@ -33,17 +34,17 @@ var evalRoles = []string{"system", "developer", "user", "assistant"}
 // evalMessage is an [EvalMessage] with its content compiled.
 type evalMessage struct {
 	role    string
-	content *Template
+	content *proctor.Template
 }
 
 // evalModel is the body score_model and label_model share: the messages,
 // the judge asked first and the caveats every judged grade carries.
 type evalModel struct {
 	name     string
-	severity Severity
-	jc       judgeConfig
+	severity proctor.Severity
+	judging  *proctor.Judging
 	messages []evalMessage
-	first    int      // pool index of the judge asked first; -1 for pool order
+	first    string   // the judge asked first; "" for pool order
 	caveats  []string // the requested model not configured, sampling params not applied
 	typ      string   // the spec type, for caveats
 	model    string   // the model asked for, matched to the Runner's judges when built without any
@@ -51,14 +52,14 @@ type evalModel struct {
 }
 
 // newEvalModel compiles the messages and picks the judge for model.
-func newEvalModel(typ string, input []EvalMessage, model string, jo JudgeOptions, with []Option) (evalModel, error) {
+func newEvalModel(typ string, input []EvalMessage, model string, jo proctor.JudgeOptions, with []proctor.Option) (evalModel, error) {
 	msgs, err := compileMessages(input)
 	if err != nil {
 		return evalModel{}, fmt.Errorf("proctor: %s: %w", typ, err)
 	}
-	g := evalModel{name: cmp.Or(jo.Name, typ), severity: jo.Severity, jc: judgeConfigOf(with), messages: msgs, typ: typ, model: model}
+	g := evalModel{name: cmp.Or(jo.Name, typ), severity: jo.Severity, judging: proctor.NewJudging(with...), messages: msgs, typ: typ, model: model}
 	var caveat string
-	g.first, caveat = resolveJudge(g.jc.pool, typ, model)
+	g.first, caveat = resolveJudge(g.judging.Pool(context.Background()), typ, model)
 	if caveat != "" {
 		g.caveats = append(g.caveats, caveat)
 	}
@@ -75,7 +76,7 @@ func compileMessages(input []EvalMessage) ([]evalMessage, error) {
 		if !slices.Contains(evalRoles, m.Role) {
 			return nil, fmt.Errorf("input[%d].role: %q is not one of %s", i, m.Role, strings.Join(evalRoles, ", "))
 		}
-		t, err := ParseTemplate(m.Content)
+		t, err := proctor.ParseTemplate(m.Content)
 		if err != nil {
 			return nil, fmt.Errorf("input[%d].content: %w", i, err)
 		}
@@ -87,16 +88,16 @@ func compileMessages(input []EvalMessage) ([]evalMessage, error) {
 // Name returns the grader's name.
 func (g *evalModel) Name() string { return g.name }
 
-// GraderKind returns [KindModel]: a judge model grades.
-func (g *evalModel) GraderKind() Kind { return KindModel }
+// GraderKind returns [proctor.KindModel]: a judge model grades.
+func (g *evalModel) GraderKind() proctor.Kind { return proctor.KindModel }
 
 // prompt renders the messages for s as "[role]\ncontent" blocks, the
 // sample's values passed through redact, and ends with the answer format.
 // It returns why s cannot be graded when a variable is missing.
-func (g *evalModel) prompt(s *Sample, redact func(string) string) (string, string) {
+func (g *evalModel) prompt(s *proctor.Sample, redact func(string) string) (string, string) {
 	var b strings.Builder
 	for i, m := range g.messages {
-		text, err := renderRedacted(m.content, s, redact)
+		text, err := m.content.RenderRedacted(s, redact)
 		if err != nil {
 			return "", fmt.Sprintf("input[%d].content: %v", i, err)
 		}
@@ -109,30 +110,13 @@ func (g *evalModel) prompt(s *Sample, redact func(string) string) (string, strin
 	return b.String(), ""
 }
 
-// renderRedacted renders t against s with each variable's value passed
-// through redact; the template's own text is sent as written.
-func renderRedacted(t *Template, s *Sample, redact func(string) string) (string, error) {
-	var b strings.Builder
-	for _, p := range t.parts {
-		v, err := p.value(s)
-		if err != nil {
-			return "", err
-		}
-		if p.v != varNone {
-			v = redact(v)
-		}
-		b.WriteString(v)
-	}
-	return b.String(), nil
-}
-
 // grade asks the judges and adds the grader's caveats to a judged grade.
 // Built without judges, it matches its model to the judges of the Runner
 // that runs it.
-func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (customReading, error)) Grade {
+func (g *evalModel) grade(ctx context.Context, s *proctor.Sample, read func(string) (proctor.JudgeReading, error)) proctor.Grade {
 	first, caveats := g.first, g.caveats
-	if g.jc.pool == nil {
-		if p := runnerPool(ctx); p != nil {
+	if g.judging.Pool(context.Background()) == nil {
+		if p := g.judging.Pool(ctx); p != nil {
 			var caveat string
 			first, caveat = resolveJudge(p, g.typ, g.model)
 			if caveat != "" {
@@ -140,8 +124,8 @@ func (g *evalModel) grade(ctx context.Context, s *Sample, read func(string) (cus
 			}
 		}
 	}
-	r := g.jc.gradeCustomFirst(ctx, s, g.severity, first, g.prompt, read)
-	if ev, ok := r.Evidence.(*JudgeEvidence); ok && len(ev.Judges) > 0 && len(caveats) > 0 {
+	r := g.judging.Ask(ctx, s, g.severity, proctor.JudgeAsk{Prompt: g.prompt, Read: read, First: first})
+	if ev, ok := r.Evidence.(*proctor.JudgeEvidence); ok && len(ev.Judges) > 0 && len(caveats) > 0 {
 		r.Caveats = append(slices.Clip(r.Caveats), caveats...)
 	}
 	return r
@@ -159,20 +143,20 @@ var modelFamilies = []struct{ prefix, family string }{
 // resolveJudge picks the judge an OpenAI grader's model names: a judge of
 // that name, else of that model id, else of that family, else of the
 // family the model id belongs to (gpt-* is openai, claude-* anthropic...).
-// It returns the judge's pool index, or -1 for the pool's own order, and a
+// It returns the judge's name, or "" for the pool's own order, and a
 // caveat when the judge asked is not the model requested.
-func resolveJudge(p *JudgePool, typ, model string) (int, string) {
+func resolveJudge(p *proctor.JudgePool, typ, model string) (string, string) {
 	if p == nil || model == "" {
-		return -1, ""
+		return "", ""
 	}
-	js := p.judges
-	for _, same := range []func(JudgeModel) bool{
-		func(j JudgeModel) bool { return j.Name == model },
-		func(j JudgeModel) bool { return strings.EqualFold(j.Model, model) },
-		func(j JudgeModel) bool { return j.family() == familyFold(model) },
+	js := p.Judges()
+	for _, same := range []func(proctor.JudgeModel) bool{
+		func(j proctor.JudgeModel) bool { return j.Name == model },
+		func(j proctor.JudgeModel) bool { return strings.EqualFold(j.Model, model) },
+		func(j proctor.JudgeModel) bool { return familyOf(j) == strings.ToLower(strings.TrimSpace(model)) },
 	} {
 		if i := slices.IndexFunc(js, same); i >= 0 {
-			return i, ""
+			return js[i].Name, ""
 		}
 	}
 	m := strings.ToLower(model)
@@ -180,14 +164,23 @@ func resolveJudge(p *JudgePool, typ, model string) (int, string) {
 		if !strings.HasPrefix(m, f.prefix) {
 			continue
 		}
-		if i := slices.IndexFunc(js, func(j JudgeModel) bool { return j.family() == f.family }); i >= 0 {
-			return i, fmt.Sprintf("%s model %q is not a configured judge: judge %s (model %s) of the same family, %s, graded instead",
+		if i := slices.IndexFunc(js, func(j proctor.JudgeModel) bool { return familyOf(j) == f.family }); i >= 0 {
+			return js[i].Name, fmt.Sprintf("%s model %q is not a configured judge: judge %s (model %s) of the same family, %s, graded instead",
 				typ, model, js[i].Name, cmp.Or(js[i].Model, "unnamed"), f.family)
 		}
 		break
 	}
-	return -1, fmt.Sprintf("%s model %q matches no configured judge by name, model or family: the primary judge %s (model %s) graded instead",
+	return "", fmt.Sprintf("%s model %q matches no configured judge by name, model or family: the primary judge %s (model %s) graded instead",
 		typ, model, js[0].Name, cmp.Or(js[0].Model, "unnamed"))
+}
+
+// familyOf is the family judge j is compared by, as the pool compares
+// families: its Family folded to lower case, or its own name's when empty.
+func familyOf(j proctor.JudgeModel) string {
+	if f := strings.ToLower(strings.TrimSpace(j.Family)); f != "" {
+		return f
+	}
+	return "judge:" + j.Name
 }
 
 // ScoreModel is OpenAI evals' score_model grader: it sends its messages,
@@ -230,7 +223,7 @@ type ScoreModel struct {
 type ScoreModelOptions struct {
 	// JudgeOptions name the grader (default "score_model") and set its
 	// severity.
-	JudgeOptions
+	proctor.JudgeOptions
 	// Model is OpenAI's model field: the judge asked first is the one of
 	// that name, else of that model id, else of that family, else of the
 	// family the model id belongs to (gpt-* openai, claude-* anthropic,
@@ -306,8 +299,8 @@ func (p SamplingParams) unapplied() []string {
 }
 
 var (
-	_ Grader = (*ScoreModel)(nil)
-	_ Kinded = (*ScoreModel)(nil)
+	_ proctor.Grader = (*ScoreModel)(nil)
+	_ proctor.Kinded = (*ScoreModel)(nil)
 )
 
 // checkRange returns an error unless lo < hi, both finite.
@@ -327,12 +320,12 @@ func checkThreshold(t float64, r [2]float64) error {
 }
 
 // NewScoreModel returns a score_model grader sending input to the judges
-// configured by with ([WithJudges] or a [JudgePool], and the judge policy
+// configured by with ([WithJudges] or a [proctor.JudgePool], and the judge policy
 // options), passing when the score is at least passThreshold. It returns
 // an error when input is empty, a role is unknown, a template does not
 // parse (a *[TemplateError]), the range is empty, the threshold lies
 // outside it or a sampling parameter is out of range.
-func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...Option) (*ScoreModel, error) {
+func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.Option) (*ScoreModel, error) {
 	r := opts.Range
 	if r == [2]float64{} {
 		r = [2]float64{0, 1}
@@ -353,7 +346,7 @@ func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOp
 	if un := opts.Sampling.unapplied(); len(un) > 0 {
 		em.caveats = append(em.caveats, "score_model sampling_params not applied (judges are called at temperature 0 with their own seed and token limit): "+strings.Join(un, ", "))
 	}
-	lo, hi := fmtNum(r[0]), fmtNum(r[1])
+	lo, hi := kit.Num(r[0]), kit.Num(r[1])
 	em.format = fmt.Sprintf("Reply with the score, a number from %s to %s, alone on the last line, or as JSON: "+
 		`{"steps": [{"description": "...", "conclusion": "..."}], "result": <a number from %s to %s>}`, lo, hi, lo, hi)
 	return &ScoreModel{evalModel: em, lo: r[0], hi: r[1], threshold: passThreshold}, nil
@@ -361,7 +354,7 @@ func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOp
 
 // MustScoreModel is [NewScoreModel] for package-level variables: it
 // panics when NewScoreModel returns an error.
-func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...Option) *ScoreModel {
+func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.Option) *ScoreModel {
 	g, err := NewScoreModel(input, passThreshold, opts, with...)
 	if err != nil {
 		panic("proctor: MustScoreModel: " + err.Error())
@@ -370,27 +363,27 @@ func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelO
 }
 
 // Grade asks the judges to score s; see [ScoreModel].
-func (g *ScoreModel) Grade(ctx context.Context, s *Sample) Grade {
+func (g *ScoreModel) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	return g.grade(ctx, s, g.read)
 }
 
 // read turns a reply into a verdict: pass at the threshold, low confidence
 // within a tenth of the range of it or when the score was read from a
 // looser form than the one asked for.
-func (g *ScoreModel) read(reply string) (customReading, error) {
+func (g *ScoreModel) read(reply string) (proctor.JudgeReading, error) {
 	raw, loose, reasoning, err := readScoreReply(reply, g.lo, g.hi)
 	if err != nil {
-		return customReading{}, err
+		return proctor.JudgeReading{}, err
 	}
 	if raw < g.lo || raw > g.hi {
-		return customReading{}, fmt.Errorf("score %s is outside the range [%s, %s]", fmtNum(raw), fmtNum(g.lo), fmtNum(g.hi))
+		return proctor.JudgeReading{}, fmt.Errorf("score %s is outside the range [%s, %s]", kit.Num(raw), kit.Num(g.lo), kit.Num(g.hi))
 	}
-	cr := customReading{Verdict: VerdictFail, Confidence: ConfidenceHigh, Score: (raw - g.lo) / (g.hi - g.lo), HasScore: true, RawScore: &raw, Reasoning: reasoning}
+	cr := proctor.JudgeReading{Verdict: proctor.VerdictFail, Confidence: proctor.ConfidenceHigh, Score: (raw - g.lo) / (g.hi - g.lo), HasScore: true, RawScore: &raw, Reasoning: reasoning}
 	if raw >= g.threshold {
-		cr.Verdict = VerdictPass
+		cr.Verdict = proctor.VerdictPass
 	}
 	if loose || math.Abs(raw-g.threshold) < (g.hi-g.lo)/10 {
-		cr.Confidence = ConfidenceLow
+		cr.Confidence = proctor.ConfidenceLow
 	}
 	return cr, nil
 }
@@ -432,12 +425,12 @@ func readScoreReply(text string, lo, hi float64) (float64, bool, string, error) 
 		}
 	}
 	if r.HasScore {
-		sc, err := scoreOnScale(r, lo, hi)
+		sc, err := judgereply.ScoreOnScale(r, lo, hi)
 		if err != nil {
 			return 0, false, "", err
 		}
 		if lastOK && lastNum != r.Score {
-			return 0, false, "", fmt.Errorf("%w: score %s, then %s on the last line", judgereply.ErrContradictory, fmtNum(r.Score), fmtNum(lastNum))
+			return 0, false, "", fmt.Errorf("%w: score %s, then %s on the last line", judgereply.ErrContradictory, kit.Num(r.Score), kit.Num(lastNum))
 		}
 		return sc, r.Loose || len(found) > 1, r.Reasoning, nil
 	}
@@ -448,7 +441,7 @@ func readScoreReply(text string, lo, hi float64) (float64, bool, string, error) 
 	case len(found) == 0:
 		if _, _, _, ok := judgereply.ScoreAlone(r.Last); ok {
 			// "8/10" or "85%" alone on the last line.
-			sc, err := scoreOnScale(r, lo, hi)
+			sc, err := judgereply.ScoreOnScale(r, lo, hi)
 			return sc, true, r.Reasoning, err
 		}
 		return 0, false, "", errNoScore
@@ -492,14 +485,14 @@ type LabelModel struct {
 type LabelModelOptions struct {
 	// JudgeOptions name the grader (default "label_model") and set its
 	// severity.
-	JudgeOptions
+	proctor.JudgeOptions
 	// Model picks the judge as [ScoreModelOptions.Model] does.
 	Model string
 }
 
 var (
-	_ Grader = (*LabelModel)(nil)
-	_ Kinded = (*LabelModel)(nil)
+	_ proctor.Grader = (*LabelModel)(nil)
+	_ proctor.Kinded = (*LabelModel)(nil)
 )
 
 // checkLabels returns which option is wrong, and why: labels empty, blank
@@ -532,7 +525,7 @@ func checkLabels(labels, passing []string) (string, error) {
 // returns an error when input is empty, a role is unknown, a template does
 // not parse, labels are empty, blank or repeated, or passing is empty or
 // names a label not in labels.
-func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...Option) (*LabelModel, error) {
+func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.Option) (*LabelModel, error) {
 	if _, err := checkLabels(labels, passing); err != nil {
 		return nil, fmt.Errorf("proctor: label_model: %w", err)
 	}
@@ -551,7 +544,7 @@ func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelMode
 
 // MustLabelModel is [NewLabelModel] for package-level variables: it panics
 // when NewLabelModel returns an error.
-func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...Option) *LabelModel {
+func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.Option) *LabelModel {
 	g, err := NewLabelModel(input, labels, passing, opts, with...)
 	if err != nil {
 		panic("proctor: MustLabelModel: " + err.Error())
@@ -560,21 +553,21 @@ func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelMod
 }
 
 // Grade asks the judges to label s; see [LabelModel].
-func (g *LabelModel) Grade(ctx context.Context, s *Sample) Grade {
+func (g *LabelModel) Grade(ctx context.Context, s *proctor.Sample) proctor.Grade {
 	return g.grade(ctx, s, g.read)
 }
 
-func (g *LabelModel) read(reply string) (customReading, error) {
+func (g *LabelModel) read(reply string) (proctor.JudgeReading, error) {
 	label, exact, reasoning, err := readLabelReply(reply, g.labels)
 	if err != nil {
-		return customReading{}, err
+		return proctor.JudgeReading{}, err
 	}
-	cr := customReading{Verdict: VerdictFail, Confidence: ConfidenceLow, Category: label, Reasoning: reasoning}
+	cr := proctor.JudgeReading{Verdict: proctor.VerdictFail, Confidence: proctor.ConfidenceLow, Category: label, Reasoning: reasoning}
 	if exact {
-		cr.Confidence = ConfidenceHigh
+		cr.Confidence = proctor.ConfidenceHigh
 	}
 	if slices.Contains(g.passing, label) {
-		cr.Verdict = VerdictPass
+		cr.Verdict = proctor.VerdictPass
 	}
 	return cr, nil
 }
@@ -600,7 +593,7 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 		return "", false, "", err
 	}
 	single := !strings.Contains(strings.TrimSpace(r.Text), "\n")
-	l, edge, err := pickLabel(r, labels)
+	l, edge, err := judgereply.PickLabel(r, labels)
 	switch {
 	case err == nil && !edge:
 		return l, !r.Loose, r.Reasoning, nil
@@ -609,9 +602,9 @@ func readLabelReply(text string, labels []string) (label string, exact bool, rea
 	case errors.Is(err, judgereply.ErrContradictory), r.Category != "":
 		return "", false, "", err
 	case strings.HasPrefix(t, "{") && r.Choice != "":
-		return "", false, "", fmt.Errorf("label %s is not one of the %d labels", clip(r.Choice), len(labels))
+		return "", false, "", fmt.Errorf("label %s is not one of the %d labels", kit.Quote(r.Choice), len(labels))
 	}
-	if l, ok := matchLabel(r.Last, labels, false); ok && single {
+	if l, ok := judgereply.MatchLabel(r.Last, labels, false); ok && single {
 		return l, true, r.Reasoning, nil
 	}
 	if strings.TrimSpace(r.Text) == "" {
@@ -699,7 +692,7 @@ func isWordByte(b byte) bool {
 // type "message"}, content a template string, a content part {type:
 // input_text | output_text, text} or a list of them (joined by newlines).
 // Images and audio are spec errors: judges here take text.
-func evalInputOption(o *SpecOptions) []EvalMessage {
+func evalInputOption(o *proctor.SpecOptions) []EvalMessage {
 	raw, ok := o.Raw("input")
 	if !ok {
 		o.Errorf("input", "missing: want a list of messages [{role, content}]")
@@ -707,7 +700,7 @@ func evalInputOption(o *SpecOptions) []EvalMessage {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || len(items) == 0 {
-		o.Errorf("input", "want a non-empty list of messages [{role, content}], got %s", jsonKind(raw))
+		o.Errorf("input", "want a non-empty list of messages [{role, content}], got %s", kit.JSONKind(raw))
 		return nil
 	}
 	out := make([]EvalMessage, 0, len(items))
@@ -735,7 +728,7 @@ func evalInputOption(o *SpecOptions) []EvalMessage {
 			o.Wrap(key+".content", "want a template string or text content parts", err)
 			return nil
 		}
-		if _, err := ParseTemplate(text); err != nil {
+		if _, err := proctor.ParseTemplate(text); err != nil {
 			o.Wrap(key+".content", "bad template", err)
 			return nil
 		}
@@ -762,7 +755,7 @@ func contentText(raw json.RawMessage) (string, error) {
 		}
 		var loose map[string]json.RawMessage
 		if err := json.Unmarshal(p, &loose); err != nil {
-			return "", fmt.Errorf("content part is %s, not an object", jsonKind(p))
+			return "", fmt.Errorf("content part is %s, not an object", kit.JSONKind(p))
 		}
 		switch t := strings.Trim(string(loose["type"]), `"`); t {
 		case "input_text", "output_text", "text":
@@ -794,13 +787,13 @@ func strictJSON(b []byte, v any) error {
 }
 
 // judgeOptionsOf reads the options every model-graded spec shares.
-func judgeOptionsOf(o *SpecOptions) (JudgeOptions, []Option) {
-	return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{configOption(o.config())}
+func judgeOptionsOf(o *proctor.SpecOptions) (proctor.JudgeOptions, []proctor.Option) {
+	return proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []proctor.Option{o.Injected()}
 }
 
 // scoreModelSpec builds a score_model spec: name, model, input, range,
 // pass_threshold, sampling_params.
-func scoreModelSpec(o *SpecOptions) (Grader, error) {
+func scoreModelSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	jo, with := judgeOptionsOf(o)
 	opts := ScoreModelOptions{JudgeOptions: jo, Model: o.RequireString("model")}
 	input := evalInputOption(o)
@@ -822,7 +815,7 @@ func scoreModelSpec(o *SpecOptions) (Grader, error) {
 	}
 	r := cmpRange(opts.Range)
 	if !hasTh {
-		o.Errorf("pass_threshold", "missing: score_model needs a pass_threshold within its range [%s, %s]", fmtNum(r[0]), fmtNum(r[1]))
+		o.Errorf("pass_threshold", "missing: score_model needs a pass_threshold within its range [%s, %s]", kit.Num(r[0]), kit.Num(r[1]))
 	} else if err := checkThreshold(th, r); err != nil {
 		o.Wrap("pass_threshold", "invalid", err)
 	}
@@ -849,7 +842,7 @@ func cmpRange(r [2]float64) [2]float64 {
 
 // labelModelSpec builds a label_model spec: name, model, input, labels,
 // passing_labels.
-func labelModelSpec(o *SpecOptions) (Grader, error) {
+func labelModelSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	jo, with := judgeOptionsOf(o)
 	opts := LabelModelOptions{JudgeOptions: jo, Model: o.RequireString("model")}
 	input := evalInputOption(o)

@@ -1,4 +1,4 @@
-package proctor
+package openaievals
 
 import (
 	"os"

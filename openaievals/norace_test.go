@@ -1,0 +1,5 @@
+//go:build !race
+
+package openaievals
+
+const raceEnabled = false
