@@ -539,7 +539,7 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// The spec compiles inside a grading slot, so compiles are bounded
-	// by --concurrency like grading (and run one at a time).
+	// by --concurrency like grading (and by the compile lanes).
 	if !s.acquire(w, r) {
 		return
 	}

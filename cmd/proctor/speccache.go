@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/metrics"
 	"strings"
@@ -101,9 +102,11 @@ func (e *cacheFullError) Error() string {
 // specCache is a bounded LRU of compiled specs keyed by compact JSON.
 //
 // It is bounded in entries and in bytes. An entry costs its key plus the
-// bytes its compilation allocated, measured over the compile; compiles run
-// one at a time, so the figure can only be too high (other goroutines'
-// allocations in the meantime count too), never too low. With strict set
+// bytes its compilation allocated, measured over the compile; the figure
+// can only be too high (other goroutines' allocations in the meantime
+// count too), never too low. A spec refused because its compile allocated
+// too much is cached as a refusal (at the cost of its key) only when no
+// other compile ran alongside it; every other refusal is cached as it is. With strict set
 // (proctor serve), used counts every compiled spec alive, cached or still
 // in use after eviction, and never passes maxBytes: a spec that does not
 // fit is refused. Without it (proctor grade), a spec that does not fit is
@@ -126,8 +129,12 @@ type specCache struct {
 	// precheck, when set, vets a spec (compact JSON) before it compiles;
 	// its error is returned as it is, and not cached.
 	precheck func(spec []byte) error
-	// compiling is held by the one compile running.
+	// compiling holds a token per compile running (compileLanes at most);
+	// starts counts compiles begun and running those not yet ended, so a
+	// compile can tell whether its allocation figure is its own.
 	compiling chan struct{}
+	starts    atomic.Int64
+	running   atomic.Int64
 	// maxWorkers, when positive, bounds the cached specs that run python
 	// workers, apart from every other bound: workers holds them, most
 	// recently used first, and the least recently used past the bound is
@@ -151,7 +158,7 @@ func runsWorkers(key string) bool { return strings.Contains(key, `"type":"python
 
 func newSpecCache(max int, label string, comp *proctor.Compiler, allowed func([]byte, proctor.Check) error) *specCache {
 	return &specCache{max: max, maxBytes: defaultCacheBytes, maxSpec: maxCachedSpec, label: label, ll: list.New(),
-		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, 1), workers: list.New()}
+		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, compileLanes), workers: list.New()}
 }
 
 // heapAllocs reads the bytes allocated on the heap so far.
@@ -164,28 +171,95 @@ func heapAllocs() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
-// compile compiles and vets key, one compile at a time (waiting until ctx
-// ends), and returns what it cost: len(key) plus the bytes allocated. A
-// cost of 0 means nothing was compiled.
-func (c *specCache) compile(ctx context.Context, key string) (*cachedCheck, int64, error) {
+// compileLanes is how many specs compile at once. One request compiles
+// one spec at a time, so no request holds every lane.
+const compileLanes = 2
+
+// compiled is what one compile produced: the grader (acquired once for the
+// cache), its cost, and whether no other compile ran alongside it (so that
+// cost is its own alone).
+type compiled struct {
+	cc    *cachedCheck
+	cost  int64
+	err   error
+	alone bool
+}
+
+// compile compiles and vets key in one of the compile lanes (waiting for
+// one until ctx ends) under ctx, and returns what it cost: len(key) plus
+// the bytes allocated meanwhile. A cost of 0 means nothing was compiled.
+// When ctx ends first, the caller gets ctx's error at once, and the
+// compile, bounded by the limits every spec type keeps, ends on its own
+// and frees its lane.
+func (c *specCache) compile(ctx context.Context, key string) compiled {
 	select {
 	case c.compiling <- struct{}{}:
 	case <-ctx.Done():
-		return nil, 0, fmt.Errorf("waiting to compile the grader spec: %w", ctx.Err())
+		return compiled{err: fmt.Errorf("waiting to compile the grader spec: %w", ctx.Err())}
 	}
-	defer func() { <-c.compiling }()
+	h := &handoff{ch: make(chan compiled, 1)}
+	go func() {
+		defer func() { <-c.compiling }()
+		h.give(c.compileHeld(ctx, key))
+	}()
+	return h.take(ctx)
+}
+
+// compileHeld is compile inside its lane.
+func (c *specCache) compileHeld(ctx context.Context, key string) compiled {
+	gen := c.starts.Add(1)
+	c.running.Add(1)
+	defer c.running.Add(-1)
 	before := heapAllocs()
-	ch, err := c.comp.CompileAs(c.label, []byte(key))
+	ch, err := c.comp.CompileContext(ctx, c.label, []byte(key))
 	if err == nil {
 		err = c.allowed([]byte(key), ch)
 		if err != nil {
 			closeGrader(ch)
 		}
 	}
+	alone := c.starts.Load() == gen && c.running.Load() == 1
 	if err != nil {
-		return nil, int64(len(key)), err
+		return compiled{cost: int64(len(key)), err: err, alone: alone}
 	}
-	return &cachedCheck{check: ch, refs: 1}, int64(len(key)) + max(heapAllocs()-before, 0), nil
+	return compiled{cc: &cachedCheck{check: ch, refs: 1}, cost: int64(len(key)) + max(heapAllocs()-before, 0), alone: alone}
+}
+
+// handoff passes a compile's result to the request waiting for it, or,
+// once that request has stopped waiting, releases the grader.
+type handoff struct {
+	mu   sync.Mutex
+	gone bool
+	ch   chan compiled
+}
+
+func (h *handoff) give(r compiled) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.gone {
+		if r.cc != nil {
+			r.cc.release()
+		}
+		return
+	}
+	h.ch <- r
+}
+
+func (h *handoff) take(ctx context.Context) compiled {
+	select {
+	case r := <-h.ch:
+		return r
+	case <-ctx.Done():
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case r := <-h.ch:
+		return r
+	default:
+		h.gone = true
+		return compiled{err: fmt.Errorf("compiling the grader spec: %w", ctx.Err())}
+	}
 }
 
 // get returns the compiled spec, acquired for the caller, or the error it
@@ -218,15 +292,20 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 	}
 	// Compile outside the lock; two requests may compile the same spec,
 	// and the second result is then dropped.
-	cc, cost, err := c.compile(ctx, key)
-	if cost == 0 {
-		return nil, err
+	r := c.compile(ctx, key)
+	cc, cost, err := r.cc, r.cost, r.err
+	if cost == 0 || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil, err // nothing compiled, or stopped: not the spec's verdict
 	}
 	if c.strict && cost > c.maxBytes/2 {
 		if cc != nil {
 			cc.release()
 		}
-		return nil, &specTooLargeError{what: "compile", size: cost, limit: c.maxBytes / 2}
+		cc, err = nil, &specTooLargeError{what: "compile", size: cost, limit: c.maxBytes / 2}
+		if !r.alone {
+			return nil, err // the figure may include another compile's: not cached
+		}
+		cost = int64(len(key)) // a refusal is cached at the cost of its key
 	}
 	if !keep || (!c.strict && cost > c.maxBytes/4) {
 		return cc, err // compiled for this caller alone

@@ -119,8 +119,8 @@ var Root = []Type{
 	{Name: "json_schema", Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
 		About: "JSON Schema 2020-12 unless the schema's $schema names another draft.",
 		Options: []Option{
-			{"schema", "object", "", "The schema, inline. Give schema or schema_file."},
-			{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles)."},
+			{"schema", "object", "", "The schema, inline. Give schema or schema_file. Objects and arrays may nest at most 128 levels deep (in each file it references too); a deeper schema is refused before it compiles."},
+			{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles). The same depth limit holds."},
 			{"draft", "string or number", "2020-12", "The draft for a schema without $schema: 4, 6, 7, 2019-09 or 2020-12. $schema wins when present."},
 			{"format_assertion", "boolean", "false", "Assert formats (date, date-time, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, regex, duration, json-pointer, ...) instead of treating them as annotations."},
 			{"content_assertion", "boolean", "false", "Assert contentEncoding and contentMediaType."},
@@ -132,7 +132,7 @@ var Root = []Type{
 	{Name: "json_path", Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
 		About: "Give exactly one of equals, exists and one_of. A query that selects one node is compared through that node; one that can select several (wildcards, filters, slices) is compared as the list of nodes.",
 		Options: []Option{
-			{"path", "string", "(required)", "An RFC 9535 JSONPath query."},
+			{"path", "string", "(required)", "An RFC 9535 JSONPath query. Brackets and parentheses (filters, groups, function calls) may nest at most 32 levels deep; a deeper query is refused before it compiles."},
 			{"equals", "any JSON value", "", "The value the node (or node list) must equal."},
 			{"exists", "boolean", "", "true: the query must select something; false: nothing."},
 			{"one_of", "array of JSON values", "", "The node must equal one of these."},
