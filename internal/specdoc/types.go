@@ -187,7 +187,7 @@ var Root = []Type{
 
 	// Similarity
 	{Name: "bleu", Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
-		About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0.",
+		About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 		Options: append(similarity("0.5"),
 			Option{"weights", "1 to 4 numbers >= 0, one > 0", "none (sacreBLEU's 4 equal orders)", "Weights of the log n-gram precisions, for n = 1 .. len(weights)."}),
 		Example: `{"type": "bleu", "threshold": 0.4}`},
@@ -223,7 +223,7 @@ var Root = []Type{
 		About:   "Over code points; the difference in length counts as differing positions, as rapidfuzz's default padding does. Two empty strings score 1.",
 		Options: similarity("0.5"), Example: `{"type": "hamming", "expected": "ABC-1234", "threshold": 0.75}`},
 	{Name: "chrf", Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
-		About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++.",
+		About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 		Options: append(similarity("0.5"),
 			Option{"char_order", "integer, 1 to 32", "6", "The highest character n-gram order."},
 			Option{"word_order", "integer, 0 to 32", "0", "The highest word n-gram order; 2 is chrF++."},
