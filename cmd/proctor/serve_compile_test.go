@@ -133,3 +133,48 @@ type closer struct{ closed chan struct{} }
 func (closer) Name() string                                         { return "stuck" }
 func (closer) Grade(context.Context, *proctor.Sample) proctor.Grade { return proctor.Pass("") }
 func (c closer) Close() error                                       { close(c.closed); return nil }
+
+// TestServeWorkCharged: each chrf grade of a 200 KB output against a
+// 200 KB reference is charged its estimated working memory (256 bytes per
+// input byte, about 100 MB) against --max-inflight, so with room for one
+// at a time a burst of them is answered 503 (Retry-After) past the queue
+// wait instead of grading all at once; one whose estimate alone is over
+// the limit gets 413.
+func TestServeWorkCharged(t *testing.T) {
+	text := strings.Repeat("the quick brown fox jumps over a lazy dog. ", 200<<10/43)
+	body := fmt.Sprintf(`{"grader":{"type":"chrf","word_order":2},"sample":{"output":%q,"expected":%q}}`, text, text)
+	est := int64(256 * len(body))
+	cfg := testServeConfig()
+	cfg.maxBody, cfg.concurrency, cfg.queueWait = 1<<20, 8, time.Millisecond
+	cfg.maxInflight = est + est/2 + 4*int64(len(body))*8 // one grade, and every body
+	_, ts := newTestServer(t, cfg, nil)
+	codes := make(chan int, 8)
+	for range 8 {
+		go func() {
+			resp, err := http.Post(ts.URL+"/v1/grade", "application/json", strings.NewReader(body))
+			if err != nil {
+				codes <- -1
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
+				codes <- -2
+				return
+			}
+			codes <- resp.StatusCode
+		}()
+	}
+	got := map[int]int{}
+	for range 8 {
+		got[<-codes]++
+	}
+	if got[http.StatusOK] < 1 || got[http.StatusServiceUnavailable] < 1 || got[http.StatusOK]+got[http.StatusServiceUnavailable] != 8 {
+		t.Errorf("burst of 8 chrf grades with room for one: %v, want some 200 and the rest 503 with Retry-After", got)
+	}
+	cfg.maxInflight = est / 2
+	_, ts2 := newTestServer(t, cfg, nil)
+	code, out := post(t, ts2.URL+"/v1/grade", "application/json", body)
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(fmt.Sprint(out["error"]), "--max-inflight") {
+		t.Errorf("estimate over --max-inflight: %d %v, want 413", code, out)
+	}
+}

@@ -23,6 +23,7 @@ func allowAll([]byte, proctor.Check) error { return nil }
 // entry the cache has dropped; its cost then leaves the cache's account.
 type cachedCheck struct {
 	check  proctor.Check
+	work   int64 // working memory per input byte of a grade (specWork)
 	mu     sync.Mutex
 	refs   int // users, plus one while the cache holds it
 	onLast func()
@@ -222,7 +223,7 @@ func (c *specCache) compileHeld(ctx context.Context, key string) compiled {
 	if err != nil {
 		return compiled{cost: int64(len(key)), err: err, alone: alone}
 	}
-	return compiled{cc: &cachedCheck{check: ch, refs: 1}, cost: int64(len(key)) + max(heapAllocs()-before, 0), alone: alone}
+	return compiled{cc: &cachedCheck{check: ch, refs: 1, work: specWork(key)}, cost: int64(len(key)) + max(heapAllocs()-before, 0), alone: alone}
 }
 
 // handoff passes a compile's result to the request waiting for it, or,
