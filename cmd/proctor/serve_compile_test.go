@@ -178,3 +178,23 @@ func TestServeWorkCharged(t *testing.T) {
 		t.Errorf("estimate over --max-inflight: %d %v, want 413", code, out)
 	}
 }
+
+// TestWorkEstimate: a spec is charged at its costliest type, nested or
+// not, and bleu and chrf stop at the input they compare.
+func TestWorkEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		key   string
+		input int
+		want  int64
+	}{
+		{`{"type":"exact_match","expected":"x"}`, 1 << 20, 0},
+		{`{"type":"go_compiles"}`, 1 << 20, 32 << 20},
+		{`{"type":"all","graders":[{"type":"bleu"},{"type":"chrf"}]}`, 1 << 10, 256 << 10},
+		{`{"type":"chrf"}`, 8 << 20, 256 * 2 * proctor.MaxNGramText},
+	} {
+		cc := &cachedCheck{work: specWork(tc.key)}
+		if got := cc.estimate(tc.input); got != tc.want {
+			t.Errorf("%s on %d bytes: %d, want %d", tc.key, tc.input, got, tc.want)
+		}
+	}
+}

@@ -23,7 +23,7 @@ func allowAll([]byte, proctor.Check) error { return nil }
 // entry the cache has dropped; its cost then leaves the cache's account.
 type cachedCheck struct {
 	check  proctor.Check
-	work   int64 // working memory per input byte of a grade (specWork)
+	work   []workRate // what its grades cost in working memory (specWork)
 	mu     sync.Mutex
 	refs   int // users, plus one while the cache holds it
 	onLast func()
