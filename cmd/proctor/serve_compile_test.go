@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +199,48 @@ func TestWorkEstimate(t *testing.T) {
 		if got := cc.estimate(tc.input); got != tc.want {
 			t.Errorf("%s on %d bytes: %d, want %d", tc.key, tc.input, got, tc.want)
 		}
+	}
+}
+
+// TestBinaryGradeInterruptsCompile: the first SIGINT stops proctor grade
+// while its --grader spec compiles (a 60 KB patternProperties schema
+// whose compile takes seconds): the run ends saying the compile was
+// cancelled, instead of finishing the compile first.
+func TestBinaryGradeInterruptsCompile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	var keys []string
+	for i := 0; len(keys)*16 < 60<<10; i++ {
+		keys = append(keys, fmt.Sprintf(`"[a-z]{1000}x%d":{}`, i))
+	}
+	spec := `{"type":"json_schema","schema":{"patternProperties":{` + strings.Join(keys, ",") + `}}}`
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "grade", "--grader", spec)
+	cmd.Env = append(os.Environ(), asCLI+"=1")
+	cmd.Stdin = strings.NewReader(`{"id":"c1","output":"{}"}` + "\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("proctor grade kept compiling after SIGINT")
+	}
+	if !strings.Contains(stderr.String(), "compiling the grader spec: context canceled") {
+		t.Errorf("stderr %q, want the compile reported cancelled", stderr.String())
 	}
 }

@@ -226,6 +226,26 @@ func (c *specCache) compileHeld(ctx context.Context, key string) compiled {
 	return compiled{cc: &cachedCheck{check: ch, refs: 1, work: specWork(key)}, cost: int64(len(key)) + max(heapAllocs()-before, 0), alone: alone}
 }
 
+// compileUnder compiles spec under ctx, returning at once when ctx ends
+// (the first SIGINT of proctor grade): the compile then ends on its own,
+// within the compile limits, and its grader is closed.
+func compileUnder(ctx context.Context, comp *proctor.Compiler, label string, spec []byte) (proctor.Check, error) {
+	h := &handoff{ch: make(chan compiled, 1)}
+	go func() {
+		ch, err := comp.CompileContext(ctx, label, spec)
+		r := compiled{err: err}
+		if err == nil {
+			r.cc = &cachedCheck{check: ch, refs: 1}
+		}
+		h.give(r)
+	}()
+	r := h.take(ctx)
+	if r.cc == nil {
+		return proctor.Check{}, r.err
+	}
+	return r.cc.check, nil
+}
+
 // handoff passes a compile's result to the request waiting for it, or,
 // once that request has stopped waiting, releases the grader.
 type handoff struct {
