@@ -314,20 +314,14 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 	// Compile outside the lock; two requests may compile the same spec,
 	// and the second result is then dropped.
 	r := c.compile(ctx, key)
+	if r.cost == 0 || errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded) {
+		return nil, r.err // nothing compiled, or stopped: not the spec's verdict
+	}
+	r, cacheable := c.overBudget(r, key)
+	if !cacheable {
+		return nil, r.err
+	}
 	cc, cost, err := r.cc, r.cost, r.err
-	if cost == 0 || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return nil, err // nothing compiled, or stopped: not the spec's verdict
-	}
-	if c.strict && cost > c.maxBytes/2 {
-		if cc != nil {
-			cc.release()
-		}
-		cc, err = nil, &specTooLargeError{what: "compile", size: cost, limit: c.maxBytes / 2}
-		if !r.alone {
-			return nil, err // the figure may include another compile's: not cached
-		}
-		cost = int64(len(key)) // a refusal is cached at the cost of its key
-	}
 	if !keep || (!c.strict && cost > c.maxBytes/4) {
 		return cc, err // compiled for this caller alone
 	}
@@ -373,6 +367,23 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 		}
 	}
 	return e.cc, e.err
+}
+
+// overBudget turns a strict cache's compile that allocated more than half
+// its budget into a refusal, releasing the grader. The refusal is cached
+// at the cost of its key when the figure was the compile's alone; when
+// another compile ran alongside (the figure may include its allocations)
+// cacheable is false.
+func (c *specCache) overBudget(r compiled, key string) (_ compiled, cacheable bool) {
+	if !c.strict || r.cost <= c.maxBytes/2 {
+		return r, true
+	}
+	if r.cc != nil {
+		r.cc.release()
+	}
+	r.cc, r.err = nil, &specTooLargeError{what: "compile", size: r.cost, limit: c.maxBytes / 2}
+	r.cost = int64(len(key))
+	return r, r.alone
 }
 
 // hitLocked returns the cached entry at el, acquired for the caller, and
