@@ -32,7 +32,8 @@ type BLEUOptions struct {
 
 // BLEU passes when the output's sentence BLEU ([metric.SentenceBLEU], sacreBLEU's
 // default, on a 0-1 scale) against the references reaches the threshold.
-// It is not graded when there is no reference. Its evidence is the
+// It is not graded when there is no reference, or when the output or a
+// reference is longer than [MaxNGramText]. Its evidence is the
 // [metric.BLEUScore]. A BLEU is immutable and safe for concurrent use.
 type BLEU struct {
 	name      string
@@ -78,9 +79,33 @@ func (g *BLEU) Grade(_ context.Context, s *Sample) Grade {
 	if g.err != nil {
 		return ErrorGrade("", g.err)
 	}
+	if tl, over := overNGramLimit("bleu", s.Output, refs); over {
+		return tl
+	}
 	sc := metric.SentenceBLEU(s.Output, refs)
 	if g.weights != nil {
 		sc, _ = metric.WeightedSentenceBLEU(s.Output, refs, g.weights)
 	}
 	return scoreGrade("BLEU", sc.Score, g.threshold, 0, sc)
+}
+
+// MaxNGramText is the longest output, and the longest reference, in bytes,
+// that bleu and chrf compare: past it the check is not graded. Their work
+// is linear in the text, but their n-gram tables cost about 20 (bleu) and
+// 250 (chrf++) bytes of allocation per byte compared, so the limit keeps a
+// grade under about 130 MB.
+const MaxNGramText = 256 << 10
+
+// overNGramLimit returns the not-graded result for an output or a
+// reference longer than MaxNGramText.
+func overNGramLimit(metricName, out string, refs []string) (Grade, bool) {
+	if len(out) > MaxNGramText {
+		return NotGradedf("%s: the output is %d bytes, over the limit of %d", metricName, len(out), MaxNGramText), true
+	}
+	for i, r := range refs {
+		if len(r) > MaxNGramText {
+			return NotGradedf("%s: reference %d is %d bytes, over the limit of %d", metricName, i+1, len(r), MaxNGramText), true
+		}
+	}
+	return Grade{}, false
 }

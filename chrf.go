@@ -152,7 +152,8 @@ type ChrFOptions struct {
 
 // ChrF passes when the output's sentence chrF ([SentenceChrF]) against the
 // references reaches the threshold; with WordOrder 2 it is chrF++. It is
-// not graded when there is no reference. Its work is linear in the text
+// not graded when there is no reference, or when the output or a
+// reference is longer than [MaxNGramText]. Its work is linear in the text
 // lengths. A ChrF is immutable and safe for concurrent use.
 type ChrF struct {
 	name      string
@@ -183,6 +184,9 @@ func (g *ChrF) Grade(_ context.Context, s *Sample) Grade {
 	refs, ok := multiRefs(g.refs, s)
 	if !ok {
 		return NotGraded(noReference)
+	}
+	if tl, over := overNGramLimit("chrf", s.Output, refs); over {
+		return tl
 	}
 	score := g.cfg.Score(g.cfg.Segment(s.Output, refs)) / 100
 	return scoreGrade(g.label, score, g.threshold, 0, nil)

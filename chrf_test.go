@@ -3,6 +3,7 @@ package proctor_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/proctorhq/proctor"
@@ -155,4 +156,25 @@ func FuzzChrF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNGramTextLimit: bleu and chrf do not compare an output or a
+// reference past proctor.MaxNGramText; at the limit they grade.
+func TestNGramTextLimit(t *testing.T) {
+	chrf, err := proctor.NewChrF(proctor.ChrFOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, over := strings.Repeat("a b ", proctor.MaxNGramText/4), strings.Repeat("a b ", proctor.MaxNGramText/4)+"c"
+	for _, g := range []proctor.Grader{proctor.NewBLEU(proctor.BLEUOptions{}), chrf} {
+		for _, tc := range []struct {
+			out, ref string
+			graded   bool
+		}{{at, at, true}, {over, at, false}, {at, over, false}} {
+			got := g.Grade(context.Background(), &proctor.Sample{Output: tc.out, Expected: &tc.ref})
+			if graded := got.Status != proctor.StatusNotGraded; graded != tc.graded || (!graded && !strings.Contains(got.Reason, "over the limit of 262144")) {
+				t.Errorf("%s on %d/%d bytes: %v %q, want graded %v", g.Name(), len(tc.out), len(tc.ref), got.Status, got.Reason, tc.graded)
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -190,6 +191,30 @@ func TestDeterministicAllocs(t *testing.T) {
 		got := testing.AllocsPerRun(20, func() { tt.g.Grade(benchCtx, s) })
 		if got > tt.max {
 			t.Errorf("%s: %v allocations per passing grade, want at most %v", tt.name, got, tt.max)
+		}
+	}
+}
+
+// BenchmarkRefusedScaling grades not_refused on 1x, 4x and 16x 16 KiB of
+// prose and of curly quote marks (the shape that made the grader
+// quadratic). ns/op and B/op per input byte must stay flat across sizes.
+func BenchmarkRefusedScaling(b *testing.B) {
+	g := NewNotRefused(RefusedOptions{})
+	for _, shape := range []string{"prose", "quotes"} {
+		for _, k := range []int{1, 4, 16} {
+			n := 16 << 10 * k
+			out := strings.Repeat(prose1K(""), n/1024+1)[:n]
+			if shape == "quotes" {
+				out = strings.Repeat("\u201c", n/3)
+			}
+			s := sampleOut(out)
+			b.Run(fmt.Sprintf("%s/%dx", shape, k), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(out)))
+				for b.Loop() {
+					g.Grade(b.Context(), s)
+				}
+			})
 		}
 	}
 }

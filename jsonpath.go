@@ -12,7 +12,9 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/jsonpatheval"
 	"github.com/proctorhq/proctor/internal/kit"
+	"github.com/proctorhq/proctor/internal/nesting"
 	"github.com/theory/jsonpath"
 	"github.com/theory/jsonpath/spec"
 )
@@ -60,9 +62,8 @@ type JSONPathOptions struct {
 type JSONPath struct {
 	name     string
 	src      string
-	q        *jpQuery
+	q        *jsonpatheval.Query
 	singular []any // the query's steps when singular: string names, int indexes
-	deepEq   bool  // a filter may compare arrays or objects
 	op       jsonPathOp
 	want     []any // equals: one value; one_of: the values
 	limit    int   // nodes worth keeping: one more than any expected list
@@ -164,24 +165,37 @@ func mustJSONPath(call, path string) func(*JSONPath, error) *JSONPath {
 	}
 }
 
+// MaxJSONPathNesting is how deeply a JSONPath query may nest brackets and
+// parentheses (filters, groups, function calls). Parsing and compiling a
+// query grow faster than its length with its nesting, so the query text is
+// scanned for its depth first and a deeper one is refused with
+// [ErrPathTooDeep].
+const MaxJSONPathNesting = 32
+
+// ErrPathTooDeep is wrapped by the error for a JSONPath query nested
+// deeper than [MaxJSONPathNesting].
+var ErrPathTooDeep = errors.New("JSONPath query nested too deeply")
+
 func newJSONPath(path string, op jsonPathOp, opts JSONPathOptions) (*JSONPath, error) {
 	if opts.MaxWork < 0 || opts.MaxNodes < 0 {
 		return nil, fmt.Errorf("proctor: json_path: max_work and max_nodes must be >= 0, got %d and %d", opts.MaxWork, opts.MaxNodes)
+	}
+	if d := nesting.Depth([]byte(path), "[(", "])", `"'`, MaxJSONPathNesting); d > MaxJSONPathNesting {
+		return nil, fmt.Errorf("proctor: json_path: path nests brackets and parentheses more than %d levels deep (the limit): %w", MaxJSONPathNesting, ErrPathTooDeep)
 	}
 	p, err := jsonpath.Parse(path)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_path: path %q: %w", path, err)
 	}
-	q, err := compileQuery(p.Query())
+	q, err := jsonpatheval.Compile(p.Query())
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_path: path %q: %w", path, err)
 	}
 	g := &JSONPath{
 		name: cmp.Or(opts.Name, "json_path"), src: path, q: q, op: op, ps: newParsers(true, false),
-		maxWork: cmp.Or(opts.MaxWork, defaultJSONPathMaxWork), maxNodes: cmp.Or(opts.MaxNodes, defaultJSONPathMaxNodes),
+		maxWork: cmp.Or(opts.MaxWork, jsonpatheval.DefaultMaxWork), maxNodes: cmp.Or(opts.MaxNodes, jsonpatheval.DefaultMaxNodes),
 	}
 	g.singular = singularSteps(p.Query())
-	g.deepEq = q.deepEq()
 	return g, nil
 }
 
@@ -256,10 +270,10 @@ func (g *JSONPath) Grade(ctx context.Context, s *Sample) Grade {
 			return notJSON(err)
 		}
 		r := g.run(ctx, doc, g.limit)
-		if r.err != nil {
+		if r.Err != nil {
 			return g.outOfBudget(r)
 		}
-		nodes = r.nodes
+		nodes = r.Nodes
 		more = len(nodes) >= g.limit
 	}
 	switch g.op {
@@ -289,26 +303,20 @@ func (g *JSONPath) Grade(ctx context.Context, s *Sample) Grade {
 }
 
 // run evaluates the query on a parsed document, keeping at most limit
-// nodes (0: all); the nodes are in the run's nodes field unless its err is
-// set.
-func (g *JSONPath) run(ctx context.Context, doc any, limit int) *jpRun {
-	r := newJPRun(ctx, doc, g.maxWork, g.maxNodes)
-	if g.deepEq {
-		r.sameNumbers(doc)
-	}
-	r.nodes = r.query(g.q, doc, limit)
-	return r
+// nodes (0: all); the nodes are in the result unless its Err is set.
+func (g *JSONPath) run(ctx context.Context, doc any, limit int) jsonpatheval.Result {
+	return jsonpatheval.Eval(ctx, g.q, doc, limit, g.maxWork, g.maxNodes)
 }
 
 // outOfBudget is the not-graded result of a run that stopped early.
-func (g *JSONPath) outOfBudget(r *jpRun) Grade {
+func (g *JSONPath) outOfBudget(r jsonpatheval.Result) Grade {
 	switch {
-	case errors.Is(r.err, errJSONPathWork):
-		return ErrorGrade(fmt.Sprintf("%s: stopped after %d units of work (max_work %d)", g.src, r.work, g.maxWork), r.err)
-	case errors.Is(r.err, errJSONPathNodes):
-		return ErrorGrade(fmt.Sprintf("%s: would hold more than %d nodes at once (max_nodes)", g.src, g.maxNodes), r.err)
+	case errors.Is(r.Err, jsonpatheval.ErrWork):
+		return ErrorGrade(fmt.Sprintf("%s: stopped after %d units of work (max_work %d)", g.src, r.Work, g.maxWork), r.Err)
+	case errors.Is(r.Err, jsonpatheval.ErrNodes):
+		return ErrorGrade(fmt.Sprintf("%s: would hold more than %d nodes at once (max_nodes)", g.src, g.maxNodes), r.Err)
 	}
-	return ErrorGrade(g.src+": stopped", r.err)
+	return ErrorGrade(g.src+": stopped", r.Err)
 }
 
 // nodesEqual compares the selected nodes with one expected value.

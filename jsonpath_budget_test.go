@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/proctorhq/proctor/internal/jsonpatheval"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -197,33 +198,33 @@ func TestJSONPathBudgetProperty(t *testing.T) {
 			return v
 		}
 		full := g.run(context.Background(), parse(), 0)
-		if full.err != nil {
-			t.Fatalf("%s on %s: %v", path, text, full.err)
+		if full.Err != nil {
+			t.Fatalf("%s on %s: %v", path, text, full.Err)
 		}
 		var lib any
 		if err := json.Unmarshal(text, &lib); err != nil {
 			t.Fatal(err)
 		}
-		if want, got := canonical(jsonpath.MustParse(path).Select(lib)), canonical(full.nodes); !slices.Equal(got, want) {
+		if want, got := canonical(jsonpath.MustParse(path).Select(lib)), canonical(full.Nodes); !slices.Equal(got, want) {
 			t.Fatalf("%s on %s: got %v, library %v", path, text, got, want)
 		}
 		small := *g
-		small.maxWork, small.maxNodes = 1+rng.IntN(2*full.work+1), 1+rng.IntN(len(full.nodes)+2)
+		small.maxWork, small.maxNodes = 1+rng.IntN(2*full.Work+1), 1+rng.IntN(len(full.Nodes)+2)
 		r := small.run(context.Background(), parse(), 0)
 		switch {
-		case r.err == nil:
-			if !slices.Equal(canonical(r.nodes), canonical(full.nodes)) {
-				t.Fatalf("%d: %s on %s under budget: got %v, want %v", i, path, text, r.nodes, full.nodes)
+		case r.Err == nil:
+			if !slices.Equal(canonical(r.Nodes), canonical(full.Nodes)) {
+				t.Fatalf("%d: %s on %s under budget: got %v, want %v", i, path, text, r.Nodes, full.Nodes)
 			}
-		case errors.Is(r.err, errJSONPathWork) || errors.Is(r.err, errJSONPathNodes):
+		case errors.Is(r.Err, jsonpatheval.ErrWork) || errors.Is(r.Err, jsonpatheval.ErrNodes):
 		default:
-			t.Fatalf("%s: unexpected error %v", path, r.err)
+			t.Fatalf("%s: unexpected error %v", path, r.Err)
 		}
-		if r.work > small.maxWork {
-			t.Fatalf("%s: spent %d, budget %d", path, r.work, small.maxWork)
+		if r.Work > small.maxWork {
+			t.Fatalf("%s: spent %d, budget %d", path, r.Work, small.maxWork)
 		}
-		if r.held != len(r.nodes) {
-			t.Fatalf("%s: %d nodes still held after the run, %d returned", path, r.held, len(r.nodes))
+		if r.Held != len(r.Nodes) {
+			t.Fatalf("%s: %d nodes still held after the run, %d returned", path, r.Held, len(r.Nodes))
 		}
 	}
 }

@@ -98,8 +98,8 @@ func ctsValid(t *testing.T, c *Compiler, tc ctsCase) {
 		t.Fatal(err)
 	}
 	r := g.run(context.Background(), doc, 0)
-	if r.err != nil {
-		t.Fatalf("%q: %v", tc.Selector, r.err)
+	if r.Err != nil {
+		t.Fatalf("%q: %v", tc.Selector, r.Err)
 	}
 	alts := tc.Results
 	if alts == nil {
@@ -115,10 +115,10 @@ func ctsValid(t *testing.T, c *Compiler, tc ctsCase) {
 			}
 		}
 		wants[i] = list
-		matched = matched || jsonEqual(r.nodes, list)
+		matched = matched || jsonEqual(r.Nodes, list)
 	}
 	if !matched {
-		t.Errorf("%q on %s: got %s, want %s", tc.Selector, tc.Document, showJSON(r.nodes), showJSON(wants))
+		t.Errorf("%q on %s: got %s, want %s", tc.Selector, tc.Document, showJSON(r.Nodes), showJSON(wants))
 	}
 
 	// The same through a spec: a singular query compares its one node.

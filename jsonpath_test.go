@@ -241,7 +241,7 @@ func TestJSONPathSingularFastPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := g.run(context.Background(), v, 0).nodes
+		want := g.run(context.Background(), v, 0).Nodes
 		got, found, err := newParsers(true, false).selectPath(doc, g.singular)
 		if err != nil || found != (len(want) == 1) || found && !jsonEqual(got, want[0]) {
 			t.Fatalf("%s on %s: got %v %v %v, evaluator %v", path, doc, got, found, err, want)

@@ -24,6 +24,7 @@ import (
 	"github.com/proctorhq/proctor/internal/fence"
 	"github.com/proctorhq/proctor/internal/jsonformat"
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/nesting"
 	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/internal/schemabound"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -406,6 +407,26 @@ func NewJSONSchemaFile(fsys fs.FS, name string, opts JSONSchemaOptions) (*JSONSc
 	return compileSchema(text, p, opts)
 }
 
+// MaxSchemaDepth is how deeply a JSON Schema's text (and each file it
+// references) may nest objects and arrays. The validator's compile checks
+// a schema against its metaschema in time that grows faster than the
+// square of the depth (3,000 nested anyOf take over a minute), so the text
+// is scanned for its depth before it is parsed, and a deeper schema is
+// refused with [ErrSchemaTooDeep].
+const MaxSchemaDepth = 128
+
+// ErrSchemaTooDeep is wrapped by the error for a schema nested deeper than
+// [MaxSchemaDepth].
+var ErrSchemaTooDeep = errors.New("schema nested too deeply")
+
+// schemaDepthOK refuses schema text nested deeper than MaxSchemaDepth.
+func schemaDepthOK(text []byte) error {
+	if d := nesting.JSON(text, MaxSchemaDepth); d > MaxSchemaDepth {
+		return fmt.Errorf("%w: objects and arrays nest more than %d levels deep (the limit)", ErrSchemaTooDeep, MaxSchemaDepth)
+	}
+	return nil
+}
+
 // ErrPathEscapes is wrapped by errors for a file path that would leave the
 // file system it is read from.
 var ErrPathEscapes = errors.New("path escapes the suite's folder")
@@ -444,6 +465,9 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	}
 	if opts.Strict && opts.AnyBlock {
 		return nil, errors.New("proctor: json_schema: Strict and AnyBlock exclude each other: Strict validates the whole output, AnyBlock every block in it")
+	}
+	if err := schemaDepthOK(text); err != nil {
+		return nil, fmt.Errorf("proctor: json_schema: %w", err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
 	if err != nil {
@@ -571,6 +595,9 @@ func (l fileLoader) Load(u string) (any, error) {
 	text, err := readfile.FS(context.Background(), fsys, p, readfile.SpecLimit)
 	if err != nil {
 		return nil, err
+	}
+	if err := schemaDepthOK(text); err != nil {
+		return nil, fmt.Errorf("proctor: schema reference %s: %w", u, err)
 	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(text))
 }

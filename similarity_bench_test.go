@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,5 +79,55 @@ func BenchmarkSimilarity(b *testing.B) {
 				editdist.LCS(ro, re)
 			}
 		})
+	}
+}
+
+// benchDistinct returns about n bytes of CJK characters in a
+// pseudo-random order: nearly every character n-gram is new, the shape
+// that grows n-gram tables fastest.
+func benchDistinct(n, seed int) string {
+	var b strings.Builder
+	x := uint32(seed*2654435761 + 1)
+	for b.Len() < n {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b.WriteRune(rune(0x4E00 + x%20000))
+		if x%5 == 0 {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkSimilarityScaling grades bleu and chrf on outputs and
+// references of 1x, 4x and 16x 15 KiB (the last near MaxNGramText), in
+// words drawn from a small vocabulary and in distinct characters. ns/op and B/op per input byte
+// (the output's and the reference's together) must stay flat across
+// sizes.
+func BenchmarkSimilarityScaling(b *testing.B) {
+	chrf, err := NewChrF(ChrFOptions{ChrFConfig: ChrFConfig{WordOrder: 2}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, shape := range []string{"words", "distinct"} {
+		for _, k := range []int{1, 4, 16} {
+			n := 15 << 10 * k // 16x stays under MaxNGramText
+			out, exp := benchDistinct(n, 1), benchDistinct(n, 2)
+			if shape == "words" {
+				out, exp = benchPair(n / 4)
+				out, exp = out[:n], exp[:n]
+			}
+			s := &Sample{Output: out, Expected: &exp}
+			for _, g := range []Grader{NewBLEU(BLEUOptions{}), chrf} {
+				b.Run(fmt.Sprintf("%s/%s/%dx", g.Name(), shape, k), func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(len(out) + len(exp)))
+					for b.Loop() {
+						g.Grade(b.Context(), s)
+					}
+				})
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -177,6 +178,18 @@ func (c *Compiler) CompileAs(label string, spec []byte) (Check, error) {
 	return c.compile(label, spec)
 }
 
+// CompileContext is [Compiler.CompileAs] under ctx: once ctx ends, no
+// further spec (of those nested in this one) starts compiling, and the
+// error wraps ctx's error (errors.Is(err, context.DeadlineExceeded)).
+// Builders see ctx through [SpecOptions.Context], so that a long compile
+// of their own can stop too. Every built-in compile is also bounded in its
+// work by limits on what it is given (the spec's size and nesting, a
+// schema's depth, a query's nesting), so ctx bounds the wait, and those
+// limits bound what runs.
+func (c *Compiler) CompileContext(ctx context.Context, label string, spec []byte) (Check, error) {
+	return c.compileAt(ctx, label, spec, 0)
+}
+
 // CompileList compiles a JSON array of specs, such as a suite's graders.
 // An empty array (or null) compiles to no checks. Errors name the spec by
 // index. For an OpenAI-evals testing_criteria list, which may also come
@@ -210,18 +223,21 @@ func (c *Compiler) CompileValue(spec any) (Check, error) {
 // compile compiles spec, naming it by where in errors until its own name is
 // known.
 func (c *Compiler) compile(where string, spec []byte) (Check, error) {
-	return c.compileAt(where, spec, 0)
+	return c.compileAt(context.Background(), where, spec, 0)
 }
 
-func (c *Compiler) compileAt(where string, spec []byte, depth int) (Check, error) {
+func (c *Compiler) compileAt(ctx context.Context, where string, spec []byte, depth int) (Check, error) {
 	if depth > maxSpecDepth {
 		return Check{}, &SpecError{Spec: where, Msg: fmt.Sprintf("specs nested more than %d deep", maxSpecDepth)}
+	}
+	if err := ctx.Err(); err != nil {
+		return Check{}, &SpecError{Spec: where, Msg: "compile stopped", Err: err}
 	}
 	o, err := c.newOptions(where, spec)
 	if err != nil {
 		return Check{}, err
 	}
-	o.depth = depth
+	o.depth, o.ctx = depth, ctx
 	typ := o.String("type", "")
 	if typ == "" {
 		if err := o.Err(); err != nil {
@@ -337,11 +353,22 @@ type SpecOptions struct {
 	name     string
 	severity Severity
 	depth    int // how deeply this spec is nested in others
+	ctx      context.Context
 	raw      map[string]json.RawMessage
 	used     map[string]bool // options present and read
 	asked    map[string]bool // options a getter asked for, present or not
 	errs     []error
 	dry      bool // Compiler.Options's run: record no errors
+}
+
+// Context returns the context the spec is compiled under
+// ([Compiler.CompileContext]; context.Background otherwise), for a builder
+// whose own work is long enough to stop when it ends.
+func (o *SpecOptions) Context() context.Context {
+	if o.ctx == nil {
+		return context.Background()
+	}
+	return o.ctx
 }
 
 // Type returns the spec's type.
@@ -673,7 +700,7 @@ func (o *SpecOptions) Check(key string) (Check, bool) {
 // nesting depth is counted, and an error (a *[SpecError]) names the spec
 // at key. The builder returns the error, or says more about it.
 func (o *SpecOptions) CompileNested(key string, spec []byte) (Check, error) {
-	return o.c.compileAt(o.where+"."+key, spec, o.depth+1)
+	return o.c.compileAt(o.Context(), o.where+"."+key, spec, o.depth+1)
 }
 
 // Checks compiles the option as a list of nested specs (the "graders" of
@@ -695,7 +722,7 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 			return nil, nil, false
 		}
 		for i, sub := range raws {
-			ch, err := o.c.compileAt(fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub, o.depth+1)
+			ch, err := o.c.compileAt(o.Context(), fmt.Sprintf("%s.%s[%d]", o.where, key, i), sub, o.depth+1)
 			if err != nil {
 				o.errs = append(o.errs, err)
 				return nil, nil, false
@@ -725,7 +752,7 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 				o.Wrap(key, "want an object of specs", err)
 				return nil, nil, false
 			}
-			ch, err := o.c.compileAt(fmt.Sprintf("%s.%s.%s", o.where, key, k), sub, o.depth+1)
+			ch, err := o.c.compileAt(o.Context(), fmt.Sprintf("%s.%s.%s", o.where, key, k), sub, o.depth+1)
 			if err != nil {
 				o.errs = append(o.errs, err)
 				return nil, nil, false

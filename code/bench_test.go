@@ -2,6 +2,7 @@ package code
 
 import (
 	"context"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os/exec"
@@ -46,4 +47,32 @@ func BenchmarkPythonCompiles(b *testing.B) {
 	}
 	src := "```python\n" + strings.Repeat("def f(x):\n    return [i * x for i in range(10) if i % 2]\n\n", 17) + "```"
 	benchGrade(b, NewPythonCompiles(PythonCompilesOptions{}), src)
+}
+
+// BenchmarkGoCompilesScaling grades 1x, 4x and 16x inputs: real code, and
+// the hostile shape (a run of "(", which the parser would recurse into).
+// B/op and ns/op per input byte must stay flat across sizes.
+func BenchmarkGoCompilesScaling(b *testing.B) {
+	body := codeBody(goSource1K, "go")
+	decls := body[strings.Index(body, "type entry"):]
+	for _, tc := range []struct {
+		name string
+		make func(k int) string
+	}{
+		{"code", func(k int) string { return body + strings.Repeat(decls, 8*k) }},
+		{"parens", func(k int) string { return strings.Repeat("(", 7<<10*k) }},
+	} {
+		for _, k := range []int{1, 4, 16} {
+			out := tc.make(k)
+			b.Run(fmt.Sprintf("%s/%dx", tc.name, k), func(b *testing.B) {
+				g := NewGoCompiles(GoCompilesOptions{})
+				s := &proctor.Sample{Output: out}
+				b.ReportAllocs()
+				b.SetBytes(int64(len(out)))
+				for b.Loop() {
+					g.Grade(context.Background(), s)
+				}
+			})
+		}
+	}
 }

@@ -111,3 +111,24 @@ func TestGoCompilesReasonClipped(t *testing.T) {
 }
 
 func out(s string) *proctor.Sample { return &proctor.Sample{Output: s} }
+
+// TestGoCompilesNesting: an output nesting brackets past the limit is not
+// graded (the parser would recurse into it), what the scanner sees inside
+// strings and comments does not count, and code at the limit is parsed.
+func TestGoCompilesNesting(t *testing.T) {
+	g := NewGoCompiles(GoCompilesOptions{})
+	for _, tc := range []struct {
+		name, out string
+		want      proctor.Status
+	}{
+		{"parens", strings.Repeat("(", 110<<10), proctor.StatusNotGraded},
+		{"at the limit", "x := " + strings.Repeat("(", maxGoNesting-1) + "1" + strings.Repeat(")", maxGoNesting-1), proctor.StatusPassed},
+		{"in a string", "x := \"" + strings.Repeat("(", 5000) + "\"", proctor.StatusPassed},
+		{"in a comment", "// " + strings.Repeat("[", 5000) + "\nx := 1", proctor.StatusPassed},
+	} {
+		got := g.Grade(context.Background(), &proctor.Sample{Output: tc.out})
+		if got.Status != tc.want || (tc.want == proctor.StatusNotGraded && !strings.Contains(got.Reason, "1000 levels")) {
+			t.Errorf("%s: %v %q, want %v", tc.name, got.Status, got.Reason, tc.want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ func SpecTypes() []proctor.SpecType {
 			Options: []proctor.SpecOptionDoc{{Name: "timeout_ms", Type: "integer, 1 to 600000", Default: "10000", Meaning: "How long the check may take."}},
 			Example: `{"type": "python_compiles"}`},
 		{Name: "go_compiles", Family: "code", Summary: "the output parses as Go",
-			About:   "A Go file or, failing that, a list of statements.",
+			About:   "A Go file or, failing that, a list of statements. Not graded when brackets nest more than 1,000 levels deep.",
 			Example: `{"type": "go_compiles"}`},
 	}
 	for i := range types {

@@ -141,7 +141,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if *specFile != "" {
 			label = *specFile
 		}
-		ch, err := cfg.comp.CompileAs(label, specBytes)
+		ch, err := compileUnder(ctx, cfg.comp, label, specBytes)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage

@@ -78,7 +78,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	gradeTimeout := fs.Duration("grade-timeout", 2*time.Minute, "grading deadline per request")
 	headerWait := fs.Duration("read-header-timeout", 5*time.Second, "time a client has to send its request headers")
 	bodyWait := fs.Duration("body-timeout", 10*time.Second, "time a client has to send its whole request body, once its headers are in")
-	maxInflight := fs.Int64("max-inflight", defaultInflight, "bytes of request bodies being read or handled at once, each counted four times (what decoding it takes); past it requests wait up to --queue-wait, then get 503")
+	maxInflight := fs.Int64("max-inflight", defaultInflight, "bytes of memory requests may hold at once: each body counted four times (what decoding it takes), plus the estimated working memory of grading it with an expensive type (chrf 256, bleu and go_compiles 32 bytes per input byte); past it requests wait up to --queue-wait, then get 503")
 	maxSpec := fs.Int("max-spec", defaultMaxSpec, "largest grader spec in a request, in bytes of compact JSON")
 	cacheBytes := fs.Int64("cache-bytes", defaultCacheBytes, "what the cached compiled specs may cost in bytes (each: its text plus what compiling it allocated)")
 	pos, code, done := parseArgs(fs, serveUsage, args, stdout)
@@ -147,7 +147,8 @@ type server struct {
 	// for a slot or grading: 4 × --concurrency, at least 16.
 	admitted chan struct{}
 	// inflight bounds the bytes of request bodies read or being read,
-	// each counted bodyCost times, charged as the bytes arrive.
+	// each counted bodyCost times, charged as the bytes arrive, and the
+	// estimated working memory of the grades running (chargeWork).
 	inflight *semaphore.Weighted
 }
 
@@ -186,7 +187,9 @@ func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.Raw
 			s.close()
 			return nil, fmt.Errorf("proctor serve: --graders %q: %w", name, err)
 		}
-		s.named[name] = &cachedCheck{check: ch, refs: 1}
+		var key bytes.Buffer
+		_ = json.Compact(&key, spec)
+		s.named[name] = &cachedCheck{check: ch, refs: 1, work: specWork(key.String())}
 	}
 	s.comp = proctor.NewCompiler(opts...)
 	if !cfg.allowPython {
@@ -414,6 +417,14 @@ type bodyBytes struct {
 
 func (*bodyBytes) Close() error { return nil }
 
+// bodyLen is the length of the body guard read for r.
+func bodyLen(r *http.Request) int {
+	if b, ok := r.Body.(*bodyBytes); ok {
+		return len(b.b)
+	}
+	return 0
+}
+
 // readBody reads r's body within --body-timeout and --max-body, charging
 // bodyCost times its bytes to s.inflight as they arrive (waiting up to
 // --queue-wait for room each time). It returns the body and what was charged (to
@@ -540,7 +551,7 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// The spec compiles inside a grading slot, so compiles are bounded
-	// by --concurrency like grading (and run one at a time).
+	// by --concurrency like grading (and by the compile lanes).
 	if !s.acquire(w, r) {
 		return
 	}
@@ -553,6 +564,15 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer cc.release()
+	largest := 0
+	for _, raw := range raws {
+		largest = max(largest, len(raw))
+	}
+	charged, ok := s.chargeWork(w, r, cc, largest+len(req.Grader))
+	if !ok {
+		return
+	}
+	defer s.inflight.Release(charged)
 	out := make([]json.RawMessage, len(samples))
 	for i := range samples {
 		line := appendResult(nil, 0, samples[i].ID, cc.check.Grade(ctx, &samples[i]))
@@ -610,6 +630,11 @@ func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer cc.release()
+	charged, ok := s.chargeWork(w, r, cc, bodyLen(r)+len(spec))
+	if !ok {
+		return
+	}
+	defer s.inflight.Release(charged)
 	sample := promptfooSample(req)
 	g := cc.check.Grade(ctx, &sample)
 	rep := promptfooReply{Pass: g.Status == proctor.StatusPassed, Status: g.Status.String(), Reason: g.Reason}

@@ -85,8 +85,9 @@ func TestServeSpecBounds(t *testing.T) {
 	if code != http.StatusRequestEntityTooLarge || !strings.Contains(fmt.Sprint(out["error"]), "allocated") {
 		t.Errorf("spec costing 12 MiB of a 16 MiB budget: %d %v, want 413", code, out)
 	}
-	if used := s.cache.used.Load(); used != 0 {
-		t.Errorf("refused spec left %d bytes accounted", used)
+	// The refusal is cached at the cost of its key alone.
+	if used := s.cache.used.Load(); used != int64(len(`{"type":"fat","mb":12}`)) {
+		t.Errorf("refused spec left %d bytes accounted, want its key's length", used)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/metrics"
 	"strings"
@@ -22,6 +23,7 @@ func allowAll([]byte, proctor.Check) error { return nil }
 // entry the cache has dropped; its cost then leaves the cache's account.
 type cachedCheck struct {
 	check  proctor.Check
+	work   []workRate // what its grades cost in working memory (specWork)
 	mu     sync.Mutex
 	refs   int // users, plus one while the cache holds it
 	onLast func()
@@ -101,9 +103,11 @@ func (e *cacheFullError) Error() string {
 // specCache is a bounded LRU of compiled specs keyed by compact JSON.
 //
 // It is bounded in entries and in bytes. An entry costs its key plus the
-// bytes its compilation allocated, measured over the compile; compiles run
-// one at a time, so the figure can only be too high (other goroutines'
-// allocations in the meantime count too), never too low. With strict set
+// bytes its compilation allocated, measured over the compile; the figure
+// can only be too high (other goroutines' allocations in the meantime
+// count too), never too low. A spec refused because its compile allocated
+// too much is cached as a refusal (at the cost of its key) only when no
+// other compile ran alongside it; every other refusal is cached as it is. With strict set
 // (proctor serve), used counts every compiled spec alive, cached or still
 // in use after eviction, and never passes maxBytes: a spec that does not
 // fit is refused. Without it (proctor grade), a spec that does not fit is
@@ -126,8 +130,12 @@ type specCache struct {
 	// precheck, when set, vets a spec (compact JSON) before it compiles;
 	// its error is returned as it is, and not cached.
 	precheck func(spec []byte) error
-	// compiling is held by the one compile running.
+	// compiling holds a token per compile running (compileLanes at most);
+	// starts counts compiles begun and running those not yet ended, so a
+	// compile can tell whether its allocation figure is its own.
 	compiling chan struct{}
+	starts    atomic.Int64
+	running   atomic.Int64
 	// maxWorkers, when positive, bounds the cached specs that run python
 	// workers, apart from every other bound: workers holds them, most
 	// recently used first, and the least recently used past the bound is
@@ -151,7 +159,7 @@ func runsWorkers(key string) bool { return strings.Contains(key, `"type":"python
 
 func newSpecCache(max int, label string, comp *proctor.Compiler, allowed func([]byte, proctor.Check) error) *specCache {
 	return &specCache{max: max, maxBytes: defaultCacheBytes, maxSpec: maxCachedSpec, label: label, ll: list.New(),
-		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, 1), workers: list.New()}
+		m: map[string]*list.Element{}, comp: comp, allowed: allowed, compiling: make(chan struct{}, compileLanes), workers: list.New()}
 }
 
 // heapAllocs reads the bytes allocated on the heap so far.
@@ -164,28 +172,115 @@ func heapAllocs() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
-// compile compiles and vets key, one compile at a time (waiting until ctx
-// ends), and returns what it cost: len(key) plus the bytes allocated. A
-// cost of 0 means nothing was compiled.
-func (c *specCache) compile(ctx context.Context, key string) (*cachedCheck, int64, error) {
+// compileLanes is how many specs compile at once. One request compiles
+// one spec at a time, so no request holds every lane.
+const compileLanes = 2
+
+// compiled is what one compile produced: the grader (acquired once for the
+// cache), its cost, and whether no other compile ran alongside it (so that
+// cost is its own alone).
+type compiled struct {
+	cc    *cachedCheck
+	cost  int64
+	err   error
+	alone bool
+}
+
+// compile compiles and vets key in one of the compile lanes (waiting for
+// one until ctx ends) under ctx, and returns what it cost: len(key) plus
+// the bytes allocated meanwhile. A cost of 0 means nothing was compiled.
+// When ctx ends first, the caller gets ctx's error at once, and the
+// compile, bounded by the limits every spec type keeps, ends on its own
+// and frees its lane.
+func (c *specCache) compile(ctx context.Context, key string) compiled {
 	select {
 	case c.compiling <- struct{}{}:
 	case <-ctx.Done():
-		return nil, 0, fmt.Errorf("waiting to compile the grader spec: %w", ctx.Err())
+		return compiled{err: fmt.Errorf("waiting to compile the grader spec: %w", ctx.Err())}
 	}
-	defer func() { <-c.compiling }()
+	h := &handoff{ch: make(chan compiled, 1)}
+	go func() {
+		defer func() { <-c.compiling }()
+		h.give(c.compileHeld(ctx, key))
+	}()
+	return h.take(ctx)
+}
+
+// compileHeld is compile inside its lane.
+func (c *specCache) compileHeld(ctx context.Context, key string) compiled {
+	gen := c.starts.Add(1)
+	c.running.Add(1)
+	defer c.running.Add(-1)
 	before := heapAllocs()
-	ch, err := c.comp.CompileAs(c.label, []byte(key))
+	ch, err := c.comp.CompileContext(ctx, c.label, []byte(key))
 	if err == nil {
 		err = c.allowed([]byte(key), ch)
 		if err != nil {
 			closeGrader(ch)
 		}
 	}
+	alone := c.starts.Load() == gen && c.running.Load() == 1
 	if err != nil {
-		return nil, int64(len(key)), err
+		return compiled{cost: int64(len(key)), err: err, alone: alone}
 	}
-	return &cachedCheck{check: ch, refs: 1}, int64(len(key)) + max(heapAllocs()-before, 0), nil
+	return compiled{cc: &cachedCheck{check: ch, refs: 1, work: specWork(key)}, cost: int64(len(key)) + max(heapAllocs()-before, 0), alone: alone}
+}
+
+// compileUnder compiles spec under ctx, returning at once when ctx ends
+// (the first SIGINT of proctor grade): the compile then ends on its own,
+// within the compile limits, and its grader is closed.
+func compileUnder(ctx context.Context, comp *proctor.Compiler, label string, spec []byte) (proctor.Check, error) {
+	h := &handoff{ch: make(chan compiled, 1)}
+	go func() {
+		ch, err := comp.CompileContext(ctx, label, spec)
+		r := compiled{err: err}
+		if err == nil {
+			r.cc = &cachedCheck{check: ch, refs: 1}
+		}
+		h.give(r)
+	}()
+	r := h.take(ctx)
+	if r.cc == nil {
+		return proctor.Check{}, r.err
+	}
+	return r.cc.check, nil
+}
+
+// handoff passes a compile's result to the request waiting for it, or,
+// once that request has stopped waiting, releases the grader.
+type handoff struct {
+	mu   sync.Mutex
+	gone bool
+	ch   chan compiled
+}
+
+func (h *handoff) give(r compiled) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.gone {
+		if r.cc != nil {
+			r.cc.release()
+		}
+		return
+	}
+	h.ch <- r
+}
+
+func (h *handoff) take(ctx context.Context) compiled {
+	select {
+	case r := <-h.ch:
+		return r
+	case <-ctx.Done():
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case r := <-h.ch:
+		return r
+	default:
+		h.gone = true
+		return compiled{err: fmt.Errorf("compiling the grader spec: %w", ctx.Err())}
+	}
 }
 
 // get returns the compiled spec, acquired for the caller, or the error it
@@ -218,16 +313,15 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 	}
 	// Compile outside the lock; two requests may compile the same spec,
 	// and the second result is then dropped.
-	cc, cost, err := c.compile(ctx, key)
-	if cost == 0 {
-		return nil, err
+	r := c.compile(ctx, key)
+	if r.cost == 0 || errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded) {
+		return nil, r.err // nothing compiled, or stopped: not the spec's verdict
 	}
-	if c.strict && cost > c.maxBytes/2 {
-		if cc != nil {
-			cc.release()
-		}
-		return nil, &specTooLargeError{what: "compile", size: cost, limit: c.maxBytes / 2}
+	r, cacheable := c.overBudget(r, key)
+	if !cacheable {
+		return nil, r.err
 	}
+	cc, cost, err := r.cc, r.cost, r.err
 	if !keep || (!c.strict && cost > c.maxBytes/4) {
 		return cc, err // compiled for this caller alone
 	}
@@ -273,6 +367,23 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 		}
 	}
 	return e.cc, e.err
+}
+
+// overBudget turns a strict cache's compile that allocated more than half
+// its budget into a refusal, releasing the grader. The refusal is cached
+// at the cost of its key when the figure was the compile's alone; when
+// another compile ran alongside (the figure may include its allocations)
+// cacheable is false.
+func (c *specCache) overBudget(r compiled, key string) (_ compiled, cacheable bool) {
+	if !c.strict || r.cost <= c.maxBytes/2 {
+		return r, true
+	}
+	if r.cc != nil {
+		r.cc.release()
+	}
+	r.cc, r.err = nil, &specTooLargeError{what: "compile", size: r.cost, limit: c.maxBytes / 2}
+	r.cost = int64(len(key))
+	return r, r.alone
 }
 
 // hitLocked returns the cached entry at el, acquired for the caller, and

@@ -126,8 +126,8 @@ var Root = []Type{
 	{Name: "json_schema", Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
 		About: "JSON Schema 2020-12 unless the schema's $schema names another draft.",
 		Options: []Option{
-			{"schema", "object", "", "The schema, inline. Give schema or schema_file."},
-			{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles)."},
+			{"schema", "object", "", "The schema, inline. Give schema or schema_file. Objects and arrays may nest at most 128 levels deep (in each file it references too); a deeper schema is refused before it compiles."},
+			{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles). The same depth limit holds."},
 			{"draft", "string or number", "2020-12", "The draft for a schema without $schema: 4, 6, 7, 2019-09 or 2020-12. $schema wins when present."},
 			{"format_assertion", "boolean", "false", "Assert formats (date, date-time, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, regex, duration, json-pointer, ...) instead of treating them as annotations."},
 			{"content_assertion", "boolean", "false", "Assert contentEncoding and contentMediaType."},
@@ -139,7 +139,7 @@ var Root = []Type{
 	{Name: "json_path", Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
 		About: "Give exactly one of equals, exists and one_of. A query that selects one node is compared through that node; one that can select several (wildcards, filters, slices) is compared as the list of nodes.",
 		Options: []Option{
-			{"path", "string", "(required)", "An RFC 9535 JSONPath query."},
+			{"path", "string", "(required)", "An RFC 9535 JSONPath query. Brackets and parentheses (filters, groups, function calls) may nest at most 32 levels deep; a deeper query is refused before it compiles."},
 			{"equals", "any JSON value", "", "The value the node (or node list) must equal."},
 			{"exists", "boolean", "", "true: the query must select something; false: nothing."},
 			{"one_of", "array of JSON values", "", "The node must equal one of these."},
@@ -194,7 +194,7 @@ var Root = []Type{
 
 	// Similarity
 	{Name: "bleu", Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
-		About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0.",
+		About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 		Options: append(similarity("0.5"),
 			Option{"weights", "1 to 4 numbers >= 0, one > 0", "none (sacreBLEU's 4 equal orders)", "Weights of the log n-gram precisions, for n = 1 .. len(weights)."}),
 		Example: `{"type": "bleu", "threshold": 0.4}`},
@@ -230,7 +230,7 @@ var Root = []Type{
 		About:   "Over code points; the difference in length counts as differing positions, as rapidfuzz's default padding does. Two empty strings score 1.",
 		Options: similarity("0.5"), Example: `{"type": "hamming", "expected": "ABC-1234", "threshold": 0.75}`},
 	{Name: "chrf", Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
-		About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++.",
+		About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 		Options: append(similarity("0.5"),
 			Option{"char_order", "integer, 1 to 32", "6", "The highest character n-gram order."},
 			Option{"word_order", "integer, 0 to 32", "0", "The highest word n-gram order; 2 is chrF++."},

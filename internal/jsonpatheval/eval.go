@@ -1,19 +1,7 @@
-package proctor
-
-import (
-	"context"
-	"errors"
-	"fmt"
-	"math"
-	"slices"
-	"strings"
-
-	"github.com/theory/jsonpath/spec"
-)
-
-// The JSONPath graders parse queries with github.com/theory/jsonpath (RFC
-// 9535) and evaluate them here, over the library's syntax tree, so that a
-// grade's work can be counted and bounded: the library's own evaluation
+// Package jsonpatheval evaluates RFC 9535 JSONPath queries parsed by
+// github.com/theory/jsonpath under a budget. The JSONPath graders parse
+// queries with that library and evaluate them here, over the library's
+// syntax tree, so that a grade's work can be counted and bounded: the library's own evaluation
 // builds every intermediate node list in full (and copies descendant lists
 // once per level), so $..*..*..* on a few hundred nested arrays, or $..* on
 // deep nesting, would exhaust memory before anything could stop it.
@@ -25,15 +13,28 @@ import (
 // existence test stopping at its first node. Comparisons and function calls
 // run in the library, after their worst case for the node at hand has been
 // charged to the budget.
+package jsonpatheval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/theory/jsonpath/spec"
+)
 
 const (
-	// defaultJSONPathMaxWork bounds one grade's work, in nodes visited,
+	// DefaultMaxWork bounds one grade's work, in nodes visited,
 	// selected or charged for a filter's worst case: about 50 ms.
-	defaultJSONPathMaxWork = 1 << 22
-	// defaultJSONPathMaxNodes bounds the nodes held at once in a grade's
+	DefaultMaxWork = 1 << 22
+	// DefaultMaxNodes bounds the nodes held at once in a grade's
 	// node lists (16 bytes each): 4 MiB, about 12 MiB allocated with the
 	// lists' growth.
-	defaultJSONPathMaxNodes = 1 << 18
+	DefaultMaxNodes = 1 << 18
 	// regexUnitCost is the work charged per 16 bytes of a pattern that
 	// match or search may read from the document.
 	regexUnitCost = 256
@@ -41,14 +42,14 @@ const (
 	ctxEvery = 1 << 12
 )
 
-// errJSONPathWork and errJSONPathNodes say which budget a grade ran out of.
+// ErrWork and ErrNodes say which budget a grade ran out of.
 var (
-	errJSONPathWork  = errors.New("work budget exhausted")
-	errJSONPathNodes = errors.New("node budget exhausted")
+	ErrWork  = errors.New("work budget exhausted")
+	ErrNodes = errors.New("node budget exhausted")
 )
 
-// jpQuery is a compiled query: where it starts and its segments.
-type jpQuery struct {
+// Query is a compiled query: where it starts and its segments.
+type Query struct {
 	absolute bool // starts at the root ($), not the current node (@)
 	segs     []jpSegment
 }
@@ -91,14 +92,14 @@ const (
 type jpExpr struct {
 	kind  jpExprKind
 	subs  []*jpExpr
-	query *jpQuery
+	query *Query
 	atom  *spec.FilterSelector
 	cost  atomCost
 }
 
-// compileQuery turns the library's syntax tree into a jpQuery.
-func compileQuery(q *spec.PathQuery) (*jpQuery, error) {
-	out := &jpQuery{absolute: strings.HasPrefix(q.String(), "$")}
+// Compile turns the library's syntax tree into a Query.
+func Compile(q *spec.PathQuery) (*Query, error) {
+	out := &Query{absolute: isAbsolute(q)}
 	for _, seg := range q.Segments() {
 		s := jpSegment{descendant: seg.IsDescendant()}
 		for _, sel := range seg.Selectors() {
@@ -128,6 +129,15 @@ func compileQuery(q *spec.PathQuery) (*jpQuery, error) {
 	return out, nil
 }
 
+// isAbsolute reports whether q starts at the root ($). The library keeps
+// that to itself but for q's text, which costs the whole subtree to write
+// (at every level of a nested filter, so compiling would be quadratic in
+// depth); a query rebuilt from q's segments as absolute equals q exactly
+// when q is, and comparing them follows only the shared segment pointers.
+func isAbsolute(q *spec.PathQuery) bool {
+	return reflect.DeepEqual(q, spec.Query(true, q.Segments()...))
+}
+
 func compileOr(lo spec.LogicalOr) (*jpExpr, error) {
 	or := &jpExpr{kind: exprOr}
 	for _, and := range lo {
@@ -152,13 +162,13 @@ func compileBasic(b spec.BasicExpr) (*jpExpr, error) {
 		e, err := compileOr(b.LogicalOr)
 		return &jpExpr{kind: exprNot, subs: []*jpExpr{e}}, err
 	case *spec.ExistExpr:
-		q, err := compileQuery(b.PathQuery)
+		q, err := Compile(b.PathQuery)
 		return &jpExpr{kind: exprExists, query: q}, err
 	case spec.NonExistExpr:
-		q, err := compileQuery(b.PathQuery)
+		q, err := Compile(b.PathQuery)
 		return &jpExpr{kind: exprNot, subs: []*jpExpr{{kind: exprExists, query: q}}}, err
 	case *spec.NonExistExpr:
-		q, err := compileQuery(b.PathQuery)
+		q, err := Compile(b.PathQuery)
 		return &jpExpr{kind: exprNot, subs: []*jpExpr{{kind: exprExists, query: q}}}, err
 	}
 	f := spec.Filter(spec.And(b))
@@ -241,9 +251,9 @@ func atomCostOf(text string) atomCost {
 	return c
 }
 
-// jpRun is one evaluation: the document, the budgets and what they have
+// run is one evaluation: the document, the budgets and what they have
 // used.
-type jpRun struct {
+type run struct {
 	ctx       context.Context
 	root      any
 	work      int
@@ -254,21 +264,42 @@ type jpRun struct {
 	err       error
 	rootStats treeStats
 	keys      [][]string // free list of key buffers for sorted member order
-	nodes     []any      // the result, set by JSONPath.run
 }
 
-func newJPRun(ctx context.Context, root any, maxWork, maxNodes int) *jpRun {
-	return &jpRun{ctx: ctx, root: root, maxWork: maxWork, maxNodes: maxNodes, nextCheck: ctxEvery, rootStats: treeStats{size: -1}}
+func newRun(ctx context.Context, root any, maxWork, maxNodes int) *run {
+	return &run{ctx: ctx, root: root, maxWork: maxWork, maxNodes: maxNodes, nextCheck: ctxEvery, rootStats: treeStats{size: -1}}
+}
+
+// Result is what an evaluation selected and spent.
+type Result struct {
+	Nodes []any // the nodes selected, in order; incomplete when Err is set
+	Err   error // ErrWork, ErrNodes or the context's error when the evaluation stopped
+	Work  int   // units of work spent
+	Held  int   // nodes still held at the end: len(Nodes) when the budgets were kept
+}
+
+// Eval evaluates q on doc, the parsed document, under ctx and the budgets
+// maxWork (work units) and maxNodes (nodes held at once); limit > 0 stops
+// the final node list at limit nodes. When q compares values for deep
+// equality, integers in doc that a float64 holds exactly are rewritten in
+// place first, so that equal numbers compare equal.
+func Eval(ctx context.Context, q *Query, doc any, limit, maxWork, maxNodes int) Result {
+	r := newRun(ctx, doc, maxWork, maxNodes)
+	if q.DeepEq() {
+		r.sameNumbers(doc)
+	}
+	nodes := r.query(q, doc, limit)
+	return Result{Nodes: nodes, Err: r.err, Work: r.work, Held: r.held}
 }
 
 // spend counts n units of work; false once a budget or the context has run
 // out (r.err says which).
-func (r *jpRun) spend(n int) bool {
+func (r *run) spend(n int) bool {
 	if r.err != nil {
 		return false
 	}
 	if n > r.maxWork-r.work {
-		r.err = errJSONPathWork
+		r.err = ErrWork
 		return false
 	}
 	r.work += n
@@ -283,12 +314,12 @@ func (r *jpRun) spend(n int) bool {
 }
 
 // add appends v to *out, counting it against both budgets.
-func (r *jpRun) add(out *[]any, v any) {
+func (r *run) add(out *[]any, v any) {
 	if !r.spend(1) {
 		return
 	}
 	if r.held >= r.maxNodes {
-		r.err = errJSONPathNodes
+		r.err = ErrNodes
 		return
 	}
 	r.held++
@@ -296,11 +327,11 @@ func (r *jpRun) add(out *[]any, v any) {
 }
 
 // release returns n held nodes to the budget when a list is dropped.
-func (r *jpRun) release(n int) { r.held -= n }
+func (r *run) release(n int) { r.held -= n }
 
 // query evaluates q at cur. When limit > 0 the final list stops at limit
 // nodes. The caller releases the returned list.
-func (r *jpRun) query(q *jpQuery, cur any, limit int) []any {
+func (r *run) query(q *Query, cur any, limit int) []any {
 	start := cur
 	if q.absolute {
 		start = r.root
@@ -326,11 +357,11 @@ func (r *jpRun) query(q *jpQuery, cur any, limit int) []any {
 	return list
 }
 
-func (r *jpRun) done(out []any, limit int) bool {
+func (r *run) done(out []any, limit int) bool {
 	return r.err != nil || limit > 0 && len(out) >= limit
 }
 
-func (r *jpRun) segment(seg *jpSegment, in []any, limit int) []any {
+func (r *run) segment(seg *jpSegment, in []any, limit int) []any {
 	var out []any
 	for _, n := range in {
 		if seg.descendant {
@@ -348,7 +379,7 @@ func (r *jpRun) segment(seg *jpSegment, in []any, limit int) []any {
 // descend applies sels to n and then to each of its descendants, in
 // document order. Recursion is as deep as the document, which the parser
 // bounds.
-func (r *jpRun) descend(sels []jpSelector, n any, out *[]any, limit int) {
+func (r *run) descend(sels []jpSelector, n any, out *[]any, limit int) {
 	if !r.spend(1) {
 		return
 	}
@@ -375,7 +406,7 @@ func (r *jpRun) descend(sels []jpSelector, n any, out *[]any, limit int) {
 }
 
 // apply applies a segment's selectors to one node.
-func (r *jpRun) apply(sels []jpSelector, n any, out *[]any, limit int) {
+func (r *run) apply(sels []jpSelector, n any, out *[]any, limit int) {
 	for i := range sels {
 		s := &sels[i]
 		switch s.kind {
@@ -419,7 +450,7 @@ func (r *jpRun) apply(sels []jpSelector, n any, out *[]any, limit int) {
 }
 
 // children selects n's children, all of them or those passing the filter.
-func (r *jpRun) children(s *jpSelector, n any, out *[]any, limit int) {
+func (r *run) children(s *jpSelector, n any, out *[]any, limit int) {
 	take := func(c any) bool {
 		if s.kind == selWildcard {
 			r.add(out, c)
@@ -448,7 +479,7 @@ func (r *jpRun) children(s *jpSelector, n any, out *[]any, limit int) {
 
 // test evaluates a filter expression with cur as @. After an error it
 // returns false and r.err is set.
-func (r *jpRun) test(e *jpExpr, cur any) bool {
+func (r *run) test(e *jpExpr, cur any) bool {
 	switch e.kind {
 	case exprOr:
 		for _, s := range e.subs {
@@ -480,7 +511,7 @@ func (r *jpRun) test(e *jpExpr, cur any) bool {
 // charge spends an atom's worst case before the library evaluates it:
 // nested queries build their node lists in full, so their bound must fit
 // both budgets.
-func (r *jpRun) charge(c atomCost, cur any) bool {
+func (r *run) charge(c atomCost, cur any) bool {
 	if c.cheap {
 		return r.spend(1 + c.regex)
 	}
@@ -502,7 +533,7 @@ func (r *jpRun) charge(c atomCost, cur any) bool {
 	n, d := float64(st.size+1), float64(st.depth+1)
 	lists := n * math.Pow(d, float64(c.desc)) * float64(1+c.desc) * math.Pow(n, float64(c.filters)) * float64(1+c.unions)
 	if lists > float64(r.maxNodes) {
-		r.err = errJSONPathNodes
+		r.err = ErrNodes
 		return false
 	}
 	cost := lists + float64(c.regex)
@@ -512,7 +543,7 @@ func (r *jpRun) charge(c atomCost, cur any) bool {
 		cost += n * regexUnitCost
 	}
 	if cost > float64(r.maxWork-r.work) {
-		r.err = errJSONPathWork
+		r.err = ErrWork
 		return false
 	}
 	return r.spend(int(cost))
@@ -523,7 +554,7 @@ type treeStats struct{ size, depth int }
 
 // stats measures v, spending one unit per node (strings count their
 // length in 16-byte units).
-func (r *jpRun) stats(v any) treeStats {
+func (r *run) stats(v any) treeStats {
 	var st treeStats
 	var walk func(v any, d int)
 	walk = func(v any, d int) {
@@ -558,7 +589,7 @@ func (r *jpRun) stats(v any) treeStats {
 // sameNumbers rewrites, in place, integers that a float64 holds exactly as
 // float64, so that the library's deep equality of arrays and objects sees
 // 1 and 1.0 alike, as RFC 9535 compares numbers by value.
-func (r *jpRun) sameNumbers(v any) {
+func (r *run) sameNumbers(v any) {
 	const exact = 1 << 53
 	switch v := v.(type) {
 	case []any:
@@ -588,7 +619,7 @@ func (r *jpRun) sameNumbers(v any) {
 
 // sortedKeys returns m's member names in order, in a reused buffer that
 // putKeys gives back.
-func (r *jpRun) sortedKeys(m map[string]any) []string {
+func (r *run) sortedKeys(m map[string]any) []string {
 	r.spend(len(m))
 	var keys []string
 	if n := len(r.keys); n > 0 {
@@ -601,14 +632,14 @@ func (r *jpRun) sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-func (r *jpRun) putKeys(keys []string) {
+func (r *run) putKeys(keys []string) {
 	clear(keys)
 	r.keys = append(r.keys, keys)
 }
 
-// deepEq reports whether a filter anywhere in q may compare two arrays or
+// DeepEq reports whether a filter anywhere in q may compare two arrays or
 // objects.
-func (q *jpQuery) deepEq() bool {
+func (q *Query) DeepEq() bool {
 	for _, seg := range q.segs {
 		for _, sel := range seg.sels {
 			if sel.kind == selFilter && sel.filter.deepEq() {
@@ -624,7 +655,7 @@ func (e *jpExpr) deepEq() bool {
 	case exprAtom:
 		return e.cost.deepEq
 	case exprExists:
-		return e.query.deepEq()
+		return e.query.DeepEq()
 	}
 	return slices.ContainsFunc(e.subs, (*jpExpr).deepEq)
 }
