@@ -164,6 +164,13 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Arguments is the call's arguments as JSON (an object, usually).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Result is what the tool returned, as JSON (a string, usually); nil
+	// when it was not recorded.
+	Result json.RawMessage `json:"result,omitempty"`
+	// IsError reports that the call failed: the tool returned an error
+	// (an Anthropic tool_result with is_error, a span with status ERROR).
+	// A failed call is still a call in the path.
+	IsError bool `json:"is_error,omitempty"`
 }
 
 // Model identifies a model: the subject under test or a judge.

@@ -1,0 +1,333 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/proctorhq/proctor"
+)
+
+// TrajectoryMode says how [TrajectoryMatch] compares the sample's tool
+// calls with the expected ones. The modes mean what openevals' (agentevals')
+// trajectory match means by them.
+type TrajectoryMode string
+
+const (
+	// TrajectoryStrict passes when the calls are the expected calls, one
+	// for one, in the same order.
+	TrajectoryStrict TrajectoryMode = "strict"
+	// TrajectoryUnordered passes when the calls are the expected calls in
+	// any order: each expected call is matched by a different call, and
+	// each call by a different expected call.
+	TrajectoryUnordered TrajectoryMode = "unordered"
+	// TrajectorySubset passes when every call is matched by a different
+	// expected call: the agent did no more than expected.
+	TrajectorySubset TrajectoryMode = "subset"
+	// TrajectorySuperset passes when every expected call is matched by a
+	// different call: the agent did at least what was expected.
+	TrajectorySuperset TrajectoryMode = "superset"
+)
+
+// ArgsMode says how two calls' arguments compare once their names are
+// equal. Values compare as JSON values (10 equals 10.0).
+type ArgsMode string
+
+const (
+	// ArgsExact: the arguments are equal.
+	ArgsExact ArgsMode = "exact"
+	// ArgsIgnore: any arguments match.
+	ArgsIgnore ArgsMode = "ignore"
+	// ArgsSubset: every argument of the call is in the expected call, with
+	// an equal value.
+	ArgsSubset ArgsMode = "subset"
+	// ArgsSuperset: every argument of the expected call is in the call,
+	// with an equal value.
+	ArgsSuperset ArgsMode = "superset"
+)
+
+// ArgsMatch is how one tool's arguments compare: by Mode, or, when Keys is
+// not empty, by the values at these dotted paths alone ("time.start"), a
+// path that is absent in both matching.
+type ArgsMatch struct {
+	Mode ArgsMode
+	Keys []string
+}
+
+// TrajectoryMatchOptions configure [NewTrajectoryMatch]. The zero value is
+// strict order with exact arguments, openevals' defaults.
+type TrajectoryMatchOptions struct {
+	// Mode is the trajectory mode; "" means strict.
+	Mode TrajectoryMode
+	// Args is the argument mode for every tool; "" means exact.
+	Args ArgsMode
+	// ToolArgs overrides Args for the named tools.
+	ToolArgs map[string]ArgsMatch
+	// Name is shown in results; default "trajectory_match".
+	Name string
+}
+
+// TrajectoryMatch grades the path an agent took: its tool calls against
+// an expected list of calls, under a trajectory mode and argument modes.
+// Each reason names the first point where the path diverged. It reads the
+// sample's tool calls as tool_call_valid does. As in openevals, calls pair
+// greedily: each expected call (or call, by the mode) takes the first
+// unpaired call that matches it. Immutable and safe for concurrent use.
+type TrajectoryMatch struct {
+	name     string
+	mode     TrajectoryMode
+	args     ArgsMatch
+	toolArgs map[string]ArgsMatch
+	expected []trajCall
+}
+
+// trajCall is a tool call with its arguments decoded ({} when absent).
+type trajCall struct {
+	name string
+	args any
+}
+
+var _ proctor.Grader = (*TrajectoryMatch)(nil)
+
+// ErrTrajectoryMode is returned for a trajectory or argument mode that is
+// not one of the four.
+var ErrTrajectoryMode = errors.New("agent: unknown trajectory or argument mode")
+
+// NewTrajectoryMatch returns a grader of the sample's tool calls against
+// expected. It returns an error (wrapping [ErrTrajectoryMode] for an
+// unknown mode) for an expected call without a name or with arguments
+// that are not JSON.
+func NewTrajectoryMatch(expected []proctor.ToolCall, opts TrajectoryMatchOptions) (*TrajectoryMatch, error) {
+	g := &TrajectoryMatch{name: cmp.Or(opts.Name, "trajectory_match"), mode: cmp.Or(opts.Mode, TrajectoryStrict),
+		args: ArgsMatch{Mode: cmp.Or(opts.Args, ArgsExact)}, toolArgs: map[string]ArgsMatch{}}
+	if !slices.Contains([]TrajectoryMode{TrajectoryStrict, TrajectoryUnordered, TrajectorySubset, TrajectorySuperset}, g.mode) {
+		return nil, fmt.Errorf("%w: mode %q (want strict, unordered, subset, superset)", ErrTrajectoryMode, g.mode)
+	}
+	if err := checkArgsMode(g.args.Mode); err != nil {
+		return nil, err
+	}
+	for tool, m := range opts.ToolArgs {
+		if len(m.Keys) == 0 {
+			if err := checkArgsMode(m.Mode); err != nil {
+				return nil, fmt.Errorf("tool_args %q: %w", tool, err)
+			}
+		}
+		g.toolArgs[tool] = m
+	}
+	var err error
+	if g.expected, err = decodeTraj(expected); err != nil {
+		return nil, fmt.Errorf("agent: trajectory_match: expected %w", err)
+	}
+	return g, nil
+}
+
+func checkArgsMode(m ArgsMode) error {
+	if slices.Contains([]ArgsMode{ArgsExact, ArgsIgnore, ArgsSubset, ArgsSuperset}, m) {
+		return nil
+	}
+	return fmt.Errorf("%w: args %q (want exact, ignore, subset, superset)", ErrTrajectoryMode, m)
+}
+
+// decodeTraj decodes each call's arguments; the error names the call.
+func decodeTraj(calls []proctor.ToolCall) ([]trajCall, error) {
+	out := make([]trajCall, len(calls))
+	for i, c := range calls {
+		if c.Name == "" {
+			return nil, fmt.Errorf("call %d: no tool name", i+1)
+		}
+		args, err := argumentsOrEmpty(c.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("call %d (%s): arguments: %w", i+1, c.Name, err)
+		}
+		out[i] = trajCall{name: c.Name, args: args}
+	}
+	return out, nil
+}
+
+// Name returns the grader's name.
+func (g *TrajectoryMatch) Name() string { return g.name }
+
+// Grade compares the sample's tool calls with the expected ones. Calls
+// whose arguments are not JSON leave the sample not graded.
+func (g *TrajectoryMatch) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
+	got, err := decodeTraj(sampleToolCalls(s))
+	if err != nil {
+		return proctor.NotGraded("tool " + err.Error())
+	}
+	var why string
+	switch g.mode {
+	case TrajectoryStrict:
+		why = g.strict(got)
+	case TrajectorySuperset:
+		why = g.covers(got, g.expected, "expected call %d %s has no matching call")
+	case TrajectorySubset:
+		why = g.covers(g.expected, got, "call %d %s matches no expected call")
+	case TrajectoryUnordered:
+		why = cmp.Or(g.covers(got, g.expected, "expected call %d %s has no matching call"),
+			g.covers(g.expected, got, "call %d %s matches no expected call"))
+	}
+	gr := proctor.Pass("")
+	if why != "" {
+		gr = proctor.Failf("%s trajectory: %s", g.mode, why)
+	}
+	names := callNames(sampleToolCalls(s))
+	return gr.WithEvidence(map[string]any{"tool_calls": names})
+}
+
+// strict compares the calls position by position and describes the first
+// that differs, or "" when all agree.
+func (g *TrajectoryMatch) strict(got []trajCall) string {
+	for i := range max(len(got), len(g.expected)) {
+		switch {
+		case i >= len(got):
+			return fmt.Sprintf("call %d: want %s, got no more calls (%d of %d)", i+1, g.expected[i], len(got), len(g.expected))
+		case i >= len(g.expected):
+			return fmt.Sprintf("call %d: got %s, want no more calls (%d expected)", i+1, got[i], len(g.expected))
+		case got[i].name != g.expected[i].name || !g.argsMatch(got[i], g.expected[i]):
+			return fmt.Sprintf("call %d: want %s, got %s", i+1, g.expected[i], got[i])
+		}
+	}
+	return ""
+}
+
+// covers reports whether every call of want is paired with a different
+// call of have with the same name and matching arguments (compared as
+// argsMatch(have, want)), pairing greedily in order as openevals does. It
+// describes the first call of want left unpaired, or returns "".
+func (g *TrajectoryMatch) covers(have, want []trajCall, format string) string {
+	used := make([]bool, len(have))
+	for j, w := range want {
+		found := false
+		for i, h := range have {
+			if !used[i] && h.name == w.name && g.argsMatch(h, w) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return fmt.Sprintf(format, j+1, w)
+		}
+	}
+	return ""
+}
+
+// argsMatch compares a's arguments with b's under the mode for a's tool.
+func (g *TrajectoryMatch) argsMatch(a, b trajCall) bool {
+	m, ok := g.toolArgs[a.name]
+	if !ok {
+		m = g.args
+	}
+	if len(m.Keys) > 0 {
+		for _, k := range m.Keys {
+			if !reflect.DeepEqual(atPath(a.args, k), atPath(b.args, k)) {
+				return false
+			}
+		}
+		return true
+	}
+	switch m.Mode {
+	case ArgsIgnore:
+		return true
+	case ArgsSubset:
+		return argsWithin(a.args, b.args)
+	case ArgsSuperset:
+		return argsWithin(b.args, a.args)
+	}
+	return reflect.DeepEqual(a.args, b.args)
+}
+
+// argsWithin reports whether every key of a is in b with an equal value;
+// arguments that are not both objects must be equal.
+func argsWithin(a, b any) bool {
+	am, ok1 := a.(map[string]any)
+	bm, ok2 := b.(map[string]any)
+	if !ok1 || !ok2 {
+		return reflect.DeepEqual(a, b)
+	}
+	for k, v := range am {
+		w, ok := bm[k]
+		if !ok || !reflect.DeepEqual(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// atPath returns the value at a dotted path of objects, nil when a step is
+// absent or not an object.
+func atPath(v any, path string) any {
+	for part := range strings.SplitSeq(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[part]
+	}
+	return v
+}
+
+// String writes the call for a reason: name(compact JSON arguments).
+func (c trajCall) String() string { return c.name + "(" + clipJSON(c.args) + ")" }
+
+// ToolStatusOptions configure [NewToolStatus].
+type ToolStatusOptions struct {
+	// Names limits the check to these tools; empty means every tool.
+	Names []string
+	// Name is shown in results; default "tool_status".
+	Name string
+}
+
+// ToolStatus passes when no tool call failed ([proctor.ToolCall].IsError),
+// or, with Names, when no call to those tools failed. Its reason names the
+// first failed call. It reads the sample's recorded tool calls only, since
+// tool calls written in the output carry no status. Immutable and safe for
+// concurrent use.
+type ToolStatus struct {
+	name  string
+	tools []string
+}
+
+var _ proctor.Grader = (*ToolStatus)(nil)
+
+// NewToolStatus returns a grader of the calls' status. It returns an
+// error for an empty tool name among opts.Names.
+func NewToolStatus(opts ToolStatusOptions) (*ToolStatus, error) {
+	if slices.Contains(opts.Names, "") {
+		return nil, errors.New("agent: tool_status: empty tool name")
+	}
+	return &ToolStatus{name: cmp.Or(opts.Name, "tool_status"), tools: slices.Clone(opts.Names)}, nil
+}
+
+// Name returns the grader's name.
+func (g *ToolStatus) Name() string { return g.name }
+
+// Grade looks for the first failed call among those checked.
+func (g *ToolStatus) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
+	failed := 0
+	first := -1
+	for i, c := range s.ToolCalls {
+		if c.IsError && (len(g.tools) == 0 || slices.Contains(g.tools, c.Name)) {
+			failed++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	ev := map[string]any{"tool_calls": toolCallNames(s), "errored": failed}
+	if first < 0 {
+		return proctor.Pass("").WithEvidence(ev)
+	}
+	c := s.ToolCalls[first]
+	why := fmt.Sprintf("call %d (%s) errored", first+1, c.Name)
+	if len(c.Result) > 0 {
+		why += ": " + clipJSON(c.Result)
+	}
+	if failed > 1 {
+		why += fmt.Sprintf(" (%d calls errored)", failed)
+	}
+	return proctor.Fail(why).WithEvidence(ev)
+}
