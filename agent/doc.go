@@ -6,7 +6,7 @@
 // The package is one of proctor's families built on the root package's
 // public API. Its spec types (tool_called, tool_not_called, tool_sequence,
 // tool_argument_assertion, tool_call_valid, tool_call_f1, tool_step_count,
-// trajectory_match, tool_status)
+// trajectory_match, tool_status, trace_spans)
 // reach a [proctor.Compiler] through [Types], or with every other family
 // through builtin.Types:
 //

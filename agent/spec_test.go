@@ -132,3 +132,19 @@ func FuzzTrajectorySpec(f *testing.F) {
 		ch.Grade(context.Background(), &s)
 	})
 }
+
+func TestTraceSpansSpec(t *testing.T) {
+	s := &proctor.Sample{Item: map[string]any{"trace": map[string]any{"span_count": 6, "duration_ms": 1250.5, "error_count": 1.0}}}
+	runSpecRows(t, s, []specRow{
+		{spec: `{"type": "trace_spans", "max_count": 6}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trace_spans", "max_duration_ms": 1250}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trace_spans", "max_duration_ms": 1300, "max_errors": 1}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trace_spans", "max_errors": 0}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trace_spans"}`, wantErr: true},
+		{spec: `{"type": "trace_spans", "max_count": -1}`, wantErr: true},
+	})
+	runSpecRows(t, &proctor.Sample{}, []specRow{{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusNotGraded}})
+	runSpecRows(t, &proctor.Sample{Item: map[string]any{"trace": map[string]any{"span_count": "6"}}},
+		[]specRow{{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusNotGraded}})
+}

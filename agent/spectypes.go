@@ -5,13 +5,14 @@ import "github.com/proctorhq/proctor"
 // SpecTypes returns the agent family's spec types (tool_called,
 // tool_not_called, tool_sequence, tool_call_valid, tool_call_f1,
 // tool_step_count, tool_argument_assertion, trajectory_match,
-// tool_status) with their reference and
+// tool_status, trace_spans) with their reference and
 // builders, for [proctor.WithSpecTypes].
 func SpecTypes() []proctor.SpecType {
 	b := map[string]proctor.Builder{}
 	toolSpecs(b)
 	toolCheckSpecs(b)
 	trajectorySpecs(b)
+	traceSpecs(b)
 	types := []proctor.SpecType{
 		{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",
 			About: "Results are named after the type and the tool: tool_called:search.",
@@ -76,6 +77,14 @@ func SpecTypes() []proctor.SpecType {
 				{Name: "names", Type: "string array", Default: "every tool", Meaning: "Check only calls to these tools."},
 			},
 			Example: `{"type": "tool_status", "names": ["charge_card"]}`},
+		{Name: "trace_spans", Family: "tools", Summary: "a trace's span count, duration and error spans are within bounds",
+			About: "Reads the sample's item.trace object (span_count, duration_ms, error_count), which a trace read by proctor run --traces (package agent/otlp) carries; a sample without it is not graded. Give at least one bound; bounds are inclusive. The reason names each bound passed. Matches promptfoo's trace-span-count, trace-span-duration and trace-error-spans over the whole trace.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "max_count", Type: "integer >= 0", Default: "none", Meaning: "Most spans."},
+				{Name: "max_duration_ms", Type: "number >= 0", Default: "none", Meaning: "Longest trace, first span start to last span end, in milliseconds."},
+				{Name: "max_errors", Type: "integer >= 0", Default: "none", Meaning: "Most spans with status ERROR."},
+			},
+			Example: `{"type": "trace_spans", "max_count": 40, "max_duration_ms": 30000, "max_errors": 0}`},
 	}
 	for i := range types {
 		types[i].Build = b[types[i].Name]

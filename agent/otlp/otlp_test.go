@@ -87,6 +87,12 @@ func TestSDKTraces(t *testing.T) {
 		if got := check(`{"type": "latency_threshold", "max_ms": 60000}`, s); got != proctor.StatusPassed {
 			t.Errorf("%s: latency_threshold: %v, want passed", s.ID, got)
 		}
+		if got := check(`{"type": "trace_spans", "max_count": 6, "max_errors": 0}`, s); got != wantStatus {
+			t.Errorf("%s: trace_spans: %v, want %v", s.ID, got, wantStatus)
+		}
+		if got := check(`{"type": "trace_spans", "max_count": 5}`, s); got != proctor.StatusFailed {
+			t.Errorf("%s: trace_spans max_count 5 of 6 spans: %v, want failed", s.ID, got)
+		}
 		if got := check(`{"type": "tool_step_count", "max": 1}`, s); got != proctor.StatusFailed {
 			t.Errorf("%s: tool_step_count max 1: %v, want failed", s.ID, got)
 		}
