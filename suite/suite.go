@@ -146,6 +146,10 @@ type Options struct {
 	// are added to the suite's compiler and to [Suite.RunnerOptions].
 	// When nil, [config.ForSuite] reads it, as proctor run does.
 	LoadConfig func(name string, data []byte) ([]proctor.Option, error)
+	// Traced, when set, gives the samples that traces recorded for a case
+	// id (see [JoinTraced]); a case without outputs that has some takes
+	// them as its recorded outputs, so it needs no outputs key.
+	Traced func(id string) ([]proctor.Sample, bool)
 	// IgnoreConfig has the config key checked (a file inside the suite's
 	// folder) and recorded in [Suite.Config] but not read: the caller
 	// brings its own judges, as proctor run --config does.
@@ -537,6 +541,9 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	}
 	if err := s.applyGate(n, at, &c); err != nil {
 		return c, err
+	}
+	if len(c.Outputs) == 0 && s.opts.Traced != nil {
+		c.Outputs = JoinTraced(c.Sample, s.opts.Traced)
 	}
 	if len(c.Outputs) == 0 && s.Subject == nil {
 		return c, s.errAt(n, at, "has no recorded outputs and the suite has no subject: give outputs, or a subject to produce them")
