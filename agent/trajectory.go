@@ -136,25 +136,58 @@ func checkArgsMode(m ArgsMode) error {
 func decodeTraj(calls []proctor.ToolCall) ([]trajCall, error) {
 	out := make([]trajCall, len(calls))
 	for i, c := range calls {
-		if c.Name == "" {
-			return nil, fmt.Errorf("call %d: no tool name", i+1)
+		var err error
+		if out[i], err = decodeCall(i, c); err != nil {
+			return nil, err
 		}
-		args, err := argumentsOrEmpty(c.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("call %d (%s): arguments: %w", i+1, c.Name, err)
-		}
-		out[i] = trajCall{name: c.Name, args: args}
 	}
 	return out, nil
+}
+
+// decodeCall decodes call i's arguments.
+func decodeCall(i int, c proctor.ToolCall) (trajCall, error) {
+	if c.Name == "" {
+		return trajCall{}, fmt.Errorf("call %d: no tool name", i+1)
+	}
+	args, err := argumentsOrEmpty(c.Arguments)
+	if err != nil {
+		return trajCall{}, fmt.Errorf("call %d (%s): arguments: %w", i+1, c.Name, err)
+	}
+	return trajCall{name: c.Name, args: args}, nil
 }
 
 // Name returns the grader's name.
 func (g *TrajectoryMatch) Name() string { return g.name }
 
+// decodeCalls is [decodeTraj] that skips the arguments of tools whose
+// arguments are ignored.
+func (g *TrajectoryMatch) decodeCalls(calls []proctor.ToolCall) ([]trajCall, error) {
+	out := make([]trajCall, len(calls))
+	for i, c := range calls {
+		if m := g.argsFor(c.Name); len(m.Keys) == 0 && m.Mode == ArgsIgnore {
+			out[i] = trajCall{name: c.Name}
+			continue
+		}
+		var err error
+		if out[i], err = decodeCall(i, c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// argsFor is the argument match for the named tool.
+func (g *TrajectoryMatch) argsFor(name string) ArgsMatch {
+	if m, ok := g.toolArgs[name]; ok {
+		return m
+	}
+	return g.args
+}
+
 // Grade compares the sample's tool calls with the expected ones. Calls
 // whose arguments are not JSON leave the sample not graded.
 func (g *TrajectoryMatch) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
-	got, err := decodeTraj(sampleToolCalls(s))
+	got, err := g.decodeCalls(sampleToolCalls(s))
 	if err != nil {
 		return proctor.NotGraded("tool " + err.Error())
 	}
@@ -217,10 +250,7 @@ func (g *TrajectoryMatch) covers(have, want []trajCall, format string) string {
 
 // argsMatch compares a's arguments with b's under the mode for a's tool.
 func (g *TrajectoryMatch) argsMatch(a, b trajCall) bool {
-	m, ok := g.toolArgs[a.name]
-	if !ok {
-		m = g.args
-	}
+	m := g.argsFor(a.name)
 	if len(m.Keys) > 0 {
 		for _, k := range m.Keys {
 			if !reflect.DeepEqual(atPath(a.args, k), atPath(b.args, k)) {
