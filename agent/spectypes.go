@@ -11,7 +11,8 @@ func SpecTypes() []proctor.SpecType {
 	b := map[string]proctor.Builder{}
 	toolSpecs(b)
 	toolCheckSpecs(b)
-	trajectorySpecs(b)
+	trajectoryMatchSpecs(b)
+	toolStatusSpecs(b)
 	traceSpecs(b)
 	types := []proctor.SpecType{
 		{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",

@@ -3,10 +3,12 @@ package agent
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/proctorhq/proctor"
@@ -15,40 +17,88 @@ import (
 // TrajectoryMode says how [TrajectoryMatch] compares the sample's tool
 // calls with the expected ones. The modes mean what openevals' (agentevals')
 // trajectory match means by them.
-type TrajectoryMode string
+type TrajectoryMode uint8
 
 const (
 	// TrajectoryStrict passes when the calls are the expected calls, one
-	// for one, in the same order.
-	TrajectoryStrict TrajectoryMode = "strict"
+	// for one, in the same order (the default).
+	TrajectoryStrict TrajectoryMode = iota
 	// TrajectoryUnordered passes when the calls are the expected calls in
 	// any order: each expected call is matched by a different call, and
 	// each call by a different expected call.
-	TrajectoryUnordered TrajectoryMode = "unordered"
+	TrajectoryUnordered
 	// TrajectorySubset passes when every call is matched by a different
 	// expected call: the agent did no more than expected.
-	TrajectorySubset TrajectoryMode = "subset"
+	TrajectorySubset
 	// TrajectorySuperset passes when every expected call is matched by a
 	// different call: the agent did at least what was expected.
-	TrajectorySuperset TrajectoryMode = "superset"
+	TrajectorySuperset
 )
+
+var trajectoryModeWords = []string{"strict", "unordered", "subset", "superset"}
+
+// String returns the spec word: "strict", "unordered", "subset" or
+// "superset"; an unknown mode prints as mode_N.
+func (m TrajectoryMode) String() string { return enumWord(trajectoryModeWords, int(m), "mode_") }
+
+// MarshalText encodes m as [TrajectoryMode.String] does.
+func (m TrajectoryMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes a spec word; anything else is an error wrapping
+// [ErrTrajectoryMode].
+func (m *TrajectoryMode) UnmarshalText(b []byte) error {
+	i, err := enumParse(trajectoryModeWords, string(b), "mode")
+	*m = TrajectoryMode(i)
+	return err
+}
 
 // ArgsMode says how two calls' arguments compare once their names are
 // equal. Values compare as JSON values (10 equals 10.0).
-type ArgsMode string
+type ArgsMode uint8
 
 const (
-	// ArgsExact: the arguments are equal.
-	ArgsExact ArgsMode = "exact"
+	// ArgsExact: the arguments are equal (the default).
+	ArgsExact ArgsMode = iota
 	// ArgsIgnore: any arguments match.
-	ArgsIgnore ArgsMode = "ignore"
+	ArgsIgnore
 	// ArgsSubset: every argument of the call is in the expected call, with
 	// an equal value.
-	ArgsSubset ArgsMode = "subset"
+	ArgsSubset
 	// ArgsSuperset: every argument of the expected call is in the call,
 	// with an equal value.
-	ArgsSuperset ArgsMode = "superset"
+	ArgsSuperset
 )
+
+var argsModeWords = []string{"exact", "ignore", "subset", "superset"}
+
+// String returns the spec word: "exact", "ignore", "subset" or
+// "superset"; an unknown mode prints as args_N.
+func (m ArgsMode) String() string { return enumWord(argsModeWords, int(m), "args_") }
+
+// MarshalText encodes m as [ArgsMode.String] does.
+func (m ArgsMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes a spec word; anything else is an error wrapping
+// [ErrTrajectoryMode].
+func (m *ArgsMode) UnmarshalText(b []byte) error {
+	i, err := enumParse(argsModeWords, string(b), "args")
+	*m = ArgsMode(i)
+	return err
+}
+
+func enumWord(words []string, i int, prefix string) string {
+	if i >= 0 && i < len(words) {
+		return words[i]
+	}
+	return prefix + strconv.Itoa(i)
+}
+
+func enumParse(words []string, s, what string) (int, error) {
+	if i := slices.Index(words, s); i >= 0 {
+		return i, nil
+	}
+	return 0, fmt.Errorf("%w: %s %q (want %s)", ErrTrajectoryMode, what, s, strings.Join(words, ", "))
+}
 
 // ArgsMatch is how one tool's arguments compare: by Mode, or, when Keys is
 // not empty, by the values at these dotted paths alone ("time.start"), a
@@ -61,9 +111,9 @@ type ArgsMatch struct {
 // TrajectoryMatchOptions configure [NewTrajectoryMatch]. The zero value is
 // strict order with exact arguments, openevals' defaults.
 type TrajectoryMatchOptions struct {
-	// Mode is the trajectory mode; "" means strict.
+	// Mode is the trajectory mode.
 	Mode TrajectoryMode
-	// Args is the argument mode for every tool; "" means exact.
+	// Args is the argument mode for every tool.
 	Args ArgsMode
 	// ToolArgs overrides Args for the named tools.
 	ToolArgs map[string]ArgsMatch
@@ -97,15 +147,25 @@ var _ proctor.Grader = (*TrajectoryMatch)(nil)
 // not one of the four.
 var ErrTrajectoryMode = errors.New("agent: unknown trajectory or argument mode")
 
+// MustTrajectoryMatch is [NewTrajectoryMatch] that panics on an error, for
+// package-level graders.
+func MustTrajectoryMatch(expected []proctor.ToolCall, opts TrajectoryMatchOptions) *TrajectoryMatch {
+	g, err := NewTrajectoryMatch(expected, opts)
+	if err != nil {
+		panic(fmt.Sprintf("agent: MustTrajectoryMatch(%d calls): %v", len(expected), err))
+	}
+	return g
+}
+
 // NewTrajectoryMatch returns a grader of the sample's tool calls against
 // expected. It returns an error (wrapping [ErrTrajectoryMode] for an
 // unknown mode) for an expected call without a name or with arguments
 // that are not JSON.
 func NewTrajectoryMatch(expected []proctor.ToolCall, opts TrajectoryMatchOptions) (*TrajectoryMatch, error) {
-	g := &TrajectoryMatch{name: cmp.Or(opts.Name, "trajectory_match"), mode: cmp.Or(opts.Mode, TrajectoryStrict),
-		args: ArgsMatch{Mode: cmp.Or(opts.Args, ArgsExact)}, toolArgs: map[string]ArgsMatch{}}
-	if !slices.Contains([]TrajectoryMode{TrajectoryStrict, TrajectoryUnordered, TrajectorySubset, TrajectorySuperset}, g.mode) {
-		return nil, fmt.Errorf("%w: mode %q (want strict, unordered, subset, superset)", ErrTrajectoryMode, g.mode)
+	g := &TrajectoryMatch{name: cmp.Or(opts.Name, "trajectory_match"), mode: opts.Mode,
+		args: ArgsMatch{Mode: opts.Args}, toolArgs: map[string]ArgsMatch{}}
+	if int(g.mode) >= len(trajectoryModeWords) {
+		return nil, fmt.Errorf("%w: mode %v", ErrTrajectoryMode, g.mode)
 	}
 	if err := checkArgsMode(g.args.Mode); err != nil {
 		return nil, err
@@ -126,10 +186,10 @@ func NewTrajectoryMatch(expected []proctor.ToolCall, opts TrajectoryMatchOptions
 }
 
 func checkArgsMode(m ArgsMode) error {
-	if slices.Contains([]ArgsMode{ArgsExact, ArgsIgnore, ArgsSubset, ArgsSuperset}, m) {
+	if int(m) < len(argsModeWords) {
 		return nil
 	}
-	return fmt.Errorf("%w: args %q (want exact, ignore, subset, superset)", ErrTrajectoryMode, m)
+	return fmt.Errorf("%w: args %v", ErrTrajectoryMode, m)
 }
 
 // decodeTraj decodes each call's arguments; the error names the call.
@@ -303,61 +363,55 @@ func atPath(v any, path string) any {
 // String writes the call for a reason: name(compact JSON arguments).
 func (c trajCall) String() string { return c.name + "(" + clipJSON(c.args) + ")" }
 
-// ToolStatusOptions configure [NewToolStatus].
-type ToolStatusOptions struct {
-	// Names limits the check to these tools; empty means every tool.
-	Names []string
-	// Name is shown in results; default "tool_status".
-	Name string
-}
-
-// ToolStatus passes when no tool call failed ([proctor.ToolCall].IsError),
-// or, with Names, when no call to those tools failed. Its reason names the
-// first failed call. It reads the sample's recorded tool calls only, since
-// tool calls written in the output carry no status. Immutable and safe for
-// concurrent use.
-type ToolStatus struct {
-	name  string
-	tools []string
-}
-
-var _ proctor.Grader = (*ToolStatus)(nil)
-
-// NewToolStatus returns a grader of the calls' status. It returns an
-// error for an empty tool name among opts.Names.
-func NewToolStatus(opts ToolStatusOptions) (*ToolStatus, error) {
-	if slices.Contains(opts.Names, "") {
-		return nil, errors.New("agent: tool_status: empty tool name")
-	}
-	return &ToolStatus{name: cmp.Or(opts.Name, "tool_status"), tools: slices.Clone(opts.Names)}, nil
-}
-
-// Name returns the grader's name.
-func (g *ToolStatus) Name() string { return g.name }
-
-// Grade looks for the first failed call among those checked.
-func (g *ToolStatus) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
-	failed := 0
-	first := -1
-	for i, c := range s.ToolCalls {
-		if c.IsError && (len(g.tools) == 0 || slices.Contains(g.tools, c.Name)) {
-			failed++
-			if first < 0 {
-				first = i
-			}
+// trajectoryMatchSpecs adds the builder of trajectory_match.
+func trajectoryMatchSpecs(m map[string]proctor.Builder) {
+	m["trajectory_match"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		var expected []proctor.ToolCall
+		if !o.Has("expected") && o.Err() == nil {
+			o.Errorf("expected", "missing: trajectory_match needs the expected calls, a list of {name, arguments} ([] for none)")
 		}
+		o.Decode("expected", &expected)
+		opts := TrajectoryMatchOptions{Name: o.Name()}
+		_ = opts.Mode.UnmarshalText([]byte(o.Enum("mode", "strict", trajectoryModeWords...)))
+		_ = opts.Args.UnmarshalText([]byte(o.Enum("args", "exact", argsModeWords...)))
+		opts.ToolArgs = toolArgsOption(o)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		g, err := NewTrajectoryMatch(expected, opts)
+		if err != nil {
+			o.Wrap("expected", "invalid", err)
+			return nil, o.Err()
+		}
+		return g, nil
 	}
-	ev := map[string]any{"tool_calls": toolCallNames(s), "errored": failed}
-	if first < 0 {
-		return proctor.Pass("").WithEvidence(ev)
+}
+
+// toolArgsOption reads tool_args: an object mapping a tool name to an
+// argument mode, or to a list of dotted key paths to compare alone.
+func toolArgsOption(o *proctor.SpecOptions) map[string]ArgsMatch {
+	var raw map[string]json.RawMessage
+	if !o.Has("tool_args") || !o.Decode("tool_args", &raw) {
+		return nil
 	}
-	c := s.ToolCalls[first]
-	why := fmt.Sprintf("call %d (%s) errored", first+1, c.Name)
-	if len(c.Result) > 0 {
-		why += ": " + clipJSON(c.Result)
+	out := make(map[string]ArgsMatch, len(raw))
+	for tool, v := range raw {
+		var word string
+		if json.Unmarshal(v, &word) == nil {
+			var mode ArgsMode
+			if mode.UnmarshalText([]byte(word)) != nil {
+				o.Errorf("tool_args", "tool %q: unknown mode %q (want exact, ignore, subset, superset, or a list of keys)", tool, word)
+				continue
+			}
+			out[tool] = ArgsMatch{Mode: mode}
+			continue
+		}
+		var keys []string
+		if json.Unmarshal(v, &keys) != nil || len(keys) == 0 {
+			o.Errorf("tool_args", "tool %q: want a mode or a non-empty list of keys", tool)
+			continue
+		}
+		out[tool] = ArgsMatch{Keys: keys}
 	}
-	if failed > 1 {
-		why += fmt.Sprintf(" (%d calls errored)", failed)
-	}
-	return proctor.Fail(why).WithEvidence(ev)
+	return out
 }

@@ -48,11 +48,24 @@ func TestTrajectoryMatchReasons(t *testing.T) {
 }
 
 func TestTrajectoryMatchBadInput(t *testing.T) {
-	if _, err := NewTrajectoryMatch(nil, TrajectoryMatchOptions{Mode: "loose"}); !errors.Is(err, ErrTrajectoryMode) {
-		t.Errorf("mode loose: err = %v, want ErrTrajectoryMode", err)
+	if _, err := NewTrajectoryMatch(nil, TrajectoryMatchOptions{Mode: 9}); !errors.Is(err, ErrTrajectoryMode) {
+		t.Errorf("mode 9: err = %v, want ErrTrajectoryMode", err)
 	}
-	if _, err := NewTrajectoryMatch(nil, TrajectoryMatchOptions{ToolArgs: map[string]ArgsMatch{"x": {Mode: "fuzzy"}}}); !errors.Is(err, ErrTrajectoryMode) {
-		t.Errorf("tool_args fuzzy: err = %v, want ErrTrajectoryMode", err)
+	if _, err := NewTrajectoryMatch(nil, TrajectoryMatchOptions{ToolArgs: map[string]ArgsMatch{"x": {Mode: 9}}}); !errors.Is(err, ErrTrajectoryMode) {
+		t.Errorf("tool_args mode 9: err = %v, want ErrTrajectoryMode", err)
+	}
+	var m TrajectoryMode
+	if err := m.UnmarshalText([]byte("loose")); !errors.Is(err, ErrTrajectoryMode) {
+		t.Errorf("UnmarshalText(loose): err = %v, want ErrTrajectoryMode", err)
+	}
+	for _, mode := range []TrajectoryMode{TrajectoryStrict, TrajectoryUnordered, TrajectorySubset, TrajectorySuperset} {
+		var back TrajectoryMode
+		if b, _ := mode.MarshalText(); back.UnmarshalText(b) != nil || back != mode {
+			t.Errorf("%v does not round-trip through its text", mode)
+		}
+	}
+	if s := ArgsMode(7).String(); s != "args_7" {
+		t.Errorf("ArgsMode(7) = %q, want args_7", s)
 	}
 	if _, err := NewTrajectoryMatch(calls("a", `{"x":`), TrajectoryMatchOptions{}); err == nil {
 		t.Error("expected arguments that are not JSON: nil error")

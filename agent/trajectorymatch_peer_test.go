@@ -88,9 +88,15 @@ func TestTrajectoryMatchAgentevals(t *testing.T) {
 	agree, total := 0, 0
 	for _, c := range peerCases {
 		for key, want := range c.want {
-			opts := TrajectoryMatchOptions{Mode: TrajectoryMode(key), ToolArgs: c.toolArgs}
+			opts := TrajectoryMatchOptions{ToolArgs: c.toolArgs}
+			var err error
 			if c.argModes {
-				opts = TrajectoryMatchOptions{Args: ArgsMode(key)}
+				err = opts.Args.UnmarshalText([]byte(key))
+			} else {
+				err = opts.Mode.UnmarshalText([]byte(key))
+			}
+			if err != nil {
+				t.Fatal(err)
 			}
 			g, err := NewTrajectoryMatch(c.ref, opts)
 			if err != nil {
