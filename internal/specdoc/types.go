@@ -35,6 +35,7 @@ var Common = []Option{
 	{"required", "boolean", "false", "A failure or a not-graded result of this check ends the attempt: later checks are skipped."},
 	{"criterion", "string", "none", "Links a deterministic check and a judge check that read the same property, so that a disagreement between them is escalated."},
 	{"severity", "string", "none", "How serious a failure of this check is: low, medium, high or critical; reports show it."},
+	{"turns", "string", "none", "Grade a conversation (the sample's messages) turn by turn: all turns, assistant turns, or the last assistant turn. Each turn is graded with its text as the output and its tool calls as the calls; the check fails when a turn fails and is not graded when no turn was graded, and its evidence keeps each turn's verdict."},
 }
 
 var referenceOptions = []Option{
