@@ -12,4 +12,7 @@
 //
 //	c := proctor.NewCompiler(agent.Types())
 //	check, err := c.Compile([]byte(`{"type": "tool_called", "name": "search"}`))
+//
+// Package agent/otlp reads OpenTelemetry traces into samples these graders
+// grade; see docs/agents.md.
 package agent
