@@ -30,8 +30,9 @@ import (
 const DefaultKey = "proctor.case_id"
 
 // TraceItemKey is the key of [proctor.Sample].Item under which a trace's
-// span statistics are kept: an object with span_count, error_count,
-// duration_ms, inference_count and skipped_spans.
+// span statistics are kept: an object with trace_id, span_count,
+// error_count, duration_ms, inference_count and skipped_spans (the
+// trace_spans grader of package agent reads it).
 const TraceItemKey = "trace"
 
 // DefaultMaxLine is the longest line [Reader] accepts by default, 64 MiB.
@@ -71,6 +72,7 @@ type Reader struct {
 	skipped int
 	spans   int
 	eof     bool
+	err     error // the first read error, returned from then on
 	unm     ptrace.JSONUnmarshaler
 }
 
@@ -90,8 +92,8 @@ func NewReader(r io.Reader, opts Options) *Reader {
 }
 
 // Skipped returns how many spans read so far were skipped: spans that do
-// not follow the GenAI conventions (see [Trace].Skipped) and spans that
-// arrived after their trace was returned.
+// not follow the GenAI conventions (see [Trace].Skipped), spans without a
+// trace id, and spans that arrived after their trace was returned.
 func (r *Reader) Skipped() int { return r.skipped }
 
 // Spans returns how many spans have been read so far.
@@ -99,15 +101,16 @@ func (r *Reader) Spans() int { return r.spans }
 
 // Next returns the next complete trace, or io.EOF after the last. A line
 // that is not OTLP JSON is an error wrapping [ErrLine] that names the line;
-// reading stops there.
+// reading stops there, and Next returns that error from then on.
 func (r *Reader) Next() (*Trace, error) {
 	for len(r.ready) == 0 {
+		if r.err != nil {
+			return nil, r.err
+		}
 		if r.eof {
 			return nil, io.EOF
 		}
-		if err := r.readLine(); err != nil {
-			return nil, err
-		}
+		r.err = r.readLine()
 	}
 	t := r.ready[0]
 	r.ready[0] = nil
@@ -171,6 +174,10 @@ func (r *Reader) addTraces(td ptrace.Traces) {
 
 func (r *Reader) addSpan(sp ptrace.Span) {
 	r.spans++
+	if sp.TraceID().IsEmpty() {
+		r.skipped++ // no trace to put it in
+		return
+	}
 	id := sp.TraceID().String()
 	if r.done.has(id) {
 		r.skipped++

@@ -156,13 +156,22 @@ func TestReaderLines(t *testing.T) {
 }
 
 func TestReaderBadLines(t *testing.T) {
+	r0 := otlp.NewReader(strings.NewReader(line(span("", "0000000000000001", "", 1, 2, "", ""))), otlp.Options{})
+	if ts := readAll(t, r0); len(ts) != 0 || r0.Skipped() != 1 {
+		t.Errorf("a span without a trace id: %d traces, %d skipped; want 0 and 1", len(ts), r0.Skipped())
+	}
 	for _, in := range []string{"[1]\n", "{\"resourceSpans\": 5}\n", "{not json\n"} {
 		r := otlp.NewReader(strings.NewReader(in), otlp.Options{})
 		if _, err := r.Next(); !errors.Is(err, otlp.ErrLine) {
 			t.Errorf("%q: err = %v, want ErrLine", in, err)
 		}
 	}
-	r := otlp.NewReader(strings.NewReader(line(span(tidA, "0000000000000001", "", 1, 2, "", ""))), otlp.Options{MaxLine: 64})
+	r := otlp.NewReader(strings.NewReader("{bad\n"+line(span(tidA, "0000000000000001", "", 1, 2, "", ""))), otlp.Options{})
+	_, err1 := r.Next()
+	if _, err2 := r.Next(); err1 == nil || err2 != err1 {
+		t.Errorf("after a bad line: %v then %v, want the same error again", err1, err2)
+	}
+	r = otlp.NewReader(strings.NewReader(line(span(tidA, "0000000000000001", "", 1, 2, "", ""))), otlp.Options{MaxLine: 64})
 	if _, err := r.Next(); err == nil || errors.Is(err, io.EOF) {
 		t.Errorf("line over MaxLine: err = %v, want an error", err)
 	}
