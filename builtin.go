@@ -35,6 +35,7 @@ func builtinFamilies() []func(map[string]Builder) {
 		webhookSpecs,
 		similaritySpecs,
 		judgeSpecs,
+		pathJudgeSpecs,
 		compatSpecs,
 		stringMetricSpecs,
 		chrfSpecs,

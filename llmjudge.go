@@ -43,6 +43,12 @@ type judgeTask struct {
 
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
 
+	// material, when set, replaces the answer with other fields to judge
+	// (an agent's path, a conversation), under the task materialTask; it
+	// returns why the sample cannot be graded, or "".
+	material     func(s *Sample, redact func(string) string) ([]promptField, string)
+	materialTask string
+
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
 	customRead   func(reply string) (customReading, error)                    // taskCustom
 	first        int                                                          // taskCustom: 1 + the pool index of the judge to ask first; 0 for pool order
@@ -90,6 +96,13 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 	}
 	if hasExp && (t.showExpected || t.needExpected) {
 		fields = append(fields, promptField{"reference", "Reference answer", red(expected)})
+	}
+	if t.material != nil {
+		more, why := t.material(s, red)
+		if why != "" {
+			return nil, why
+		}
+		return []builtPrompt{buildPrompt(t.materialTask, append(fields, more...), answerBinary())}, ""
 	}
 	out := red(s.Output)
 	switch t.kind {

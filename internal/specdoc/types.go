@@ -337,6 +337,14 @@ var Root = []Type{
 		Example: `{"type": "hallucination"}`},
 	{Name: "toxicity", Family: "judges", Summary: "a judge checks the output for abusive or hateful content",
 		Example: `{"type": "toxicity"}`},
+	{Name: "trajectory_judge", Family: "judges", Summary: "a judge checks the path an agent took against a rubric",
+		About:   "The judge is shown the rubric, the input and the sample's tool calls in order, each with its arguments, result and failure, quoted like any other material; not graded without tool calls. Verdicts as llm_judge.",
+		Options: []Option{judgeRubric},
+		Example: `{"type": "trajectory_judge", "rubric": "The agent looks the order up before it refunds, and refunds once."}`},
+	{Name: "conversation_judge", Family: "judges", Summary: "a judge checks a whole conversation against a rubric",
+		About:   "The judge is shown the rubric, the input and every turn of the sample's messages, each quoted on its own with its role and tool calls: for completeness, knowledge retention or role adherence over the thread. Not graded without messages. Verdicts as llm_judge.",
+		Options: []Option{judgeRubric},
+		Example: `{"type": "conversation_judge", "rubric": "The assistant remembers the user's name and stays in the role of a travel agent."}`},
 
 	// OpenAI evals
 	{Name: "string_check", Family: "openai", Summary: "OpenAI's string_check: compare two rendered templates",
