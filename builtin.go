@@ -34,6 +34,7 @@ func builtinFamilies() []func(map[string]Builder) {
 		webhookSpecs,
 		similaritySpecs,
 		judgeSpecs,
+		pathJudgeSpecs,
 		compatSpecs,
 		stringMetricSpecs,
 		chrfSpecs,

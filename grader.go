@@ -126,6 +126,11 @@ type Sample struct {
 	Metrics Metrics `json:"metrics"`
 	// ToolCalls are the tools the subject called, in order.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Messages is the conversation, when the sample is one: the JSON form
+	// accepts OpenAI chat messages and Anthropic messages. Decoding fills
+	// an empty Output with the last assistant turn's text and empty
+	// ToolCalls with the calls the messages made, in order.
+	Messages []Message `json:"messages,omitempty"`
 	// HTTPStatus is the status code of the subject's HTTP reply; 0 means
 	// none was recorded.
 	HTTPStatus int `json:"http_status,omitempty"`
@@ -164,6 +169,24 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Arguments is the call's arguments as JSON (an object, usually).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Result is what the tool returned, as JSON (a string, usually); nil
+	// when it was not recorded.
+	Result json.RawMessage `json:"result,omitempty"`
+	// IsError reports that the call failed: the tool returned an error
+	// (an Anthropic tool_result with is_error, a span with status ERROR).
+	// A failed call is still a call in the path.
+	IsError bool `json:"is_error,omitempty"`
+}
+
+// Message is one turn of a conversation.
+type Message struct {
+	// Role is who spoke: "user", "assistant", "system", "tool", ...
+	Role string `json:"role"`
+	// Content is the turn's text (its text blocks, joined).
+	Content string `json:"content,omitempty"`
+	// ToolCalls are the tools an assistant turn called, each with the
+	// result and error status of the turn that answered it.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 }
 
 // Model identifies a model: the subject under test or a judge.

@@ -43,6 +43,11 @@ type judgeTask struct {
 
 	prompt    *userPrompt // the user's own judge prompt, or nil
 	promptErr error       // why the user's prompt did not parse
+	// material, when set, replaces the answer with other fields to judge
+	// (an agent's path, a conversation), under the task materialTask; it
+	// returns why the sample cannot be graded, or "".
+	material     func(s *Sample, redact func(string) string) ([]promptField, string)
+	materialTask string
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
 	customRead   func(reply string) (JudgeReading, error)                     // taskCustom
@@ -91,6 +96,13 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 	}
 	if hasExp && (t.showExpected || t.needExpected) {
 		fields = append(fields, promptField{"reference", "Reference answer", red(expected)})
+	}
+	if t.material != nil {
+		more, why := t.material(s, red)
+		if why != "" {
+			return nil, why
+		}
+		return []builtPrompt{buildPrompt(t.materialTask, append(fields, more...), answerBinary())}, ""
 	}
 	out := red(s.Output)
 	switch t.kind {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/proctorhq/proctor/internal/chat"
 	"github.com/proctorhq/proctor/internal/kit"
 )
 
@@ -22,6 +23,7 @@ type sampleWire struct {
 	ToolCalls  []ToolCall      `json:"tool_calls"`
 	HTTPStatus int             `json:"http_status"`
 	Model      Model           `json:"model"`
+	Messages   json.RawMessage `json:"messages"`
 }
 
 // UnmarshalJSON decodes the sample object of a `proctor grade`
@@ -44,6 +46,9 @@ func (s *Sample) UnmarshalJSON(b []byte) error {
 		ToolCalls: w.ToolCalls, HTTPStatus: w.HTTPStatus, Model: w.Model}
 	if w.Output != nil {
 		s.Output = *w.Output
+	}
+	if err := s.readMessages(w.Messages); err != nil {
+		return err
 	}
 	exp, err := expectedText(w.Expected)
 	if err != nil {
@@ -127,4 +132,38 @@ func textOrIDs(raw json.RawMessage) (texts, ids []string, err error) {
 		}
 	}
 	return texts, ids, nil
+}
+
+// readMessages decodes the messages key (see [Sample].Messages): an empty
+// Output takes the last assistant turn's text, and empty ToolCalls the
+// messages' calls.
+func (s *Sample) readMessages(raw json.RawMessage) error {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	msgs, err := chat.Parse(raw)
+	if err != nil {
+		return err
+	}
+	s.Messages = make([]Message, len(msgs))
+	var calls []ToolCall
+	last := -1
+	for i, m := range msgs {
+		s.Messages[i] = Message{Role: m.Role, Content: m.Content}
+		for _, c := range m.Calls {
+			tc := ToolCall{Name: c.Name, Arguments: c.Arguments, Result: c.Result, IsError: c.IsError}
+			s.Messages[i].ToolCalls = append(s.Messages[i].ToolCalls, tc)
+			calls = append(calls, tc)
+		}
+		if m.Role == "assistant" {
+			last = i
+		}
+	}
+	if s.Output == "" && last >= 0 {
+		s.Output = msgs[last].Content
+	}
+	if len(s.ToolCalls) == 0 {
+		s.ToolCalls = calls
+	}
+	return nil
 }

@@ -48,3 +48,31 @@ func TestSampleJSON(t *testing.T) {
 		})
 	}
 }
+
+func TestSampleMessages(t *testing.T) {
+	var s Sample
+	in := `{"messages": [{"role": "user", "content": "hi"},
+	  {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "search", "input": {"q": "x"}}]},
+	  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "boom", "is_error": true}]},
+	  {"role": "assistant", "content": "Sorry."}]}`
+	if err := json.Unmarshal([]byte(in), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Output != "Sorry." || len(s.Messages) != 4 || len(s.ToolCalls) != 1 || !s.ToolCalls[0].IsError || string(s.ToolCalls[0].Result) != `"boom"` {
+		t.Errorf("decoded %+v", s)
+	}
+	if err := json.Unmarshal([]byte(`{"output": "mine", "tool_calls": [{"name": "a"}], "messages": [{"role": "assistant", "content": "theirs", "tool_calls": [{"name": "b"}]}]}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Output != "mine" || len(s.ToolCalls) != 1 || s.ToolCalls[0].Name != "a" {
+		t.Errorf("given output and tool_calls must win: %+v", s)
+	}
+	if err := json.Unmarshal([]byte(`{"messages": [{"content": "no role"}]}`), &s); err == nil {
+		t.Error("a message without a role: nil error")
+	}
+	var back Sample
+	b, _ := json.Marshal(Sample{Messages: []Message{{Role: "assistant", Content: "ok", ToolCalls: []ToolCall{{Name: "a", IsError: true}}}}})
+	if err := json.Unmarshal(b, &back); err != nil || back.Output != "ok" || len(back.ToolCalls) != 1 || !back.ToolCalls[0].IsError {
+		t.Errorf("the JSON form does not round-trip: %s -> %+v, %v", b, back, err)
+	}
+}

@@ -63,7 +63,7 @@ func (e *SpecError) Unwrap() error { return e.Err }
 type Builder func(o *SpecOptions) (Grader, error)
 
 // commonOptions are taken by every spec and handled by the Compiler.
-var commonOptions = []string{"type", "name", "required", "criterion", "severity"}
+var commonOptions = []string{"type", "name", "required", "criterion", "severity", "turns"}
 
 // Compiler turns declarative specs (JSON objects with a "type" and options,
 // described type by type in docs/spec.md) into [Check] values. Loading is fail-closed: anything it does not
@@ -283,6 +283,9 @@ func (c *Compiler) compileAt(ctx context.Context, where string, spec []byte, dep
 	}
 	if g == nil {
 		return Check{}, &SpecError{Spec: o.label(), Msg: "builder returned no grader"}
+	}
+	if g = withTurns(o, g); o.Err() != nil {
+		return Check{}, o.Err()
 	}
 	if err := o.unused(); err != nil {
 		return Check{}, err

@@ -5,10 +5,14 @@
 //
 // The package is one of proctor's families built on the root package's
 // public API. Its spec types (tool_called, tool_not_called, tool_sequence,
-// tool_argument_assertion, tool_call_valid, tool_call_f1, tool_step_count)
+// tool_argument_assertion, tool_call_valid, tool_call_f1, tool_step_count,
+// trajectory_match, tool_status, trace_spans)
 // reach a [proctor.Compiler] through [Types], or with every other family
 // through builtin.Types:
 //
 //	c := proctor.NewCompiler(agent.Types())
 //	check, err := c.Compile([]byte(`{"type": "tool_called", "name": "search"}`))
+//
+// Package agent/otlp reads OpenTelemetry traces into samples these graders
+// grade; see docs/agents.md.
 package agent

@@ -44,3 +44,36 @@ func ExampleNewToolSequence_anyOrder() {
 	fmt.Println(g.Grade(context.Background(), s))
 	// Output: passed
 }
+
+func ExampleNewTrajectoryMatch() {
+	expected := []proctor.ToolCall{
+		{Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris"}`)},
+		{Name: "book", Arguments: json.RawMessage(`{"day": "mon"}`)},
+	}
+	g, err := agent.NewTrajectoryMatch(expected, agent.TrajectoryMatchOptions{
+		Mode:     agent.TrajectorySuperset,
+		ToolArgs: map[string]agent.ArgsMatch{"book": {Mode: agent.ArgsIgnore}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{ToolCalls: []proctor.ToolCall{
+		{Name: "get_weather", Arguments: json.RawMessage(`{"city": "Lyon"}`)},
+		{Name: "book", Arguments: json.RawMessage(`{"day": "tue"}`)},
+	}}
+	fmt.Println(g.Grade(context.Background(), s))
+	// Output: failed: superset trajectory: expected call 1 get_weather({"city":"Paris"}) has no matching call
+}
+
+func ExampleNewToolStatus() {
+	g, err := agent.NewToolStatus(agent.ToolStatusOptions{})
+	if err != nil {
+		panic(err)
+	}
+	s := &proctor.Sample{ToolCalls: []proctor.ToolCall{
+		{Name: "search"},
+		{Name: "charge", Result: json.RawMessage(`"card declined"`), IsError: true},
+	}}
+	fmt.Println(g.Grade(context.Background(), s))
+	// Output: failed: call 2 (charge) errored: "card declined"
+}

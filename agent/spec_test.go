@@ -88,3 +88,63 @@ func TestUnknownWithoutFamily(t *testing.T) {
 		t.Errorf("got %v, want an unknown-type error that names builtin.Types()", err)
 	}
 }
+
+func TestTrajectorySpecs(t *testing.T) {
+	s := &proctor.Sample{ToolCalls: []proctor.ToolCall{
+		{Name: "get_weather", Arguments: []byte(`{"city": "San Francisco"}`)},
+		{Name: "charge", Arguments: []byte(`{}`), IsError: true},
+	}}
+	runSpecRows(t, s, []specRow{
+		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "San Francisco"}}, {"name": "charge"}]}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset"}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset", "tool_args": {"get_weather": "ignore"}}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset", "tool_args": {"get_weather": ["region"]}}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather"}], "mode": "superset", "args": "subset"}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather"}], "mode": "superset", "args": "superset"}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trajectory_match", "expected": []}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trajectory_match"}`, wantErr: true},
+		{spec: `{"type": "trajectory_match", "expected": [], "mode": "loose"}`, wantErr: true},
+		{spec: `{"type": "trajectory_match", "expected": [], "tool_args": {"a": "fuzzy"}}`, wantErr: true},
+		{spec: `{"type": "trajectory_match", "expected": [], "tool_args": {"a": []}}`, wantErr: true},
+		{spec: `{"type": "trajectory_match", "expected": [{"arguments": {}}]}`, wantErr: true},
+		{spec: `{"type": "tool_status"}`, want: proctor.StatusFailed},
+		{spec: `{"type": "tool_status", "names": ["get_weather"]}`, want: proctor.StatusPassed},
+		{spec: `{"type": "tool_status", "names": [""]}`, wantErr: true},
+	})
+}
+
+// FuzzTrajectorySpec compiles trajectory_match specs from arbitrary text
+// and grades arbitrary tool calls with them: an error or a grade, never a
+// panic.
+func FuzzTrajectorySpec(f *testing.F) {
+	f.Add(`{"type": "trajectory_match", "mode": "unordered", "expected": [{"name": "a", "arguments": {"x": 1}}], "tool_args": {"a": ["x.y"]}}`, `[{"name": "a", "arguments": "{\"x\": 1}"}]`)
+	f.Add(`{"type": "trajectory_match", "expected": [], "args": "subset"}`, `[{"name": "a", "arguments": [1]}]`)
+	c := proctor.NewCompiler(agent.Types())
+	f.Fuzz(func(t *testing.T, spec, toolCalls string) {
+		ch, err := c.Compile([]byte(spec))
+		if err != nil {
+			return
+		}
+		var s proctor.Sample
+		if json.Unmarshal([]byte(`{"output": "", "tool_calls": `+toolCalls+`}`), &s) != nil {
+			return
+		}
+		ch.Grade(context.Background(), &s)
+	})
+}
+
+func TestTraceSpansSpec(t *testing.T) {
+	s := &proctor.Sample{Item: map[string]any{"trace": map[string]any{"span_count": 6, "duration_ms": 1250.5, "error_count": 1.0}}}
+	runSpecRows(t, s, []specRow{
+		{spec: `{"type": "trace_spans", "max_count": 6}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trace_spans", "max_duration_ms": 1250}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trace_spans", "max_duration_ms": 1300, "max_errors": 1}`, want: proctor.StatusPassed},
+		{spec: `{"type": "trace_spans", "max_errors": 0}`, want: proctor.StatusFailed},
+		{spec: `{"type": "trace_spans"}`, wantErr: true},
+		{spec: `{"type": "trace_spans", "max_count": -1}`, wantErr: true},
+	})
+	runSpecRows(t, &proctor.Sample{}, []specRow{{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusNotGraded}})
+	runSpecRows(t, &proctor.Sample{Item: map[string]any{"trace": map[string]any{"span_count": "6"}}},
+		[]specRow{{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusNotGraded}})
+}

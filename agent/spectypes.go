@@ -4,12 +4,16 @@ import "github.com/proctorhq/proctor"
 
 // SpecTypes returns the agent family's spec types (tool_called,
 // tool_not_called, tool_sequence, tool_call_valid, tool_call_f1,
-// tool_step_count, tool_argument_assertion) with their reference and
+// tool_step_count, tool_argument_assertion, trajectory_match,
+// tool_status, trace_spans) with their reference and
 // builders, for [proctor.WithSpecTypes].
 func SpecTypes() []proctor.SpecType {
 	b := map[string]proctor.Builder{}
 	toolSpecs(b)
 	toolCheckSpecs(b)
+	trajectoryMatchSpecs(b)
+	toolStatusSpecs(b)
+	traceSpecs(b)
 	types := []proctor.SpecType{
 		{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",
 			About: "Results are named after the type and the tool: tool_called:search.",
@@ -59,6 +63,29 @@ func SpecTypes() []proctor.SpecType {
 				{Name: "equals", Type: "any JSON value", Default: "(required)", Meaning: "The value the argument must equal in some call."},
 			},
 			Example: `{"type": "tool_argument_assertion", "name": "search", "path": "$.q", "equals": "refund policy"}`},
+		{Name: "trajectory_match", Family: "tools", Summary: "the tool calls follow an expected path, under openevals' trajectory and argument modes",
+			About: "The modes mean what openevals' (agentevals') trajectory match means. strict: the calls are the expected calls one for one, in order; unordered: the same calls in any order; subset: every call matches a different expected call (no more than expected); superset: every expected call matches a different call (at least what was expected). Calls pair greedily, each taking the first unpaired match, as openevals pairs them. Argument modes compare the call's arguments with the expected call's: exact (equal JSON values), ignore, subset (the call's arguments are among the expected ones), superset (the expected arguments are among the call's); as in openevals, subset mode and the second half of unordered compare the other way round (the expected call's arguments against the call's). openevals compares strict per message, with the calls of one message in any order; proctor's tool calls carry no message, so strict orders every call. Reads tool calls as tool_call_valid does. The reason names the first call where the path diverged.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "expected", Type: "array of {name, arguments}", Default: "(required)", Meaning: "The expected calls, in order; absent arguments are {}. [] means no call is expected."},
+				{Name: "mode", Type: "string", Default: "strict", Meaning: "strict, unordered, subset or superset."},
+				{Name: "args", Type: "string", Default: "exact", Meaning: "How arguments compare: exact, ignore, subset or superset."},
+				{Name: "tool_args", Type: "object of name to mode or key list", Default: "none", Meaning: `Per-tool overrides of args: a mode, or a list of dotted key paths (["time.start"]) whose values alone must be equal.`},
+			},
+			Example: `{"type": "trajectory_match", "mode": "superset", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "tool_args": {"get_weather": "ignore"}}`},
+		{Name: "tool_status", Family: "tools", Summary: "no tool call errored",
+			About: "A call errored when its is_error is true (a span with status ERROR, an Anthropic tool_result with is_error). Reads the sample's recorded tool_calls only. The reason names the first failed call and its result. Evidence: tool_calls, errored (how many failed).",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "names", Type: "string array", Default: "every tool", Meaning: "Check only calls to these tools."},
+			},
+			Example: `{"type": "tool_status", "names": ["charge_card"]}`},
+		{Name: "trace_spans", Family: "tools", Summary: "a trace's span count, duration and error spans are within bounds",
+			About: "Reads the sample's item.trace object (span_count, duration_ms, error_count), which a trace read by proctor run --traces (package agent/otlp) carries; a sample without it is not graded. Give at least one bound; bounds are inclusive. The reason names each bound passed. Matches promptfoo's trace-span-count, trace-span-duration and trace-error-spans over the whole trace.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "max_count", Type: "integer >= 0", Default: "none", Meaning: "Most spans."},
+				{Name: "max_duration_ms", Type: "number >= 0", Default: "none", Meaning: "Longest trace, first span start to last span end, in milliseconds."},
+				{Name: "max_errors", Type: "integer >= 0", Default: "none", Meaning: "Most spans with status ERROR."},
+			},
+			Example: `{"type": "trace_spans", "max_count": 40, "max_duration_ms": 30000, "max_errors": 0}`},
 	}
 	for i := range types {
 		types[i].Build = b[types[i].Name]

@@ -149,6 +149,10 @@ type Options struct {
 	// are added to the suite's compiler and to [Suite.RunnerOptions].
 	// When nil, [config.ForSuite] reads it, as proctor run does.
 	LoadConfig func(name string, data []byte) ([]proctor.Option, error)
+	// Traced, when set, gives the samples that traces recorded for a case
+	// id (see [JoinTraced]); a case without outputs that has some takes
+	// them as its recorded outputs, so it needs no outputs key.
+	Traced func(id string) ([]proctor.Sample, bool)
 	// IgnoreConfig has the config key checked (a file inside the suite's
 	// folder) and recorded in [Suite.Config] but not read: the caller
 	// brings its own judges, as proctor run --config does.
@@ -453,7 +457,7 @@ func (s *Suite) Cases() iter.Seq2[proctor.Case, error] {
 	}
 }
 
-var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "severity", "split", "attempts", "min_pass", "stop_early", "outputs", "checks"}
+var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "messages", "severity", "split", "attempts", "min_pass", "stop_early", "outputs", "checks"}
 
 func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	var c proctor.Case
@@ -483,7 +487,7 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	// grade input line does.
 	var wire bytes.Buffer
 	wire.WriteString(`{"output":""`)
-	for _, k := range []string{"input", "expected", "references", "context", "item"} {
+	for _, k := range []string{"input", "expected", "references", "context", "item", "messages"} {
 		v := n.get(k)
 		if v == nil {
 			continue
@@ -544,7 +548,10 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	if err := s.applyGate(n, at, &c); err != nil {
 		return c, err
 	}
-	if len(c.Outputs) == 0 && s.Subject == nil {
+	if len(c.Outputs) == 0 && s.opts.Traced != nil {
+		c.Outputs = JoinTraced(c.Sample, s.opts.Traced)
+	}
+	if len(c.Outputs) == 0 && s.Subject == nil && c.Sample.Messages == nil {
 		return c, s.errAt(n, at, "has no recorded outputs and the suite has no subject: give outputs, or a subject to produce them")
 	}
 	var own []proctor.Check
@@ -560,7 +567,7 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	return c, nil
 }
 
-var sampleKeys = []string{"output", "input", "expected", "references", "context", "item", "metrics", "tool_calls", "http_status", "model"}
+var sampleKeys = []string{"output", "input", "expected", "references", "context", "item", "metrics", "tool_calls", "http_status", "model", "messages"}
 var metricKeys = []string{"latency_ms", "input_tokens", "output_tokens", "total_tokens", "cost_usd"}
 
 // decodeOutputs reads recorded outputs: strings, or sample objects as in
@@ -582,11 +589,13 @@ func (s *Suite) decodeOutputs(n *node, at string) ([]proctor.Sample, error) {
 				return nil, err
 			}
 			o := it.get("output")
-			if o == nil {
-				return nil, s.errAt(it, iat+".output", "missing: a recorded sample needs its output")
+			if o == nil && it.get("messages") == nil {
+				return nil, s.errAt(it, iat+".output", "missing: a recorded sample needs its output (or its messages)")
 			}
-			if _, err := s.str(o, iat+".output"); err != nil {
-				return nil, err
+			if o != nil {
+				if _, err := s.str(o, iat+".output"); err != nil {
+					return nil, err
+				}
 			}
 			if m := it.get("metrics"); m != nil {
 				if err := s.checkKeys(m, iat+".metrics", metricKeys); err != nil {
@@ -608,7 +617,7 @@ func (s *Suite) decodeOutputs(n *node, at string) ([]proctor.Sample, error) {
 					return nil, s.errAt(tc, iat+".tool_calls", "want a list of {name, arguments}, got %s", tc.what())
 				}
 				for j, call := range tc.items {
-					if err := s.checkKeys(call, fmt.Sprintf("%s.tool_calls[%d]", iat, j), []string{"name", "arguments"}); err != nil {
+					if err := s.checkKeys(call, fmt.Sprintf("%s.tool_calls[%d]", iat, j), []string{"name", "arguments", "result", "is_error"}); err != nil {
 						return nil, err
 					}
 				}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/agent/otlp"
 	"github.com/proctorhq/proctor/internal/termsafe"
 	"github.com/proctorhq/proctor/reportfmt"
 	"github.com/proctorhq/proctor/suite"
@@ -34,6 +35,13 @@ tests, not a model. A reply is given for its case id, or when its
 prompt_contains is in the prompt (the whole prompt, rubric included). Cases of the splits a suite's redact_splits names are
 counted but their outputs never appear in any report.
 
+With --traces FILE (OTLP JSON, as the collector's file exporter writes it),
+each trace becomes a recorded output of the case its --trace-key attribute
+names (else the case whose id is the trace id): its tool calls, token
+usage, latency and model, read by the GenAI semantic conventions. A joined
+case needs no outputs; spans skipped as not following the conventions are
+counted in the report's caveats. See docs/agents.md.
+
 flags:
 `
 
@@ -53,6 +61,8 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
 	progress := fs.String("progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
 	strict := fs.Bool("strict", false, "a case not graded fails the run (exit 1)")
+	tracesFile := fs.String("traces", "", "join the OTLP JSON traces in `FILE` to the cases; a joined case needs no outputs")
+	traceKey := fs.String("trace-key", otlp.DefaultKey, "the span `ATTR` whose value is a trace's case id (a trace without it joins by its trace id)")
 	var calFiles listFlag
 	fs.Var(&calFiles, "calibration", "correct a model-graded check's pass rate with the `FILE` proctor calibrate --json wrote (repeatable; adds to the suite's calibration)")
 	pos, code, done := parseArgs(fs, runUsage, args, stdout)
@@ -82,6 +92,14 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	// The config file the suite names, if any, stands in for --config.
 	sopts := suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard,
 		IgnoreConfig: *configFile != ""}
+	var traced *traceJoin
+	if *tracesFile != "" {
+		if traced, err = readTraces(*tracesFile, *traceKey); err != nil {
+			fmt.Fprintf(stderr, "proctor run: %v\n", err)
+			return exitUsage
+		}
+		sopts.Traced = traced.lookup
+	}
 	s, err := suite.LoadContext(ctx, pos[0], sopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
@@ -213,6 +231,11 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		// Said on standard error, not as a caveat: the merged report of
 		// all shards must equal the report of the whole run.
 		fmt.Fprintf(stderr, "proctor run: shard %d/%d: %d of the suite's %s; join the shards' reports with proctor report merge\n", shard.I, shard.N, s.Count, plural(s.Total, "case"))
+	}
+	if traced != nil {
+		for _, c := range traced.caveats() {
+			sum.AddCaveat(c)
+		}
 	}
 	if *split != "" {
 		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %s", *split, s.Count, plural(s.Total, "case")))

@@ -85,7 +85,7 @@ func WriteType(w io.Writer, t Type) error {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", o.Name, o.Type, orDash(o.Default), o.Meaning)
 	}
 	tw.Flush()
-	b.WriteString("  and name, required, criterion, severity, as every spec (proctor types --common)\n")
+	b.WriteString("  and name, required, criterion, severity, turns, as every spec (proctor types --common)\n")
 	fmt.Fprintf(&b, "\nExample:\n  %s\n", t.Example)
 	_, err := w.Write(b.Bytes())
 	return err

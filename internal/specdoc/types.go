@@ -35,6 +35,7 @@ var Common = []Option{
 	{"required", "boolean", "false", "A failure or a not-graded result of this check ends the attempt: later checks are skipped."},
 	{"criterion", "string", "none", "Links a deterministic check and a judge check that read the same property, so that a disagreement between them is escalated."},
 	{"severity", "string", "none", "How serious a failure of this check is: low, medium, high or critical; reports show it."},
+	{"turns", "string", "none", "Grade a conversation (the sample's messages) turn by turn: all turns, assistant turns, or the last assistant turn. Each turn is graded with its text as the output and its tool calls as the calls; the check fails when a turn fails and is not graded when no turn was graded, and its evidence keeps each turn's verdict."},
 }
 
 var referenceOptions = []Option{
@@ -339,6 +340,14 @@ var Root = []Type{
 		Example: `{"type": "hallucination"}`},
 	{Name: "toxicity", Family: "judges", Summary: "a judge checks the output for abusive or hateful content",
 		Example: `{"type": "toxicity"}`},
+	{Name: "trajectory_judge", Family: "judges", Summary: "a judge checks the path an agent took against a rubric",
+		About:   "The judge is shown the rubric, the input and the sample's tool calls in order, each with its arguments, result and failure, quoted like any other material; not graded without tool calls. Verdicts as llm_judge.",
+		Options: []Option{judgeRubric},
+		Example: `{"type": "trajectory_judge", "rubric": "The agent looks the order up before it refunds, and refunds once."}`},
+	{Name: "conversation_judge", Family: "judges", Summary: "a judge checks a whole conversation against a rubric",
+		About:   "The judge is shown the rubric, the input and every turn of the sample's messages, each quoted on its own with its role and tool calls: for completeness, knowledge retention or role adherence over the thread. Not graded without messages. Verdicts as llm_judge.",
+		Options: []Option{judgeRubric},
+		Example: `{"type": "conversation_judge", "rubric": "The assistant remembers the user's name and stays in the role of a travel agent."}`},
 
 	// Combinators
 	{Name: "all", Family: "combinators", Summary: "every nested spec passes",
