@@ -211,7 +211,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedder: %w", err)
 		}
-		c.opts = append(c.opts, proctor.WithEmbedder(emb))
+		c.opts = append(c.opts, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
 	}
 	if n := fc.Network; n != nil {
 		for i, a := range n.Allow {
