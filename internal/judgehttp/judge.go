@@ -63,10 +63,27 @@ func Cost(in, out int, inPerMTok, outPerMTok float64) float64 {
 	return (float64(in)*inPerMTok + float64(out)*outPerMTok) / 1e6
 }
 
-// JudgeModel registers reply as a judge of model named name of the given
-// family, with its confidence threshold.
-func JudgeModel(name, family, model string, threshold float64, reply proctor.UsageJudge) proctor.JudgeModel {
-	return proctor.JudgeModel{Name: name, Family: family, Model: model, CallWithUsage: reply, ConfidenceThreshold: threshold}
+// Registration is what a client knows of itself when it registers as a
+// judge: its model, confidence threshold, completion cap and prices per
+// million tokens (both 0: unpriced).
+type Registration struct {
+	Model                       string
+	Threshold                   float64
+	MaxTokens                   int
+	InputPerMTok, OutputPerMTok float64
+}
+
+// JudgeModel registers reply as a judge named name of the given family,
+// with r's model, confidence threshold and MaxTokens, and its prices when
+// either is set, by which a [proctor.JudgeBudget] reserves each call
+// before it is made.
+func JudgeModel(name, family string, r Registration, reply proctor.UsageJudge) proctor.JudgeModel {
+	m := proctor.JudgeModel{Name: name, Family: family, Model: r.Model, CallWithUsage: reply,
+		ConfidenceThreshold: r.Threshold, MaxTokens: r.MaxTokens}
+	if r.InputPerMTok > 0 || r.OutputPerMTok > 0 {
+		m.Prices = &proctor.JudgePrices{InputPerMTok: r.InputPerMTok, OutputPerMTok: r.OutputPerMTok}
+	}
+	return m
 }
 
 // PlainJudge is reply as a [proctor.Judge]: its text alone.

@@ -161,12 +161,8 @@ func (o Options) check() error {
 // and its MaxTokens, by which a [proctor.JudgeBudget] reserves each call
 // before it is made.
 func (j *Judge) JudgeModel(name, family string) proctor.JudgeModel {
-	m := judgehttp.JudgeModel(name, family, j.opts.Model, j.opts.ConfidenceThreshold, j.Reply)
-	m.MaxTokens = j.opts.MaxTokens
-	if j.opts.InputPerMTok > 0 || j.opts.OutputPerMTok > 0 {
-		m.Prices = &proctor.JudgePrices{InputPerMTok: j.opts.InputPerMTok, OutputPerMTok: j.opts.OutputPerMTok}
-	}
-	return m
+	return judgehttp.JudgeModel(name, family, judgehttp.Registration{Model: j.opts.Model, Threshold: j.opts.ConfidenceThreshold,
+		MaxTokens: j.opts.MaxTokens, InputPerMTok: j.opts.InputPerMTok, OutputPerMTok: j.opts.OutputPerMTok}, j.Reply)
 }
 
 // Judge returns j as a plain [proctor.Judge].

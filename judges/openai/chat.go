@@ -171,12 +171,8 @@ func (o ChatOptions) check() error {
 // and its MaxTokens, by which a [proctor.JudgeBudget] reserves each call
 // before it is made.
 func (c *Chat) JudgeModel(name, family string) proctor.JudgeModel {
-	m := judgehttp.JudgeModel(name, family, c.opts.Model, c.opts.ConfidenceThreshold, c.Reply)
-	m.MaxTokens = c.opts.MaxTokens
-	if c.opts.InputPerMTok > 0 || c.opts.OutputPerMTok > 0 {
-		m.Prices = &proctor.JudgePrices{InputPerMTok: c.opts.InputPerMTok, OutputPerMTok: c.opts.OutputPerMTok}
-	}
-	return m
+	return judgehttp.JudgeModel(name, family, judgehttp.Registration{Model: c.opts.Model, Threshold: c.opts.ConfidenceThreshold,
+		MaxTokens: c.opts.MaxTokens, InputPerMTok: c.opts.InputPerMTok, OutputPerMTok: c.opts.OutputPerMTok}, c.Reply)
 }
 
 // Judge returns c as a plain [proctor.Judge].
