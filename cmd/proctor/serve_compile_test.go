@@ -244,3 +244,29 @@ func TestBinaryGradeInterruptsCompile(t *testing.T) {
 		t.Errorf("stderr %q, want the compile reported cancelled", stderr.String())
 	}
 }
+
+// TestServeRefusedQuotes: through the binary's serve, a 1 MB body of
+// curly quotes graded by refused is answered within its deadline. The
+// quotation finder was quadratic in the quote marks: this body took 26.6 s
+// and came back "failed" under a 10 s deadline. A verdict past the
+// deadline is the failure this test looks for, so its 10 s deadline is
+// fifty times the grade's cost, not a speed measurement.
+func TestServeRefusedQuotes(t *testing.T) {
+	base, stop := startServe(t, "--grade-timeout", "10s", "--max-body", "4194304")
+	defer stop()
+	body := `{"grader":{"type":"refused"},"sample":{"output":"` + strings.Repeat("“", 350_000) + `"}}`
+	start := time.Now()
+	code, out := post(t, base+"/v1/grade", "application/json", body)
+	took := time.Since(start)
+	res, _ := out["results"].([]any)
+	if code != http.StatusOK || len(res) != 1 {
+		t.Fatalf("%d %v, want one result", code, out)
+	}
+	status := res[0].(map[string]any)["status"]
+	if took > 10*time.Second && status != "not_graded" {
+		t.Errorf("a %q verdict after %v, past the 10 s deadline", status, took)
+	}
+	if status == "not_graded" {
+		t.Errorf("not graded (%v) after %v: the grade should take well under its deadline", res[0], took)
+	}
+}
