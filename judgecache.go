@@ -198,7 +198,9 @@ func (p *JudgePool) ask(ctx context.Context, jc *judgeConfig, i int, prompt stri
 		v, err, _ := p.flight.Do(key, func() (any, error) {
 			leader = true
 			if r, ok := p.memory(key); ok {
-				return r, nil
+				// An identical call ended between the look above and
+				// this one: its reply is a cache hit, not a call.
+				return r, errMemoryHit
 			}
 			if jc.cacheMode != JudgeCacheRecord {
 				if r, ok := p.fromDisk(jc, i, key); ok {
@@ -217,7 +219,7 @@ func (p *JudgePool) ask(ctx context.Context, jc *judgeConfig, i int, prompt stri
 			return r, err
 		})
 		r, _ := v.(JudgeReply)
-		if errors.Is(err, errDiskHit) {
+		if errors.Is(err, errDiskHit) || errors.Is(err, errMemoryHit) {
 			p.count(i, func(s *JudgeStats) { s.CacheHits++ })
 			return r, true, nil
 		}
@@ -236,8 +238,12 @@ func (p *JudgePool) ask(ctx context.Context, jc *judgeConfig, i int, prompt stri
 	}
 }
 
-// errDiskHit tells the flight's waiters apart from a call: never returned.
-var errDiskHit = errors.New("disk cache hit")
+// errDiskHit and errMemoryHit tell a reply served from a cache apart from
+// a call, to the flight's leader and its waiters alike: never returned.
+var (
+	errDiskHit   = errors.New("disk cache hit")
+	errMemoryHit = errors.New("memory cache hit")
+)
 
 func isContextErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
