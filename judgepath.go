@@ -67,17 +67,64 @@ func describeCalls(calls []ToolCall) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// Built-in rubrics for [NewConversationJudge], the criteria a
+// conversation_judge spec names with its criterion option.
+const (
+	// RubricKnowledgeRetention asks whether the assistant keeps what the
+	// user said in earlier turns.
+	RubricKnowledgeRetention = "Across the whole conversation the assistant keeps and uses what the user told it in earlier turns: it does not ask again for information the user already gave, and no later turn forgets or contradicts a fact, preference or constraint the user stated. Fail if any assistant turn forgets or contradicts something the user said before it."
+	// RubricRoleAdherence asks whether the assistant stays in the role its
+	// instructions set.
+	RubricRoleAdherence = "Every assistant turn stays within the role, persona and instructions set for the assistant (by the system turn, or as stated below): it keeps the persona, tone and scope it was given, declines what lies outside them as the role requires, and does not drop the role when a user asks it to. Fail if any assistant turn breaks the role."
+	// RubricCompleteness asks whether every user request was dealt with.
+	RubricCompleteness = "By the end of the conversation the assistant has dealt with everything the user asked for across all turns: each request is answered, carried out, or declined with a reason. Fail if any user request is left unanswered or forgotten."
+)
+
+// ConversationRubric returns the built-in rubric a criterion names:
+// knowledge_retention, role_adherence or completeness; false for any
+// other name.
+func ConversationRubric(criterion string) (string, bool) {
+	switch criterion {
+	case "knowledge_retention":
+		return RubricKnowledgeRetention, true
+	case "role_adherence":
+		return RubricRoleAdherence, true
+	case "completeness":
+		return RubricCompleteness, true
+	}
+	return "", false
+}
+
 // pathJudgeSpecs registers trajectory_judge and conversation_judge.
 func pathJudgeSpecs(m map[string]Builder) {
-	for typ, mk := range map[string]func(string, JudgeOptions, ...Option) *LLMJudge{
-		"trajectory_judge": NewTrajectoryJudge, "conversation_judge": NewConversationJudge,
-	} {
-		m[typ] = func(o *SpecOptions) (Grader, error) {
-			rubric := o.RequireString("rubric")
+	build := func(mk func(string, JudgeOptions, ...Option) *LLMJudge, rubric func(*SpecOptions) string) Builder {
+		return func(o *SpecOptions) (Grader, error) {
+			r := rubric(o)
 			if err := o.Err(); err != nil {
 				return nil, err
 			}
-			return mk(rubric, JudgeOptions{Name: o.Name(), Severity: o.Severity()}, configOption(o.config())), nil
+			return mk(r, JudgeOptions{Name: o.Name(), Severity: o.Severity()}, configOption(o.config())), nil
 		}
 	}
+	m["trajectory_judge"] = build(NewTrajectoryJudge, func(o *SpecOptions) string { return o.RequireString("rubric") })
+	m["conversation_judge"] = build(NewConversationJudge, conversationSpecRubric)
+}
+
+// conversationSpecRubric reads conversation_judge's rubric: a built-in
+// one named by criterion, followed by rubric when both are given, else
+// rubric alone.
+func conversationSpecRubric(o *SpecOptions) string {
+	name, ok := o.OptString("criterion")
+	if !ok {
+		return o.RequireString("rubric")
+	}
+	text, known := ConversationRubric(name)
+	if !known {
+		o.Errorf("criterion", "want knowledge_retention, role_adherence or completeness, got %q", name)
+		return ""
+	}
+	if extra, ok := o.OptString("rubric"); ok && extra != "" {
+		text += "\nAlso: " + extra
+	}
+	return text
 }
