@@ -80,10 +80,7 @@ func (d *caseDecoder) decode(raw json.RawMessage) (streamCase, error) {
 	var sc streamCase
 	if !d.wholeAll.Load() {
 		var s slimCase
-		if err := d.r.Decode(raw, &s); err != nil {
-			return sc, err
-		}
-		if s.Verdict == proctor.StatusPassed {
+		if decodeSlim(raw, &s) && s.Verdict == proctor.StatusPassed {
 			return streamCase{c: s.result(), raw: raw}, nil
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
 )
@@ -114,8 +115,54 @@ func TestSlimStreamEqualsWholeDecode(t *testing.T) {
 	}
 }
 
-// TestSlimCaseResult: a passed case decoded slim has the fields of the
-// whole decode that the counting reads, and nothing else.
+// slimOf is c with only the fields a slim decode fills.
+func slimOf(c proctor.CaseResult) proctor.CaseResult {
+	c.Input, c.Expected = "", nil
+	atts := make([]proctor.AttemptResult, len(c.Attempts))
+	for i, a := range c.Attempts {
+		a.Skipped, a.Error, a.Output = nil, "", nil
+		a.Grades = append([]proctor.Grade(nil), a.Grades...)
+		for j := range a.Grades {
+			a.Grades[j].Reason, a.Grades[j].Evidence = "", nil
+		}
+		atts[i] = a
+	}
+	if c.Attempts != nil {
+		c.Attempts = atts
+	}
+	return c
+}
+
+// checkSlim fails when decodeSlim accepts raw but encoding/json refuses
+// it, or decodes it to other counted fields.
+func checkSlim(t *testing.T, raw []byte) bool {
+	t.Helper()
+	var s slimCase
+	if !decodeSlim(raw, &s) {
+		return false
+	}
+	var whole proctor.CaseResult
+	if err := json.Unmarshal(raw, &whole); err != nil {
+		t.Fatalf("slim decode accepted %s, which encoding/json refuses: %v", raw, err)
+	}
+	got := s.result()
+	if len(whole.Attempts) == 0 && len(got.Attempts) == 0 {
+		whole.Attempts, got.Attempts = nil, nil
+	}
+	for i := range whole.Attempts {
+		if len(whole.Attempts[i].Grades) == 0 && i < len(got.Attempts) && len(got.Attempts[i].Grades) == 0 {
+			whole.Attempts[i].Grades, got.Attempts[i].Grades = nil, nil
+		}
+	}
+	if d := cmp.Diff(slimOf(whole), got, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("%s: slim differs (-whole +slim):\n%s", raw, d)
+	}
+	return true
+}
+
+// TestSlimCaseResult: a case decoded slim has the fields of the whole
+// decode that the counting reads; what the slim decoder is unsure of it
+// leaves to the whole decode.
 func TestSlimCaseResult(t *testing.T) {
 	path := richReport(t, rand.New(rand.NewPCG(9, 9)), 200)
 	r, err := readReport(path)
@@ -127,22 +174,40 @@ func TestSlimCaseResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var s slimCase
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatal(err)
-		}
-		want := c
-		want.Input, want.Expected = "", nil
-		for i, a := range want.Attempts {
-			a.Skipped, a.Error, a.Output = nil, "", nil
-			a.Grades = append([]proctor.Grade(nil), a.Grades...)
-			for j := range a.Grades {
-				a.Grades[j].Reason, a.Grades[j].Evidence = "", nil
-			}
-			want.Attempts[i] = a
-		}
-		if d := cmp.Diff(want, s.result(), cmp.Comparer(func(a, b error) bool { return a == b })); d != "" {
-			t.Fatalf("%s: slim differs (-whole +slim):\n%s", c.ID, d)
+		if !checkSlim(t, raw) {
+			t.Fatalf("%s: a case proctor wrote needs the whole decode", raw)
 		}
 	}
+	for _, raw := range []string{
+		`{"ID":"x","verdict":"passed","attempts":[]}`,
+		`{"id":"x","verdict":"passed","min_pass":1.5}`,
+		`{"id":"x","verdict":"passed","input":3}`,
+		`{"id":"x","verdict":"passed","attempts":[{"verdict":"passed","grades":[{"grader":"g","status":"passed","reason":7}]}]}`,
+		`{"id":"x","verdict":"passed","attempts":[{"verdict":"passed","skipped":[1]}]}`,
+		`{"id":"x","verdict":"passed","attempts":[1]}`,
+		`{"id":"x","verdict":"passed","attempts":[{"verdict":"passed"}],"attempts":[{"verdict":"failed"}]}`,
+		`{"id":"x","verdict":"pass"}`,
+		`{"id":"\xff","verdict":"passed"}`,
+		`{"id":"x","verdict":"passed","attempts":{}}`,
+	} {
+		if checkSlim(t, []byte(raw)) {
+			t.Errorf("%s: decoded slim, want it left to the whole decode", raw)
+		}
+	}
+}
+
+// FuzzDecodeSlim: whatever the slim decoder accepts, encoding/json
+// accepts too and decodes to the same counted fields.
+func FuzzDecodeSlim(f *testing.F) {
+	for i := range 60 {
+		raw, _ := json.Marshal(scaleCase(i))
+		f.Add(raw)
+	}
+	f.Add([]byte(`{"id":"a","verdict":"passed","severity":"high","split":"dev","cluster":"c","group":"g","min_pass":2,"attempts_saved":1,"input":"i","expected":null,"attempts":[{"verdict":"passed","skipped":["x"],"error":"","output":"o","grades":[{"grader":"judge","status":"passed","score":0.5,"reason":"r","evidence":{"a":[1,{"b":null}]},"caveats":["c1","c2"]}]}],"extra":{"x":[1,2]}}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return // the splitter hands the decoders valid JSON only
+		}
+		checkSlim(t, raw)
+	})
 }
