@@ -14,32 +14,28 @@ import (
 // page's grader charts. Decoding them skips the reasons, evidence, inputs
 // and outputs, which are most of the decoding's time.
 type slimGrade struct {
-	Grader  string         `json:"grader"`
-	Status  proctor.Status `json:"status"`
-	Score   *float64       `json:"score"`
-	Caveats []string       `json:"caveats"`
+	Grader  string
+	Status  proctor.Status
+	Score   *float64
+	Caveats []string
 }
 
 type slimAttempt struct {
-	Verdict proctor.Status `json:"verdict"`
-	Grades  []slimGrade    `json:"grades"`
+	Verdict proctor.Status
+	Grades  []slimGrade
 }
 
 type slimCase struct {
-	ID            string           `json:"id"`
-	Verdict       proctor.Status   `json:"verdict"`
-	Severity      proctor.Severity `json:"severity"`
-	Split         string           `json:"split"`
-	Cluster       string           `json:"cluster"`
-	Group         string           `json:"group"`
-	MinPass       int              `json:"min_pass"`
-	AttemptsSaved int              `json:"attempts_saved"`
-	Attempts      []slimAttempt    `json:"attempts"`
+	reportio.Verdict // id, verdict, severity, split, cluster
+	Group            string
+	MinPass          int
+	AttemptsSaved    int
+	Attempts         []slimAttempt
 }
 
 // result is s as a CaseResult with only the slim fields set.
 func (s *slimCase) result() proctor.CaseResult {
-	c := proctor.CaseResult{ID: s.ID, Verdict: s.Verdict, Severity: s.Severity, Split: s.Split,
+	c := proctor.CaseResult{ID: s.ID, Verdict: s.Verdict.Verdict, Severity: s.Severity, Split: s.Split,
 		Cluster: s.Cluster, Group: s.Group, MinPass: s.MinPass, AttemptsSaved: s.AttemptsSaved}
 	n := 0
 	for _, a := range s.Attempts {
@@ -80,7 +76,7 @@ func (d *caseDecoder) decode(raw json.RawMessage) (streamCase, error) {
 	var sc streamCase
 	if !d.wholeAll.Load() {
 		var s slimCase
-		if decodeSlim(raw, &s) && s.Verdict == proctor.StatusPassed {
+		if decodeSlim(raw, &s) && s.Verdict.Verdict == proctor.StatusPassed {
 			return streamCase{c: s.result(), raw: raw}, nil
 		}
 	}

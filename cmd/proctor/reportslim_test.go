@@ -61,7 +61,13 @@ func richReport(t *testing.T, rng *rand.Rand, n int) string {
 			Cluster: fmt.Sprintf("cl%d", rng.IntN(4)), Group: []string{"", "a", "b"}[rng.IntN(3)],
 			MinPass: rng.IntN(2), AttemptsSaved: rng.IntN(2), Input: "in " + fmt.Sprint(i), Expected: &exp, Attempts: atts})
 	}
-	path := filepath.Join(t.TempDir(), "rich.json")
+	return writeReportFile(t, r)
+}
+
+// writeReportFile writes r as JSON to a file and returns its path.
+func writeReportFile(t *testing.T, r *proctor.Report) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "r.json")
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

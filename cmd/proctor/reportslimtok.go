@@ -137,7 +137,7 @@ func (h *slimTokens) set(t slimCtx, s string, f float64) {
 		case "id":
 			c.ID = s
 		case "verdict":
-			err = c.Verdict.UnmarshalText([]byte(s))
+			err = c.Verdict.Verdict.UnmarshalText([]byte(s))
 		case "severity":
 			err = c.Severity.UnmarshalText([]byte(s))
 		case "split":

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -28,15 +26,7 @@ func randomReport(t *testing.T, rng *rand.Rand, n, pool int) string {
 			Attempts: []proctor.AttemptResult{{Verdict: v, Grades: []proctor.Grade{{Grader: "g", Status: v, Reason: "r", Caveats: []string{fmt.Sprintf("cv%d", k%3)}}}}}})
 	}
 	r.Judges = []proctor.JudgeStats{{Name: "j", Model: fmt.Sprint("m", rng.IntN(2)), Calls: rng.IntN(9)}}
-	path := filepath.Join(t.TempDir(), "r.json")
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeReportFile(t, r)
 }
 
 // TestCompareFilesEqualsCompareReports: the streaming comparison is the
