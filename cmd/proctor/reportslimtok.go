@@ -21,21 +21,59 @@ const (
 	inSkipped                 // an attempt's skipped list
 )
 
-// slimLists are the lists of the case's JSON, by the object and key that
-// hold them, and what their elements are.
-var slimLists = map[slimCtx]map[string]slimCtx{
-	inCase:    {"attempts": inAttempts},
-	inAttempt: {"grades": inGrades, "skipped": inSkipped},
-	inGrade:   {"caveats": inCaveats},
+// slimList returns the list t's key k holds (attempts, grades, skipped,
+// caveats) and whether it holds one.
+func slimList(t slimCtx, k string) (slimCtx, bool) {
+	switch {
+	case t == inCase && k == "attempts":
+		return inAttempts, true
+	case t == inAttempt && k == "grades":
+		return inGrades, true
+	case t == inAttempt && k == "skipped":
+		return inSkipped, true
+	case t == inGrade && k == "caveats":
+		return inCaveats, true
+	}
+	return inOther, false
 }
 
-// slimScalars are the other fields the whole decode reads, with the kind
-// of value it takes: s a string, i an integer, f a number, * anything.
-var slimScalars = map[slimCtx]map[string]byte{
-	inCase: {"id": 's', "verdict": 's', "severity": 's', "split": 's', "cluster": 's', "group": 's',
-		"min_pass": 'i', "attempts_saved": 'i', "input": 's', "expected": 's'},
-	inAttempt: {"verdict": 's', "error": 's', "output": 's'},
-	inGrade:   {"grader": 's', "status": 's', "score": 'f', "reason": 's', "evidence": '*'},
+// slimScalar returns the kind of value the whole decode takes in t's
+// other field k: s a string, i an integer, f a number, * anything; false
+// for a key it ignores.
+func slimScalar(t slimCtx, k string) (byte, bool) {
+	switch t {
+	case inCase:
+		switch k {
+		case "id", "verdict", "severity", "split", "cluster", "group", "input", "expected":
+			return 's', true
+		case "min_pass", "attempts_saved":
+			return 'i', true
+		}
+	case inAttempt:
+		switch k {
+		case "verdict", "error", "output":
+			return 's', true
+		}
+	case inGrade:
+		switch k {
+		case "grader", "status", "reason":
+			return 's', true
+		case "score":
+			return 'f', true
+		case "evidence":
+			return '*', true
+		}
+	}
+	return 0, false
+}
+
+// slimFields are the keys of t the whole decode reads.
+var slimFields = [...][]string{
+	inCase:    {"id", "verdict", "severity", "split", "cluster", "group", "min_pass", "attempts_saved", "attempts", "input", "expected"},
+	inAttempt: {"verdict", "grades", "skipped", "error", "output"},
+	inGrade:   {"grader", "status", "score", "reason", "evidence", "caveats"},
+	inCaveats: nil,
+	inSkipped: nil,
 }
 
 // slimTokens fills a slimCase from ojg's tokens of one case's JSON, about
@@ -74,21 +112,18 @@ func (h *slimTokens) Key(k string) {
 		return
 	}
 	t := h.top()
-	_, list := slimLists[t][k]
-	_, scalar := slimScalars[t][k]
+	_, list := slimList(t, k)
+	_, scalar := slimScalar(t, k)
 	if list || scalar {
 		return
 	}
-	for f := range slimLists[t] {
-		h.bad = h.bad || strings.EqualFold(f, k)
-	}
-	for f := range slimScalars[t] {
+	for _, f := range slimFields[t] {
 		h.bad = h.bad || strings.EqualFold(f, k)
 	}
 }
 
 // scalar handles a value that is not a container; kind is as in
-// slimScalars, or 'z' for null, 'b' for a boolean.
+// slimScalar, or 'z' for null, 'b' for a boolean.
 func (h *slimTokens) scalar(kind byte, s string, f float64) {
 	if h.depth > 0 {
 		return
@@ -110,11 +145,11 @@ func (h *slimTokens) scalar(kind byte, s string, f float64) {
 		if kind == 'z' {
 			return // encoding/json leaves the field as it is
 		}
-		if _, list := slimLists[t][h.key]; list {
+		if _, list := slimList(t, h.key); list {
 			h.bad = true
 			return
 		}
-		want, ok := slimScalars[t][h.key]
+		want, ok := slimScalar(t, h.key)
 		switch {
 		case !ok || want == '*':
 		case want != kind && !(want == 'f' && kind == 'i'):
@@ -196,12 +231,12 @@ func (h *slimTokens) open(list bool) {
 	case t == inCaveats || t == inSkipped:
 		h.bad = true
 	default:
-		if l, ok := slimLists[t][h.key]; ok {
+		if l, ok := slimList(t, h.key); ok {
 			next = l
 			// A list given twice is replaced by encoding/json, not
 			// appended to: left to it.
 			h.bad = h.bad || !list || h.filled(l)
-		} else if k, ok := slimScalars[t][h.key]; ok && k != '*' {
+		} else if k, ok := slimScalar(t, h.key); ok && k != '*' {
 			h.bad = true
 		}
 	}
