@@ -90,21 +90,7 @@ func TestSlimStreamEqualsWholeDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range []string{"text", "markdown", "junit"} {
-			var want bytes.Buffer
-			switch format {
-			case "text":
-				reportfmt.WriteText(&want, reportfmt.Summarize(r))
-			case "markdown":
-				reportfmt.WriteMarkdown(&want, reportfmt.Summarize(r))
-			case "junit":
-				reportfmt.WriteJUnit(&want, r)
-			}
-			code, out, errs := runCLI(t, "", "report", "show", "--format", format, path)
-			if code != exitOK || out != want.String() {
-				t.Errorf("%d cases, %s: exit %d %s\n%s", n, format, code, errs, cmp.Diff(want.String(), out))
-			}
-		}
+		checkShowFormats(t, path, r)
 		for _, max := range []int{0, 1, 20 << 10, 200 << 10} {
 			opts := reportfmt.HTMLOptions{Generated: time.Unix(1, 0), Version: "v", MaxBytes: max}
 			var want, got bytes.Buffer
@@ -164,6 +150,27 @@ func checkSlim(t *testing.T, raw []byte) bool {
 		t.Fatalf("%s: slim differs (-whole +slim):\n%s", raw, d)
 	}
 	return true
+}
+
+// checkShowFormats fails when report show of path, in any format, is not
+// what the writers write from r, the report decoded whole.
+func checkShowFormats(t *testing.T, path string, r *proctor.Report) {
+	t.Helper()
+	for _, format := range []string{"text", "markdown", "junit"} {
+		var want bytes.Buffer
+		switch format {
+		case "text":
+			reportfmt.WriteText(&want, reportfmt.Summarize(r))
+		case "markdown":
+			reportfmt.WriteMarkdown(&want, reportfmt.Summarize(r))
+		case "junit":
+			reportfmt.WriteJUnit(&want, r)
+		}
+		code, out, errs := runCLI(t, "", "report", "show", "--format", format, path)
+		if code != exitOK || out != want.String() {
+			t.Errorf("%d cases, %s: exit %d %s\n%s", len(r.Cases), format, code, errs, cmp.Diff(want.String(), out))
+		}
+	}
 }
 
 // TestSlimCaseResult: a case decoded slim has the fields of the whole
