@@ -141,6 +141,12 @@ func (h *HTML) addJSON(v any) error {
 // known only when its last case is added; call it before [HTML.Finish].
 func (h *HTML) SetGenerated(t time.Time) { h.opts.Generated = t }
 
+// EmbedsPassed reports whether [HTML.Add] would embed a passed case given
+// to it now. Once it would not, Add reads of a passed case only its
+// grades' graders, statuses and scores (for the charts), so a caller
+// decoding cases can decode just those.
+func (h *HTML) EmbedsPassed() bool { return h.bytes < h.opts.MaxBytes }
+
 // Add counts one case result in the charts and embeds it if there is room.
 func (h *HTML) Add(c proctor.CaseResult) error {
 	for _, a := range c.Attempts {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -206,11 +207,25 @@ func pickCursor(cur []*shardCursor, ordered bool) int {
 	return best
 }
 
+// caseSink is what a streamReport caller does with each case: add takes
+// it (nil: nothing); wantsPassed reports whether add reads the whole of a
+// passed case given to it next (nil: always), and when it does not, add
+// gets a passed case with only the fields of [slimCase].
+type caseSink struct {
+	add         func(proctor.CaseResult) error
+	wantsPassed func() bool
+}
+
+// wants reports whether the next passed case must be decoded whole for k.
+func (k caseSink) wants() bool {
+	return k.add != nil && (k.wantsPassed == nil || k.wantsPassed())
+}
+
 // streamReport reads the report at path as a stream: start is given its
-// fields before the cases and returns what to do with each case (nil for
-// nothing); the returned Summary counts every case, as
-// [reportfmt.Summarize] would.
-func streamReport(path string, start func(head *proctor.Report) (func(proctor.CaseResult) error, error)) (*reportfmt.Summary, error) {
+// fields before the cases and returns what to do with each case; the
+// returned Summary counts every case, as [reportfmt.Summarize] would.
+// Passed cases neither the Summary nor the sink lists are decoded slim.
+func streamReport(path string, start func(head *proctor.Report) (caseSink, error)) (*reportfmt.Summary, error) {
 	r, err := reportio.Open(path)
 	if err != nil {
 		return nil, err
@@ -220,20 +235,12 @@ func streamReport(path string, start func(head *proctor.Report) (func(proctor.Ca
 	if err != nil {
 		return nil, err
 	}
-	each, err := start(head)
+	sink, err := start(head)
 	if err != nil {
 		return nil, err
 	}
 	sum := reportfmt.NewSummary(head.Suite)
-	decode := func(raw json.RawMessage) (c proctor.CaseResult, err error) { return c, r.Decode(raw, &c) }
-	err = reportio.Stream(r, decode, func(c proctor.CaseResult) error {
-		sum.Add(c)
-		if each != nil {
-			return each(c)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := streamCases(r, sum, sink); err != nil {
 		return nil, err
 	}
 	tail, err := r.Finish()
@@ -250,8 +257,37 @@ func streamReport(path string, start func(head *proctor.Report) (func(proctor.Ca
 	return sum, nil
 }
 
+// streamCases adds r's cases to sum and sink, decoding whole the ones
+// either lists: the Summary lists its first rows cases and every one not
+// passed.
+func streamCases(r *reportio.Reader, sum *reportfmt.Summary, sink caseSink) error {
+	d := &caseDecoder{r: r}
+	d.wholeAll.Store(sink.wants())
+	rows := cmp.Or(sum.Rows, reportfmt.DefaultRows)
+	n := 0
+	return reportio.Stream(r, d.decode, func(sc streamCase) error {
+		c := sc.c
+		if sc.raw != nil && (n < rows || sink.wants()) {
+			var err error
+			if c, err = d.whole(sc); err != nil {
+				return err
+			}
+		}
+		n++
+		sum.Add(c)
+		if sink.add == nil {
+			return nil
+		}
+		err := sink.add(c)
+		if w := sink.wants(); w != d.wholeAll.Load() {
+			d.wholeAll.Store(w)
+		}
+		return err
+	})
+}
+
 // nothingPerCase is a streamReport start that only counts.
-func nothingPerCase(*proctor.Report) (func(proctor.CaseResult) error, error) { return nil, nil }
+func nothingPerCase(*proctor.Report) (caseSink, error) { return caseSink{}, nil }
 
 // showJUnit writes the report at path as JUnit XML, streaming its cases
 // through a scratch file.
@@ -263,9 +299,9 @@ func showJUnit(path string, w io.Writer) error {
 	defer os.Remove(scratch.Name())
 	defer scratch.Close()
 	var j *reportfmt.JUnit
-	sum, err := streamReport(path, func(h *proctor.Report) (func(proctor.CaseResult) error, error) {
+	sum, err := streamReport(path, func(h *proctor.Report) (caseSink, error) {
 		j = reportfmt.NewJUnit(h.Suite, scratch)
-		return j.Add, nil
+		return caseSink{add: j.Add}, nil
 	})
 	if err != nil {
 		return err
@@ -277,9 +313,9 @@ func showJUnit(path string, w io.Writer) error {
 // cases.
 func writeHTMLStream(path string, w io.Writer, opts reportfmt.HTMLOptions) error {
 	var h *reportfmt.HTML
-	sum, err := streamReport(path, func(head *proctor.Report) (func(proctor.CaseResult) error, error) {
+	sum, err := streamReport(path, func(head *proctor.Report) (caseSink, error) {
 		h = reportfmt.NewHTML(w, head.Suite, opts)
-		return h.Add, nil
+		return caseSink{add: h.Add, wantsPassed: h.EmbedsPassed}, nil
 	})
 	if err != nil {
 		return err

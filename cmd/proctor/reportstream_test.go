@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -28,15 +26,7 @@ func randomReport(t *testing.T, rng *rand.Rand, n, pool int) string {
 			Attempts: []proctor.AttemptResult{{Verdict: v, Grades: []proctor.Grade{{Grader: "g", Status: v, Reason: "r", Caveats: []string{fmt.Sprintf("cv%d", k%3)}}}}}})
 	}
 	r.Judges = []proctor.JudgeStats{{Name: "j", Model: fmt.Sprint("m", rng.IntN(2)), Calls: rng.IntN(9)}}
-	path := filepath.Join(t.TempDir(), "r.json")
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeReportFile(t, r)
 }
 
 // TestCompareFilesEqualsCompareReports: the streaming comparison is the
@@ -70,22 +60,8 @@ func TestShowStreamEqualsWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkShowFormats(t, path, r)
 	var want, got bytes.Buffer
-	for _, format := range []string{"text", "markdown", "junit"} {
-		want.Reset()
-		switch format {
-		case "text":
-			reportfmt.WriteText(&want, reportfmt.Summarize(r))
-		case "markdown":
-			reportfmt.WriteMarkdown(&want, reportfmt.Summarize(r))
-		case "junit":
-			reportfmt.WriteJUnit(&want, r)
-		}
-		code, out, errs := runCLI(t, "", "report", "show", "--format", format, path)
-		if code != exitOK || out != want.String() {
-			t.Errorf("%s: exit %d %s\n%s", format, code, errs, cmp.Diff(want.String(), out))
-		}
-	}
 	opts := reportfmt.HTMLOptions{Generated: time.Unix(1, 0), Version: "v"}
 	want.Reset()
 	if err := reportfmt.WriteHTML(&want, r, opts); err != nil {
