@@ -63,11 +63,17 @@ func ReadPid(t testing.TB, path string) int {
 }
 
 // FakeInterpreter writes a shell script standing in for python3 and
-// returns its path.
+// returns its path. The script is written under syscall.ForkLock: a test
+// running in parallel that starts a process between our open and close
+// would otherwise hand the child our write descriptor, and running the
+// script would fail with "text file busy" (ETXTBSY).
 func FakeInterpreter(t testing.TB, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "python3")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	return path
