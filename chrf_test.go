@@ -130,13 +130,13 @@ func TestChrFBestReference(t *testing.T) {
 func TestChrFSpec(t *testing.T) {
 	s := &proctor.Sample{Output: hfHyps[0], Expected: proctor.Ptr(hfRefs[0])}
 	runSpecRows(t, s, []specRow{
-		{`{"type":"chrf","threshold":0.8}`, proctor.StatusPassed, false},
-		{`{"type":"chrf","word_order":2,"threshold":0.99}`, proctor.StatusFailed, false},
-		{`{"type":"chrf","expected":"zzz","threshold":0.1}`, proctor.StatusFailed, false},
-		{`{"type":"chrf","char_order":-2}`, 0, true},
-		{`{"type":"chrf","word_order":100}`, 0, true},
-		{`{"type":"chrf","beta":-1}`, 0, true},
-		{`{"type":"chrf","variant":"chrF++"}`, 0, true},
+		{Spec: `{"type":"chrf","threshold":0.8}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"chrf","word_order":2,"threshold":0.99}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"chrf","expected":"zzz","threshold":0.1}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"chrf","char_order":-2}`, WantErr: true},
+		{Spec: `{"type":"chrf","word_order":100}`, WantErr: true},
+		{Spec: `{"type":"chrf","beta":-1}`, WantErr: true},
+		{Spec: `{"type":"chrf","variant":"chrF++"}`, WantErr: true},
 	})
 	g, _ := proctor.NewChrF(proctor.ChrFOptions{})
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "x"}); got.Status != proctor.StatusNotGraded {

@@ -144,20 +144,20 @@ func TestListContainsAutoevals(t *testing.T) {
 func TestJSONDiffSpecs(t *testing.T) {
 	s := &proctor.Sample{Output: `{"name":"Ada","age":36,"tags":["x","y"]}`, Expected: proctor.Ptr(`{"age":37,"name":"Ada","tags":["x","y"]}`), ExpectedJSON: true}
 	runSpecRows(t, s, []specRow{
-		{`{"type":"json_diff","threshold":0.99}`, proctor.StatusPassed, false},
-		{`{"type":"json_diff","number_scorer":"exact","threshold":0.7}`, proctor.StatusFailed, false},
-		{`{"type":"json_diff","expected":{"name":"Bob"},"string_scorer":"exact","threshold":0.1}`, proctor.StatusFailed, false},
-		{`{"type":"json_diff","string_scorer":"cosine"}`, 0, true},
-		{`{"type":"numeric_diff","expected":1}`, proctor.StatusFailed, false},
-		{`{"type":"numeric_diff","expected":"1"}`, 0, true},
-		{`{"type":"list_contains","expected":["x","y"]}`, proctor.StatusFailed, false},
-		{`{"type":"list_contains","expected":"x"}`, 0, true},
+		{Spec: `{"type":"json_diff","threshold":0.99}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"json_diff","number_scorer":"exact","threshold":0.7}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"json_diff","expected":{"name":"Bob"},"string_scorer":"exact","threshold":0.1}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"json_diff","string_scorer":"cosine"}`, WantErr: true},
+		{Spec: `{"type":"numeric_diff","expected":1}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"numeric_diff","expected":"1"}`, WantErr: true},
+		{Spec: `{"type":"list_contains","expected":["x","y"]}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"list_contains","expected":"x"}`, WantErr: true},
 	})
 	list := &proctor.Sample{Output: `["paris", "Lyon", 3]`, Expected: proctor.Ptr(`["Paris","Lyon"]`), ExpectedJSON: true}
 	runSpecRows(t, list, []specRow{
-		{`{"type":"list_contains","threshold":0.6}`, proctor.StatusPassed, false},
-		{`{"type":"list_contains","allow_extra":true,"threshold":0.9}`, proctor.StatusPassed, false},
-		{`{"type":"list_contains","string_scorer":"exact","threshold":0.5}`, proctor.StatusFailed, false},
+		{Spec: `{"type":"list_contains","threshold":0.6}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"list_contains","allow_extra":true,"threshold":0.9}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"list_contains","string_scorer":"exact","threshold":0.5}`, Want: proctor.StatusFailed},
 	})
 	g, _ := proctor.NewListContains(proctor.ListContainsOptions{Expected: []string{"a"}})
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "a, b"}); got.Status != proctor.StatusFailed {

@@ -60,14 +60,14 @@ func TestWeighted(t *testing.T) {
 func TestWeightedSpec(t *testing.T) {
 	s := &proctor.Sample{Output: "Paris is the capital."}
 	runSpecRows(t, s, []specRow{
-		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":[3,1],"threshold":0.7}`, proctor.StatusPassed, false},
-		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":[1,3],"threshold":0.7}`, proctor.StatusFailed, false},
-		{`{"type":"weighted","graders":{"paris":{"type":"contains","value":"Paris"},"lyon":{"type":"contains","value":"Lyon"}},"weights":{"lyon":0}}`, proctor.StatusPassed, false},
-		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":[1,2]}`, 0, true},
-		{`{"type":"weighted","graders":{"a":{"type":"contains","value":"Paris"}},"weights":{"b":1}}`, 0, true},
-		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":[-1]}`, 0, true},
-		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":"even"}`, 0, true},
-		{`{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":{"contains":2}}`, 0, true},
+		{Spec: `{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":[3,1],"threshold":0.7}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":[1,3],"threshold":0.7}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"weighted","graders":{"paris":{"type":"contains","value":"Paris"},"lyon":{"type":"contains","value":"Lyon"}},"weights":{"lyon":0}}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":[1,2]}`, WantErr: true},
+		{Spec: `{"type":"weighted","graders":{"a":{"type":"contains","value":"Paris"}},"weights":{"b":1}}`, WantErr: true},
+		{Spec: `{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":[-1]}`, WantErr: true},
+		{Spec: `{"type":"weighted","graders":[{"type":"contains","value":"Paris"}],"weights":"even"}`, WantErr: true},
+		{Spec: `{"type":"weighted","graders":[{"type":"contains","value":"Paris"},{"type":"contains","value":"Lyon"}],"weights":{"contains":2}}`, WantErr: true},
 	})
 }
 

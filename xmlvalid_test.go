@@ -45,10 +45,10 @@ func TestXMLValid(t *testing.T) {
 		})
 	}
 	runSpecRows(t, &proctor.Sample{Output: `<invoice/>`}, []specRow{
-		{`{"type":"xml_valid"}`, proctor.StatusPassed, false},
-		{`{"type":"xml_valid","root":"order"}`, proctor.StatusFailed, false},
-		{`{"type":"xml_valid","root":3}`, 0, true},
-		{`{"type":"xml_valid","schema":"x.xsd"}`, 0, true},
+		{Spec: `{"type":"xml_valid"}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"xml_valid","root":"order"}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"xml_valid","root":3}`, WantErr: true},
+		{Spec: `{"type":"xml_valid","schema":"x.xsd"}`, WantErr: true},
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proctorhq/proctor/internal/spectest"
+
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/agent"
 )
@@ -14,59 +16,25 @@ import (
 // TestSpecs runs each spec type of the family through a Compiler given
 // agent.Types(), as proctor grade does.
 func TestSpecs(t *testing.T) {
-	tests := []struct {
-		spec, sample string
-		want         proctor.Status
-	}{
-		{`{"type":"tool_called","name":"search","min_times":2}`, `{"output":"x","tool_calls":[{"name":"search"}]}`, proctor.StatusFailed},
-		{`{"type":"tool_not_called","name":"delete_user"}`, `{"output":"x"}`, proctor.StatusPassed},
-		{`{"type":"tool_sequence","names":["a","b"],"mode":"exact"}`, `{"output":"x","tool_calls":[{"name":"a"},{"name":"b"}]}`, proctor.StatusPassed},
-		{`{"type":"tool_argument_assertion","name":"book","path":"$.seats","equals":2}`, `{"output":"x","tool_calls":[{"name":"book","arguments":{"seats":2}}]}`, proctor.StatusPassed},
-	}
-	c := proctor.NewCompiler(agent.Types())
-	for _, tt := range tests {
-		t.Run(tt.spec, func(t *testing.T) {
-			ch, err := c.Compile([]byte(tt.spec))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s proctor.Sample
-			if err := json.Unmarshal([]byte(tt.sample), &s); err != nil {
-				t.Fatal(err)
-			}
-			if got := ch.Grade(context.Background(), &s); got.Status != tt.want {
-				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
-			}
-		})
-	}
+	spectest.Grade(t, proctor.NewCompiler(agent.Types()), []spectest.Graded{
+		{Spec: `{"type":"tool_called","name":"search","min_times":2}`, Sample: `{"output":"x","tool_calls":[{"name":"search"}]}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_not_called","name":"delete_user"}`, Sample: `{"output":"x"}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_sequence","names":["a","b"],"mode":"exact"}`, Sample: `{"output":"x","tool_calls":[{"name":"a"},{"name":"b"}]}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_argument_assertion","name":"book","path":"$.seats","equals":2}`, Sample: `{"output":"x","tool_calls":[{"name":"book","arguments":{"seats":2}}]}`, Want: proctor.StatusPassed},
+	})
 }
 
 // TestSpecErrors checks that loading is fail-closed: each bad spec is a
 // *SpecError naming the option at fault.
 func TestSpecErrors(t *testing.T) {
-	tests := []struct {
-		spec, option string
-	}{
-		{`{"type":"tool_called"}`, "name"},
-		{`{"type":"tool_called","name":"x","min_times":0}`, "min_times"},
-		{`{"type":"tool_sequence"}`, "names"},
-		{`{"type":"tool_sequence","names":["a"],"mode":"sideways"}`, "mode"},
-		{`{"type":"tool_argument_assertion","name":"b","path":"$.x"}`, "equals"},
-		{`{"type":"tool_argument_assertion","name":"b","path":"$[","equals":1}`, "path"},
-	}
-	c := proctor.NewCompiler(agent.Types())
-	for _, tt := range tests {
-		t.Run(tt.spec, func(t *testing.T) {
-			_, err := c.Compile([]byte(tt.spec))
-			var se *proctor.SpecError
-			if !errors.As(err, &se) {
-				t.Fatalf("got %v, want a *SpecError", err)
-			}
-			if se.Option != tt.option {
-				t.Errorf("error %q names option %q, want %q", err, se.Option, tt.option)
-			}
-		})
-	}
+	spectest.Refuse(t, proctor.NewCompiler(agent.Types()), []spectest.Refused{
+		{Spec: `{"type":"tool_called"}`, Option: "name"},
+		{Spec: `{"type":"tool_called","name":"x","min_times":0}`, Option: "min_times"},
+		{Spec: `{"type":"tool_sequence"}`, Option: "names"},
+		{Spec: `{"type":"tool_sequence","names":["a"],"mode":"sideways"}`, Option: "mode"},
+		{Spec: `{"type":"tool_argument_assertion","name":"b","path":"$.x"}`, Option: "equals"},
+		{Spec: `{"type":"tool_argument_assertion","name":"b","path":"$[","equals":1}`, Option: "path"},
+	})
 }
 
 func TestToolSpecName(t *testing.T) {
@@ -95,21 +63,21 @@ func TestTrajectorySpecs(t *testing.T) {
 		{Name: "charge", Arguments: []byte(`{}`), IsError: true},
 	}}
 	runSpecRows(t, s, []specRow{
-		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "San Francisco"}}, {"name": "charge"}]}`, want: proctor.StatusPassed},
-		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset"}`, want: proctor.StatusFailed},
-		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset", "tool_args": {"get_weather": "ignore"}}`, want: proctor.StatusPassed},
-		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset", "tool_args": {"get_weather": ["region"]}}`, want: proctor.StatusPassed},
-		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather"}], "mode": "superset", "args": "subset"}`, want: proctor.StatusFailed},
-		{spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather"}], "mode": "superset", "args": "superset"}`, want: proctor.StatusPassed},
-		{spec: `{"type": "trajectory_match", "expected": []}`, want: proctor.StatusFailed},
-		{spec: `{"type": "trajectory_match"}`, wantErr: true},
-		{spec: `{"type": "trajectory_match", "expected": [], "mode": "loose"}`, wantErr: true},
-		{spec: `{"type": "trajectory_match", "expected": [], "tool_args": {"a": "fuzzy"}}`, wantErr: true},
-		{spec: `{"type": "trajectory_match", "expected": [], "tool_args": {"a": []}}`, wantErr: true},
-		{spec: `{"type": "trajectory_match", "expected": [{"arguments": {}}]}`, wantErr: true},
-		{spec: `{"type": "tool_status"}`, want: proctor.StatusFailed},
-		{spec: `{"type": "tool_status", "names": ["get_weather"]}`, want: proctor.StatusPassed},
-		{spec: `{"type": "tool_status", "names": [""]}`, wantErr: true},
+		{Spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "San Francisco"}}, {"name": "charge"}]}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset"}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset", "tool_args": {"get_weather": "ignore"}}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather", "arguments": {"city": "SF"}}], "mode": "superset", "tool_args": {"get_weather": ["region"]}}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather"}], "mode": "superset", "args": "subset"}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "trajectory_match", "expected": [{"name": "get_weather"}], "mode": "superset", "args": "superset"}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "trajectory_match", "expected": []}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "trajectory_match"}`, WantErr: true},
+		{Spec: `{"type": "trajectory_match", "expected": [], "mode": "loose"}`, WantErr: true},
+		{Spec: `{"type": "trajectory_match", "expected": [], "tool_args": {"a": "fuzzy"}}`, WantErr: true},
+		{Spec: `{"type": "trajectory_match", "expected": [], "tool_args": {"a": []}}`, WantErr: true},
+		{Spec: `{"type": "trajectory_match", "expected": [{"arguments": {}}]}`, WantErr: true},
+		{Spec: `{"type": "tool_status"}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "tool_status", "names": ["get_weather"]}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "tool_status", "names": [""]}`, WantErr: true},
 	})
 }
 
@@ -136,15 +104,15 @@ func FuzzTrajectorySpec(f *testing.F) {
 func TestTraceSpansSpec(t *testing.T) {
 	s := &proctor.Sample{Item: map[string]any{"trace": map[string]any{"span_count": 6, "duration_ms": 1250.5, "error_count": 1.0}}}
 	runSpecRows(t, s, []specRow{
-		{spec: `{"type": "trace_spans", "max_count": 6}`, want: proctor.StatusPassed},
-		{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusFailed},
-		{spec: `{"type": "trace_spans", "max_duration_ms": 1250}`, want: proctor.StatusFailed},
-		{spec: `{"type": "trace_spans", "max_duration_ms": 1300, "max_errors": 1}`, want: proctor.StatusPassed},
-		{spec: `{"type": "trace_spans", "max_errors": 0}`, want: proctor.StatusFailed},
-		{spec: `{"type": "trace_spans"}`, wantErr: true},
-		{spec: `{"type": "trace_spans", "max_count": -1}`, wantErr: true},
+		{Spec: `{"type": "trace_spans", "max_count": 6}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "trace_spans", "max_count": 5}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "trace_spans", "max_duration_ms": 1250}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "trace_spans", "max_duration_ms": 1300, "max_errors": 1}`, Want: proctor.StatusPassed},
+		{Spec: `{"type": "trace_spans", "max_errors": 0}`, Want: proctor.StatusFailed},
+		{Spec: `{"type": "trace_spans"}`, WantErr: true},
+		{Spec: `{"type": "trace_spans", "max_count": -1}`, WantErr: true},
 	})
-	runSpecRows(t, &proctor.Sample{}, []specRow{{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusNotGraded}})
+	runSpecRows(t, &proctor.Sample{}, []specRow{{Spec: `{"type": "trace_spans", "max_count": 5}`, Want: proctor.StatusNotGraded}})
 	runSpecRows(t, &proctor.Sample{Item: map[string]any{"trace": map[string]any{"span_count": "6"}}},
-		[]specRow{{spec: `{"type": "trace_spans", "max_count": 5}`, want: proctor.StatusNotGraded}})
+		[]specRow{{Spec: `{"type": "trace_spans", "max_count": 5}`, Want: proctor.StatusNotGraded}})
 }

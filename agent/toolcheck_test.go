@@ -258,25 +258,25 @@ func TestToolStepCount(t *testing.T) {
 func TestToolCheckSpecs(t *testing.T) {
 	s := &proctor.Sample{Output: "x", ToolCalls: []proctor.ToolCall{argCall("search", `{"q":"x"}`), argCall("book", `{"id":1}`)}}
 	runSpecRows(t, s, []specRow{
-		{`{"type":"tool_call_f1","expected":["search","book"]}`, proctor.StatusPassed, false},
-		{`{"type":"tool_call_f1","expected":["search"],"threshold":0.7}`, proctor.StatusFailed, false},
-		{`{"type":"tool_call_f1"}`, 0, true},
-		{`{"type":"tool_call_valid","tools":[{"name":"search"},{"name":"book","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}`, proctor.StatusPassed, false},
-		{`{"type":"tool_call_valid","tools":[{"name":"search"}]}`, proctor.StatusFailed, false},
-		{`{"type":"tool_call_valid","tools":"search"}`, 0, true},
-		{`{"type":"tool_step_count","min":1,"max":2}`, proctor.StatusPassed, false},
-		{`{"type":"tool_step_count","max":1}`, proctor.StatusFailed, false},
-		{`{"type":"tool_step_count"}`, 0, true},
-		{`{"type":"tool_sequence","names":[]}`, proctor.StatusFailed, false},
-		{`{"type":"tool_sequence","names":["book","search"],"mode":"any_order"}`, proctor.StatusPassed, false},
-		{`{"type":"tool_sequence","names":["search","book"],"mode":"strict"}`, proctor.StatusPassed, false},
-		{`{"type":"tool_sequence","names":["s*"],"mode":"in_order","max":{"s*":1}}`, proctor.StatusPassed, false},
-		{`{"type":"tool_sequence","names":["s*"],"max":{"*":1}}`, proctor.StatusFailed, false},
-		{`{"type":"tool_sequence","calls":[{"name":"search","arguments":{"q":"x"}},{"name":"book","arguments":{"id":2}}],"mode":"strict","threshold":0.5}`, proctor.StatusPassed, false},
-		{`{"type":"tool_sequence","calls":[{"name":"search","arguments":{"q":"x"}},{"name":"book","arguments":{"id":2}}],"mode":"strict"}`, proctor.StatusFailed, false},
-		{`{"type":"tool_sequence","calls":[{"name":"search"}]}`, 0, true},
-		{`{"type":"tool_sequence","calls":[{"name":"search","args":{}}],"mode":"strict"}`, 0, true},
-		{`{"type":"tool_sequence","names":["a"],"max":{"a":-1}}`, 0, true},
+		{Spec: `{"type":"tool_call_f1","expected":["search","book"]}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_call_f1","expected":["search"],"threshold":0.7}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_call_f1"}`, WantErr: true},
+		{Spec: `{"type":"tool_call_valid","tools":[{"name":"search"},{"name":"book","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_call_valid","tools":[{"name":"search"}]}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_call_valid","tools":"search"}`, WantErr: true},
+		{Spec: `{"type":"tool_step_count","min":1,"max":2}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_step_count","max":1}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_step_count"}`, WantErr: true},
+		{Spec: `{"type":"tool_sequence","names":[]}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_sequence","names":["book","search"],"mode":"any_order"}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_sequence","names":["search","book"],"mode":"strict"}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_sequence","names":["s*"],"mode":"in_order","max":{"s*":1}}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_sequence","names":["s*"],"max":{"*":1}}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_sequence","calls":[{"name":"search","arguments":{"q":"x"}},{"name":"book","arguments":{"id":2}}],"mode":"strict","threshold":0.5}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_sequence","calls":[{"name":"search","arguments":{"q":"x"}},{"name":"book","arguments":{"id":2}}],"mode":"strict"}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_sequence","calls":[{"name":"search"}]}`, WantErr: true},
+		{Spec: `{"type":"tool_sequence","calls":[{"name":"search","args":{}}],"mode":"strict"}`, WantErr: true},
+		{Spec: `{"type":"tool_sequence","names":["a"],"max":{"a":-1}}`, WantErr: true},
 	})
 }
 
@@ -358,8 +358,8 @@ func TestToolCallF1WithArguments(t *testing.T) {
 		t.Error("names and calls: want an error")
 	}
 	runSpecRows(t, &proctor.Sample{ToolCalls: []proctor.ToolCall{wf}}, []specRow{
-		{`{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Paris"}}]}`, proctor.StatusPassed, false},
-		{`{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Oslo"}}]}`, proctor.StatusFailed, false},
-		{`{"type":"tool_call_f1","expected_calls":[]}`, 0, true},
+		{Spec: `{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Paris"}}]}`, Want: proctor.StatusPassed},
+		{Spec: `{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Oslo"}}]}`, Want: proctor.StatusFailed},
+		{Spec: `{"type":"tool_call_f1","expected_calls":[]}`, WantErr: true},
 	})
 }
