@@ -11,7 +11,6 @@ import (
 	"github.com/ohler55/ojg/jp"
 	"github.com/ohler55/ojg/oj"
 	"github.com/proctorhq/proctor/internal/jsonparse"
-	"github.com/proctorhq/proctor/internal/workload"
 	"github.com/theory/jsonpath"
 )
 
@@ -261,20 +260,4 @@ func TestJSONPathBudgetSpec(t *testing.T) {
 		{"negative max_nodes", nil, `{"type":"json_path","path":"$.a","exists":true,"max_nodes":-1}`, "max_nodes", nil},
 		{"union invalid", nil, `{"type":"json_path","path":"$[1,]","exists":true}`, "path", nil},
 	})
-}
-
-// BenchmarkWorkloadJSONPathEqualsGeneral grades the json_path_equals
-// workload with a query of the same meaning that is not singular (a
-// union), so every grade parses the whole output and runs the counted
-// evaluator instead of the singular fast path.
-func BenchmarkWorkloadJSONPathEqualsGeneral(b *testing.B) {
-	c := workload.Load(b, "json_path_equals")
-	if c.Path != "$.metadata.model" {
-		b.Skipf("workload path is %s", c.Path)
-	}
-	g, err := NewJSONPathEquals("$.metadata['model','absent']", c.Equals, JSONPathOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchGrader(b, c.SampleSet, g)
 }

@@ -313,28 +313,6 @@ func gradeSpecSample(t *testing.T, c *Compiler, spec, sample string) Grade {
 
 func goType(v any) string { return fmt.Sprintf("%T", v) }
 
-// TestLiteralValueSpecAllocs checks that a literal spec allocates per
-// grade exactly what its constructor's grader does: templates cost a
-// literal nothing.
-func TestLiteralValueSpecAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts differ under -race")
-	}
-	c := NewCompiler()
-	for _, r := range literalValueSpecs() {
-		ch, err := c.Compile([]byte(r.spec))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := sampleOut(prose1K(r.tail))
-		spec := testing.AllocsPerRun(20, func() { ch.Grader.Grade(context.Background(), s) })
-		direct := testing.AllocsPerRun(20, func() { r.direct.Grade(context.Background(), s) })
-		if spec != direct {
-			t.Errorf("%s: the spec's grader allocates %v per grade, the constructor's %v", r.name, spec, direct)
-		}
-	}
-}
-
 // TestValueTemplateJudge checks that llm_answer_match shows the judge the
 // item's answer, rendered, and never asks it when the item lacks the key.
 func TestValueTemplateJudge(t *testing.T) {

@@ -19,7 +19,7 @@ ROUNDS=${ROUNDS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go run ./internal/workload/gen -out "$work/workload.jsonl"
-go test -c -o "$work/proctor.test" . >/dev/null
+go test -c -o "$work/proctor.test" ./bench >/dev/null
 
 for _ in $(seq "$ROUNDS"); do
 	"$work/proctor.test" -test.run '^$' -test.bench 'WorkloadJSONSchema(Extract)?$/proctor$' \

@@ -1,4 +1,4 @@
-package proctor
+package conformance_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 )
 
 // TestSimilarityConformance runs testdata/similarity/conformance.json
@@ -23,16 +25,16 @@ func TestSimilarityConformance(t *testing.T) {
 			Description string          `json:"description"`
 			Sample      json.RawMessage `json:"sample"`
 			Want        struct {
-				Status Status   `json:"status"`
-				Score  *float64 `json:"score"`
-				Tol    float64  `json:"tol"`
+				Status proctor.Status `json:"status"`
+				Score  *float64       `json:"score"`
+				Tol    float64        `json:"tol"`
 			} `json:"want"`
 		} `json:"cases"`
 	}
 	if err := json.Unmarshal(b, &suites); err != nil {
 		t.Fatal(err)
 	}
-	c := NewCompiler()
+	c := proctor.NewCompiler()
 	for _, su := range suites {
 		ch, err := c.Compile(su.Spec)
 		if err != nil {
@@ -40,7 +42,7 @@ func TestSimilarityConformance(t *testing.T) {
 			continue
 		}
 		for _, tc := range su.Cases {
-			var s Sample
+			var s proctor.Sample
 			if err := json.Unmarshal(tc.Sample, &s); err != nil {
 				t.Fatalf("%s / %s: %v", su.Description, tc.Description, err)
 			}

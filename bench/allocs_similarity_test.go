@@ -1,13 +1,14 @@
-package proctor
+package bench_test
 
 import (
 	"testing"
 
+	"github.com/proctorhq/proctor/internal/race"
 	"github.com/proctorhq/proctor/metric"
 )
 
 func TestSimilarityAllocs(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts differ under -race")
 	}
 	out, exp := benchPair(200)

@@ -1,4 +1,4 @@
-package proctor
+package bench_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/ohler55/ojg/jp"
 	"github.com/ohler55/ojg/oj"
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/workload"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -21,7 +22,7 @@ import (
 // shows whether both sides of a row reach the same verdicts (they differ
 // where proctor removes fences and the bare primitive does not).
 //
-//	go test -run '^$' -bench 'Workload' -benchmem -benchtime=2s .
+//	go test -run '^$' -bench 'Workload' -benchmem -benchtime=2s ./bench
 
 // benchSamples grades set[i%len(set)] per iteration with grade.
 func benchSamples(b *testing.B, set []workload.Sample, grade func(s *workload.Sample) bool) {
@@ -44,12 +45,12 @@ func benchSamples(b *testing.B, set []workload.Sample, grade func(s *workload.Sa
 }
 
 // benchGrader runs g over the set, one Sample per iteration.
-func benchGrader(b *testing.B, set []workload.Sample, g Grader) {
+func benchGrader(b *testing.B, set []workload.Sample, g proctor.Grader) {
 	b.Helper()
 	ctx := context.Background()
-	samples := make([]Sample, len(set))
+	samples := make([]proctor.Sample, len(set))
 	for i, s := range set {
-		samples[i] = Sample{Output: s.Output, Expected: Ptr(s.Expected)}
+		samples[i] = proctor.Sample{Output: s.Output, Expected: proctor.Ptr(s.Expected)}
 	}
 	k := 0
 	benchSamples(b, set, func(*workload.Sample) bool {
@@ -57,14 +58,14 @@ func benchGrader(b *testing.B, set []workload.Sample, g Grader) {
 		if k++; k == len(samples) {
 			k = 0
 		}
-		return gr.Status == StatusPassed
+		return gr.Status == proctor.StatusPassed
 	})
 }
 
 func BenchmarkWorkloadContains(b *testing.B) {
 	c := workload.Load(b, "contains")
 	b.Run("proctor", func(b *testing.B) {
-		g, err := NewContains([]string{c.Value}, ContainsOptions{})
+		g, err := proctor.NewContains([]string{c.Value}, proctor.ContainsOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func BenchmarkWorkloadContains(b *testing.B) {
 func BenchmarkWorkloadExactMatch(b *testing.B) {
 	c := workload.Load(b, "exact_match")
 	b.Run("proctor", func(b *testing.B) {
-		benchGrader(b, c.SampleSet, NewExactMatch(ExactMatchOptions{CaseSensitive: true}))
+		benchGrader(b, c.SampleSet, proctor.NewExactMatch(proctor.ExactMatchOptions{CaseSensitive: true}))
 	})
 	b.Run("==", func(b *testing.B) {
 		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return s.Output == s.Expected })
@@ -88,7 +89,7 @@ func BenchmarkWorkloadExactMatch(b *testing.B) {
 func BenchmarkWorkloadRegexFullmatch(b *testing.B) {
 	c := workload.Load(b, "regex_fullmatch")
 	b.Run("proctor", func(b *testing.B) {
-		benchGrader(b, c.SampleSet, MustRegex(c.Pattern, RegexOptions{}))
+		benchGrader(b, c.SampleSet, proctor.MustRegex(c.Pattern, proctor.RegexOptions{}))
 	})
 	b.Run("regexp", func(b *testing.B) {
 		re := regexp.MustCompile(`^(?:` + c.Pattern + `)$`)
@@ -99,7 +100,7 @@ func BenchmarkWorkloadRegexFullmatch(b *testing.B) {
 func BenchmarkWorkloadIsJSON(b *testing.B) {
 	c := workload.Load(b, "is_json")
 	b.Run("proctor", func(b *testing.B) {
-		benchGrader(b, c.SampleSet, NewJSONValid(JSONValidOptions{}))
+		benchGrader(b, c.SampleSet, proctor.NewJSONValid(proctor.JSONValidOptions{}))
 	})
 	b.Run("json.Valid", func(b *testing.B) {
 		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool { return json.Valid([]byte(s.Output)) })
@@ -136,18 +137,18 @@ func compileWorkloadSchema(b *testing.B, raw json.RawMessage) *jsonschema.Schema
 func benchSchemaWorkload(b *testing.B, check string, extract bool) {
 	c := workload.Load(b, check)
 	b.Run("proctor", func(b *testing.B) {
-		benchGrader(b, c.SampleSet, MustJSONSchema(c.Schema, JSONSchemaOptions{Strict: !extract}))
+		benchGrader(b, c.SampleSet, proctor.MustJSONSchema(c.Schema, proctor.JSONSchemaOptions{Strict: !extract}))
 	})
 	if !extract {
 		b.Run("proctor-extract", func(b *testing.B) {
-			benchGrader(b, c.SampleSet, MustJSONSchema(c.Schema, JSONSchemaOptions{}))
+			benchGrader(b, c.SampleSet, proctor.MustJSONSchema(c.Schema, proctor.JSONSchemaOptions{}))
 		})
 	}
 	b.Run("jsonschema-v6", func(b *testing.B) {
 		sch := compileWorkloadSchema(b, c.Schema)
 		benchSamples(b, c.SampleSet, func(s *workload.Sample) bool {
 			if extract {
-				return v6Floor(sch, ExtractJSON(s.Output))
+				return v6Floor(sch, proctor.ExtractJSON(s.Output))
 			}
 			return v6Floor(sch, s.Output)
 		})
@@ -163,7 +164,7 @@ func BenchmarkWorkloadJSONSchemaExtract(b *testing.B) {
 func BenchmarkWorkloadJSONPathEquals(b *testing.B) {
 	c := workload.Load(b, "json_path_equals")
 	b.Run("proctor", func(b *testing.B) {
-		g, err := NewJSONPathEquals(c.Path, c.Equals, JSONPathOptions{})
+		g, err := proctor.NewJSONPathEquals(c.Path, c.Equals, proctor.JSONPathOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -180,4 +181,20 @@ func BenchmarkWorkloadJSONPathEquals(b *testing.B) {
 			return len(got) == 1 && got[0] == c.Equals
 		})
 	})
+}
+
+// BenchmarkWorkloadJSONPathEqualsGeneral grades the json_path_equals
+// workload with a query of the same meaning that is not singular (a
+// union), so every grade parses the whole output and runs the counted
+// evaluator instead of the singular fast path.
+func BenchmarkWorkloadJSONPathEqualsGeneral(b *testing.B) {
+	c := workload.Load(b, "json_path_equals")
+	if c.Path != "$.metadata.model" {
+		b.Skipf("workload path is %s", c.Path)
+	}
+	g, err := proctor.NewJSONPathEquals("$.metadata['model','absent']", c.Equals, proctor.JSONPathOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchGrader(b, c.SampleSet, g)
 }

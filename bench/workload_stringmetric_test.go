@@ -1,4 +1,4 @@
-package proctor_test
+package bench_test
 
 import (
 	"testing"

@@ -1,10 +1,11 @@
-package proctor
+package bench_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/editdist"
 )
 
@@ -46,15 +47,15 @@ func benchPair(n int) (string, string) {
 func BenchmarkSimilarity(b *testing.B) {
 	for _, n := range []int{200, 2000} {
 		out, exp := benchPair(n)
-		s := &Sample{Output: out, Expected: &exp}
+		s := &proctor.Sample{Output: out, Expected: &exp}
 		size := "/" + map[int]string{200: "200w", 2000: "2000w"}[n]
-		graders := []Grader{
-			NewBLEU(BLEUOptions{}), NewGLEU(GLEUOptions{}),
-			MustRouge(RougeOptions{Variant: "rouge1"}), MustRouge(RougeOptions{Variant: "rouge2"}),
-			MustRouge(RougeOptions{Variant: "rougeL"}), MustRouge(RougeOptions{Variant: "rougeLsum"}),
-			MustRouge(RougeOptions{Variant: "rougeL", Stemmer: true}),
-			NewTokenF1(TokenF1Options{}), NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{}),
-			NewSemanticSimilarity(nil, SemanticSimilarityOptions{}),
+		graders := []proctor.Grader{
+			proctor.NewBLEU(proctor.BLEUOptions{}), proctor.NewGLEU(proctor.GLEUOptions{}),
+			proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1"}), proctor.MustRouge(proctor.RougeOptions{Variant: "rouge2"}),
+			proctor.MustRouge(proctor.RougeOptions{Variant: "rougeL"}), proctor.MustRouge(proctor.RougeOptions{Variant: "rougeLsum"}),
+			proctor.MustRouge(proctor.RougeOptions{Variant: "rougeL", Stemmer: true}),
+			proctor.NewTokenF1(proctor.TokenF1Options{}), proctor.NewLevenshtein(proctor.EditSimilarityOptions{}), proctor.NewFuzzyMatch(proctor.EditSimilarityOptions{}),
+			proctor.NewSemanticSimilarity(nil, proctor.SemanticSimilarityOptions{}),
 		}
 		names := []string{"bleu", "gleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeL_stem", "token_f1", "levenshtein", "fuzzy_match", "semantic_lexical"}
 		for i, g := range graders {
@@ -106,20 +107,20 @@ func benchDistinct(n, seed int) string {
 // (the output's and the reference's together) must stay flat across
 // sizes.
 func BenchmarkSimilarityScaling(b *testing.B) {
-	chrf, err := NewChrF(ChrFOptions{ChrFConfig: ChrFConfig{WordOrder: 2}})
+	chrf, err := proctor.NewChrF(proctor.ChrFOptions{ChrFConfig: proctor.ChrFConfig{WordOrder: 2}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, shape := range []string{"words", "distinct"} {
 		for _, k := range []int{1, 4, 16} {
-			n := 15 << 10 * k // 16x stays under MaxNGramText
+			n := 15 << 10 * k // 16x stays under proctor.MaxNGramText
 			out, exp := benchDistinct(n, 1), benchDistinct(n, 2)
 			if shape == "words" {
 				out, exp = benchPair(n / 4)
 				out, exp = out[:n], exp[:n]
 			}
-			s := &Sample{Output: out, Expected: &exp}
-			for _, g := range []Grader{NewBLEU(BLEUOptions{}), chrf} {
+			s := &proctor.Sample{Output: out, Expected: &exp}
+			for _, g := range []proctor.Grader{proctor.NewBLEU(proctor.BLEUOptions{}), chrf} {
 				b.Run(fmt.Sprintf("%s/%s/%dx", g.Name(), shape, k), func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(len(out) + len(exp)))

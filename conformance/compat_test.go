@@ -1,4 +1,4 @@
-package proctor_test
+package conformance_test
 
 import (
 	"context"

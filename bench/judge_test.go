@@ -1,4 +1,4 @@
-package proctor_test
+package bench_test
 
 import (
 	"context"
@@ -21,7 +21,7 @@ const benchVerdict = `{"criterion":"c","violations":"none","basis":"answer","ver
 // ideal N·L/C ("x-ideal"; 1.00 is the ideal). The judge is an in-process
 // function that sleeps L, or a loopback HTTP endpoint that does.
 //
-//	go test -run '^$' -bench JudgeThroughput -benchtime 3x .
+//	go test -run '^$' -bench JudgeThroughput -benchtime 3x ./bench
 //
 // The "judge-cap=4" case caps the judge at 4 calls in flight, as every
 // judge was before its concurrency followed the run's.

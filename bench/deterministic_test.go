@@ -1,4 +1,4 @@
-package proctor
+package bench_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/race"
 )
 
 // prose1K returns about 1 KB of ordinary model prose followed by tail.
@@ -24,7 +27,10 @@ func prose1K(tail string) string {
 
 var benchCtx = context.Background()
 
-func benchGrade(b *testing.B, g Grader, s *Sample, want Status) {
+// sampleOut is a sample with only an output.
+func sampleOut(out string) *proctor.Sample { return &proctor.Sample{Output: out} }
+
+func benchGrade(b *testing.B, g proctor.Grader, s *proctor.Sample, want proctor.Status) {
 	b.Helper()
 	if got := g.Grade(benchCtx, s); got.Status != want {
 		b.Fatalf("got %v (%s), want %v", got.Status, got.Reason, want)
@@ -37,7 +43,7 @@ func benchGrade(b *testing.B, g Grader, s *Sample, want Status) {
 }
 
 func BenchmarkChoice(b *testing.B) {
-	benchGrade(b, MustChoice(ChoiceOptions{Expected: "B"}), sampleOut(prose1K(" Answer: B")), StatusPassed)
+	benchGrade(b, proctor.MustChoice(proctor.ChoiceOptions{Expected: "B"}), sampleOut(prose1K(" Answer: B")), proctor.StatusPassed)
 }
 
 // BenchmarkChoiceBareRegexp is the primitive: one answer-marker regexp over
@@ -53,7 +59,7 @@ func BenchmarkChoiceBareRegexp(b *testing.B) {
 }
 
 func BenchmarkNumeric(b *testing.B) {
-	benchGrade(b, MustNumeric(NumericOptions{Expected: Ptr(1234.5), AbsTol: 0.01}), sampleOut(prose1K(" Total: $1,234.50.")), StatusPassed)
+	benchGrade(b, proctor.MustNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01}), sampleOut(prose1K(" Total: $1,234.50.")), proctor.StatusPassed)
 }
 
 // BenchmarkNumericBareRegexp is the naive primitive: every number by a
@@ -70,7 +76,7 @@ func BenchmarkNumericBareRegexp(b *testing.B) {
 }
 
 func BenchmarkRefused(b *testing.B) {
-	benchGrade(b, NewNotRefused(RefusedOptions{}), sampleOut(prose1K("")), StatusPassed)
+	benchGrade(b, proctor.NewNotRefused(proctor.RefusedOptions{}), sampleOut(prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkRefusedBareContains is the naive primitive: lower-case the text
@@ -85,7 +91,7 @@ func BenchmarkRefusedBareContains(b *testing.B) {
 }
 
 func BenchmarkLength(b *testing.B) {
-	benchGrade(b, MustLength(LengthOptions{MaxChars: Ptr(2000), MaxWords: Ptr(400)}), sampleOut(prose1K("")), StatusPassed)
+	benchGrade(b, proctor.MustLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)}), sampleOut(prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkLengthBare is the primitive: count runes and fields.
@@ -100,7 +106,7 @@ func BenchmarkLengthBare(b *testing.B) {
 }
 
 func BenchmarkBlocklist(b *testing.B) {
-	benchGrade(b, MustBlocklist([]string{"darn", "heck", "confidential"}, BlocklistOptions{}), sampleOut(prose1K("")), StatusPassed)
+	benchGrade(b, proctor.MustBlocklist([]string{"darn", "heck", "confidential"}, proctor.BlocklistOptions{}), sampleOut(prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkBlocklistBareRegexp is the primitive: one ASCII-boundary regexp.
@@ -115,36 +121,36 @@ func BenchmarkBlocklistBareRegexp(b *testing.B) {
 }
 
 func BenchmarkLatencyThreshold(b *testing.B) {
-	g, _ := NewLatencyThreshold(time.Second, LatencyThresholdOptions{})
+	g, _ := proctor.NewLatencyThreshold(time.Second, proctor.LatencyThresholdOptions{})
 	s := sampleOut(prose1K(""))
-	s.Metrics.LatencyMS = Ptr(120.0)
-	benchGrade(b, g, s, StatusPassed)
+	s.Metrics.LatencyMS = proctor.Ptr(120.0)
+	benchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkTokenThreshold(b *testing.B) {
-	g, _ := NewTokenThreshold(500, TokenThresholdOptions{Field: TokenTotal})
+	g, _ := proctor.NewTokenThreshold(500, proctor.TokenThresholdOptions{Field: proctor.TokenTotal})
 	s := sampleOut(prose1K(""))
-	s.Metrics.TotalTokens = Ptr(260.0)
-	benchGrade(b, g, s, StatusPassed)
+	s.Metrics.TotalTokens = proctor.Ptr(260.0)
+	benchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkCostThreshold(b *testing.B) {
-	g, _ := NewCostThreshold(0.05, CostThresholdOptions{})
+	g, _ := proctor.NewCostThreshold(0.05, proctor.CostThresholdOptions{})
 	s := sampleOut(prose1K(""))
-	s.Metrics.CostUSD = Ptr(0.0143)
-	benchGrade(b, g, s, StatusPassed)
+	s.Metrics.CostUSD = proctor.Ptr(0.0143)
+	benchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkHTTPStatus(b *testing.B) {
-	g, _ := NewHTTPStatus([]int{200, 201}, HTTPStatusOptions{})
+	g, _ := proctor.NewHTTPStatus([]int{200, 201}, proctor.HTTPStatusOptions{})
 	s := sampleOut(prose1K(""))
 	s.HTTPStatus = 201
-	benchGrade(b, g, s, StatusPassed)
+	benchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkTemplateRender(b *testing.B) {
-	t := MustTemplate("Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}")
-	s := &Sample{Input: "Summarise the section.", Output: prose1K(""), Item: map[string]any{"section": "Section 4.2 text"}}
+	t := proctor.MustTemplate("Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}")
+	s := &proctor.Sample{Input: "Summarise the section.", Output: prose1K(""), Item: map[string]any{"section": "Section 4.2 text"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = t.Render(s)
@@ -165,27 +171,27 @@ func BenchmarkTemplateRenderBareReplacer(b *testing.B) {
 func BenchmarkParseTemplate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		_, _ = ParseTemplate("Section:\n{ {item.section} }\n\nSummary:\n{{ sample.output_text }}")
+		_, _ = proctor.ParseTemplate("Section:\n{ {item.section} }\n\nSummary:\n{{ sample.output_text }}")
 	}
 }
 
 // TestDeterministicAllocs pins the allocation promises of the passing path.
 func TestDeterministicAllocs(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts differ under -race")
 	}
-	lat, _ := NewLatencyThreshold(time.Second, LatencyThresholdOptions{})
+	lat, _ := proctor.NewLatencyThreshold(time.Second, proctor.LatencyThresholdOptions{})
 	s := sampleOut(prose1K(""))
-	s.Metrics.LatencyMS = Ptr(120.0)
+	s.Metrics.LatencyMS = proctor.Ptr(120.0)
 	s.Item = map[string]any{"answer": s.Output}
 	tests := []struct {
 		name string
-		g    Grader
+		g    proctor.Grader
 		max  float64
 	}{
-		{"length", MustLength(LengthOptions{MaxChars: Ptr(2000), MaxWords: Ptr(400)}), 0},
+		{"length", proctor.MustLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)}), 0},
 		{"latency_threshold", lat, 0},
-		{"blocklist", MustBlocklist([]string{"darn", "heck"}, BlocklistOptions{}), 0},
+		{"blocklist", proctor.MustBlocklist([]string{"darn", "heck"}, proctor.BlocklistOptions{}), 0},
 	}
 	for _, tt := range tests {
 		got := testing.AllocsPerRun(20, func() { tt.g.Grade(benchCtx, s) })
@@ -199,7 +205,7 @@ func TestDeterministicAllocs(t *testing.T) {
 // prose and of curly quote marks (the shape that made the grader
 // quadratic). ns/op and B/op per input byte must stay flat across sizes.
 func BenchmarkRefusedScaling(b *testing.B) {
-	g := NewNotRefused(RefusedOptions{})
+	g := proctor.NewNotRefused(proctor.RefusedOptions{})
 	for _, shape := range []string{"prose", "quotes"} {
 		for _, k := range []int{1, 4, 16} {
 			n := 16 << 10 * k

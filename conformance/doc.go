@@ -1,0 +1,22 @@
+// Package conformance holds proctor's conformance suites: fixed corpora
+// with published or labelled answers, run through the public API the way
+// a user's program grades. It exports nothing; its tests are the suites.
+//
+//   - TestJSONPathCTS: every case of the JSONPath Compliance Test Suite
+//     (RFC 9535; the repository's testdata/jsonpath-cts.json) through the
+//     json_path evaluator, the spec Compiler and the Go constructors.
+//   - TestSimilarityConformance: testdata/similarity/conformance.json,
+//     each similarity spec with its cases and the reference scores.
+//   - TestContextF1Conformance: testdata/compat/context_f1.json, shaped as
+//     the JSON Schema Test Suite shapes its files.
+//   - TestJudgeReplyCorpus: testdata/judges/replies, labelled judge
+//     replies read through the real llm_* and OpenAI evals graders.
+//
+// Run them with
+//
+//	go test -v ./conformance
+//
+// The JSON Schema Test Suite and the real judge replies run in the root
+// package: they reach the json_schema grader's fast path and the judges'
+// reply reader, which are not public API.
+package conformance
