@@ -4,72 +4,48 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
-// fileExporter is an OpenTelemetry SDK span exporter that writes each
-// batch as one line of OTLP JSON, the collector file exporter's format,
-// converting the SDK's spans to the collector's data model (pdata) and
-// marshalling them with pdata's own JSON marshaler.
-type fileExporter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (e *fileExporter) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
-	td := ptrace.NewTraces()
-	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
-	for _, s := range spans {
-		sp := ss.Spans().AppendEmpty()
-		sp.SetName(s.Name())
-		sp.SetTraceID(pcommon.TraceID(s.SpanContext().TraceID()))
-		sp.SetSpanID(pcommon.SpanID(s.SpanContext().SpanID()))
-		if s.Parent().IsValid() {
-			sp.SetParentSpanID(pcommon.SpanID(s.Parent().SpanID()))
+// otlpReceiver is an OTLP/HTTP trace receiver on loopback that appends
+// each export request the SDK's own OTLP/HTTP exporter sends as one line
+// of OTLP JSON, the collector file exporter's format: decoded with pdata's
+// ptraceotlp, marshalled with pdata's JSON marshaler. Close the server
+// before reading the buffer.
+func otlpReceiver(t testing.TB, buf *bytes.Buffer) *httptest.Server {
+	var mu sync.Mutex
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		req := ptraceotlp.NewExportRequest()
+		if err == nil {
+			err = req.UnmarshalProto(body)
 		}
-		sp.SetStartTimestamp(pcommon.NewTimestampFromTime(s.StartTime()))
-		sp.SetEndTimestamp(pcommon.NewTimestampFromTime(s.EndTime()))
-		if s.Status().Code == codes.Error {
-			sp.Status().SetCode(ptrace.StatusCodeError)
-			sp.Status().SetMessage(s.Status().Description)
+		var line []byte
+		if err == nil {
+			var m ptrace.JSONMarshaler
+			line, err = m.MarshalTraces(req.Traces())
 		}
-		for _, kv := range s.Attributes() {
-			putAttr(sp.Attributes(), kv)
+		if err != nil {
+			t.Errorf("receiver: %v", err)
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
 		}
-	}
-	var m ptrace.JSONMarshaler
-	b, err := m.MarshalTraces(td)
-	if err != nil {
-		return err
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	_, err = e.w.Write(append(b, '\n'))
-	return err
-}
-
-func (e *fileExporter) Shutdown(context.Context) error { return nil }
-
-func putAttr(m pcommon.Map, kv attribute.KeyValue) {
-	k := string(kv.Key)
-	switch kv.Value.Type() {
-	case attribute.INT64:
-		m.PutInt(k, kv.Value.AsInt64())
-	case attribute.FLOAT64:
-		m.PutDouble(k, kv.Value.AsFloat64())
-	case attribute.BOOL:
-		m.PutBool(k, kv.Value.AsBool())
-	default:
-		m.PutStr(k, kv.Value.Emit())
-	}
+		mu.Lock()
+		buf.Write(append(line, '\n'))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
 }
 
 // weatherAgent is a small service instrumented with the OpenTelemetry Go
@@ -109,10 +85,16 @@ func weatherAgent(ctx context.Context, tr trace.Tracer, caseID string, failCharg
 }
 
 // sdkTraces runs the agent for each case id through the SDK's batch span
-// processor and returns the OTLP JSON lines it exported.
+// processor and its OTLP/HTTP exporter, and returns the OTLP JSON lines
+// the receiver wrote, one per export.
 func sdkTraces(t testing.TB, cases map[string]bool) []byte {
 	var buf bytes.Buffer
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(&fileExporter{w: &buf}, sdktrace.WithMaxExportBatchSize(4)))
+	srv := otlpReceiver(t, &buf)
+	exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(srv.URL+"/v1/traces"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp, sdktrace.WithMaxExportBatchSize(4)))
 	tr := tp.Tracer("weather-agent")
 	for id, fail := range cases {
 		weatherAgent(context.Background(), tr, id, fail)
@@ -120,5 +102,6 @@ func sdkTraces(t testing.TB, cases map[string]bool) []byte {
 	if err := tp.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	srv.Close()
 	return buf.Bytes()
 }
