@@ -34,7 +34,6 @@ func builtinFamilies() []func(map[string]Builder) {
 		webhookSpecs,
 		similaritySpecs,
 		judgeSpecs,
-		pathJudgeSpecs,
 		compatSpecs,
 		stringMetricSpecs,
 		chrfSpecs,

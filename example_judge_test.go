@@ -29,29 +29,3 @@ func Example_customJudge() {
 	// Paris. passed - judge j1: pass, high confidence
 	// Lyon. failed - judge j1: fail, high confidence: names another city
 }
-
-// A conversation judge can take one of the built-in rubrics by name. The
-// stand-in judge here fails the thread when it sees the assistant ask for
-// a name the user already gave.
-func ExampleConversationRubric() {
-	judge := func(_ context.Context, prompt string) (string, error) {
-		if strings.Contains(prompt, "What is your name?") {
-			return `{"criterion": "knowledge retention", "violations": "asks again for the name", "basis": "turn 3", "verdict": "fail", "confidence": "high"}`, nil
-		}
-		return `{"criterion": "knowledge retention", "violations": "none", "basis": "every turn", "verdict": "pass", "confidence": "high"}`, nil
-	}
-	judges := proctor.WithJudges(proctor.JudgeModel{Name: "j1", Family: "acme", Model: "acme-judge-1", Call: judge})
-	rubric, _ := proctor.ConversationRubric("knowledge_retention")
-	g := proctor.NewConversationJudge(rubric, proctor.JudgeOptions{}, judges)
-
-	s := &proctor.Sample{Messages: []proctor.Message{
-		{Role: "user", Content: "I am Sam. Book me a table."},
-		{Role: "assistant", Content: "Booked for Sam at 8pm."},
-		{Role: "user", Content: "Move it to 9pm."},
-		{Role: "assistant", Content: "What is your name?"},
-	}}
-	gr := g.Grade(context.Background(), s)
-	fmt.Println(gr.Status, "-", gr.Reason)
-	// Output:
-	// failed - judge j1: fail, high confidence: asks again for the name
-}

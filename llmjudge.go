@@ -43,10 +43,10 @@ type judgeTask struct {
 
 	prompt    *userPrompt // the user's own judge prompt, or nil
 	promptErr error       // why the user's prompt did not parse
-	// material, when set, replaces the answer with other fields to judge
-	// (an agent's path, a conversation), under the task materialTask; it
-	// returns why the sample cannot be graded, or "".
-	material     func(s *Sample, redact func(string) string) ([]promptField, string)
+	// material, when set, is all the prompt quotes, under the task
+	// materialTask (a JudgeAsk's Material and Task); it returns why the
+	// sample cannot be graded, or "".
+	material     func(s *Sample, redact func(string) string) ([]JudgeMaterial, string)
 	materialTask string
 
 	customPrompt func(s *Sample, redact func(string) string) (string, string) // taskCustom
@@ -64,6 +64,9 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		}
 		return []builtPrompt{{text: p}}, ""
 	}
+	if t.material != nil {
+		return t.buildMaterial(s, red)
+	}
 	input := s.Input
 	expected, hasExp := s.ExpectedText()
 	if t.expected != nil {
@@ -77,8 +80,8 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 	case t.needExpected && !hasExp:
 		return nil, "no expected value: set expected on the case or the spec"
 	}
-	crit := promptField{"criterion", "Criterion", red(t.rubric)}
-	in := promptField{"input", "Input given to the AI system", red(input)}
+	crit := JudgeMaterial{"criterion", "Criterion", red(t.rubric)}
+	in := JudgeMaterial{"input", "Input given to the AI system", red(input)}
 	var ctxText string
 	if len(s.Context) > 0 {
 		parts := make([]string, len(s.Context))
@@ -87,22 +90,15 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		}
 		ctxText = strings.Join(parts, "\n\n")
 	}
-	fields := []promptField{crit}
+	fields := []JudgeMaterial{crit}
 	if input != "" {
 		fields = append(fields, in)
 	}
 	if ctxText != "" && (t.showContext || t.needContext) {
-		fields = append(fields, promptField{"context", "Context the AI system was given", ctxText})
+		fields = append(fields, JudgeMaterial{"context", "Context the AI system was given", ctxText})
 	}
 	if hasExp && (t.showExpected || t.needExpected) {
-		fields = append(fields, promptField{"reference", "Reference answer", red(expected)})
-	}
-	if t.material != nil {
-		more, why := t.material(s, red)
-		if why != "" {
-			return nil, why
-		}
-		return []builtPrompt{buildPrompt(t.materialTask, append(fields, more...), answerBinary())}, ""
+		fields = append(fields, JudgeMaterial{"reference", "Reference answer", red(expected)})
 	}
 	out := red(s.Output)
 	switch t.kind {
@@ -117,7 +113,7 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		base = red(base)
 		task := "Compare two answers to the same input against the criterion and say which satisfies it better."
 		a := func(x, y string) builtPrompt {
-			f := append(slices.Clip(fields), promptField{"answer_a", "Answer A", x}, promptField{"answer_b", "Answer B", y})
+			f := append(slices.Clip(fields), JudgeMaterial{"answer_a", "Answer A", x}, JudgeMaterial{"answer_b", "Answer B", y})
 			return buildPrompt(task, f, answerPairwise())
 		}
 		return []builtPrompt{a(out, base), a(base, out)}, ""
@@ -125,13 +121,13 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		if t.prompt != nil {
 			return t.buildUser(s, red, "")
 		}
-		fields = append(fields, promptField{"output", "Answer to grade", out})
+		fields = append(fields, JudgeMaterial{"output", "Answer to grade", out})
 		return []builtPrompt{buildPrompt("Score the answer against the criterion.", fields, answerScore(t.lo, t.hi, t.passAt, t.ranged))}, ""
 	case taskCategory:
-		fields = append(fields, promptField{"output", "Answer to grade", out})
+		fields = append(fields, JudgeMaterial{"output", "Answer to grade", out})
 		return []builtPrompt{buildPrompt("Put the answer in one of the categories, reading it against the criterion.", fields, answerCategory(t.categories))}, ""
 	}
-	fields = append(fields, promptField{"output", "Answer to grade", out})
+	fields = append(fields, JudgeMaterial{"output", "Answer to grade", out})
 	return []builtPrompt{buildPrompt("Decide whether the answer satisfies the criterion.", fields, answerBinary())}, ""
 }
 
@@ -526,120 +522,19 @@ func NewLLMAnswerMatch(opts LLMAnswerMatchOptions, with ...Option) *LLMAnswerMat
 // llm_pairwise, llm_answer_match, faithfulness, relevance, hallucination
 // and toxicity.
 func judgeSpecs(m map[string]Builder) {
-	common := func(o *SpecOptions) (JudgeOptions, []Option) {
-		return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{configOption(o.config())}
-	}
 	m["llm_judge"] = func(o *SpecOptions) (Grader, error) {
 		rubric := o.RequireString("rubric")
-		jo, with := common(o)
+		jo, with := judgeSpecOptions(o)
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
 		return NewLLMJudge(rubric, jo, with...), nil
 	}
-	m["llm_score"] = func(o *SpecOptions) (Grader, error) {
-		prompt := o.String("prompt", "")
-		rubric := o.String("rubric", "")
-		if prompt == "" {
-			rubric = o.RequireString("rubric")
-		}
-		jo, with := common(o)
-		opts := LLMScoreOptions{JudgeOptions: jo, Prompt: prompt}
-		var scale []float64
-		hasScale := o.Decode("scale", &scale)
-		pa, hasPA := o.OptInt("pass_at")
-		var rng []float64
-		hasRange := o.Decode("range", &rng)
-		th, hasTh := o.OptFloat("threshold")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		switch {
-		case hasRange:
-			if hasScale || hasPA {
-				o.Errorf("range", "give range with threshold, or scale with pass_at, not both")
-			}
-			if len(rng) != 2 || rng[0] != 0 || rng[1] != 1 {
-				o.Errorf("range", "want [0, 1], got %v", rng)
-			}
-			if !hasTh {
-				o.Errorf("threshold", "missing: range needs a threshold in [0, 1]")
-			}
-			opts.Range, opts.Threshold = true, th
-		case hasTh:
-			o.Errorf("threshold", "threshold goes with range [0, 1]; with a scale use pass_at")
-		default:
-			if hasScale {
-				if len(scale) != 2 || scale[0] != math.Trunc(scale[0]) || scale[1] != math.Trunc(scale[1]) || math.Abs(scale[0]) > 1e6 || math.Abs(scale[1]) > 1e6 {
-					o.Errorf("scale", "want two whole numbers [low, high], got %v", scale)
-				} else {
-					opts.Scale = [2]int{int(scale[0]), int(scale[1])}
-				}
-			}
-			if hasPA {
-				opts.PassAt = pa
-			}
-			opts.WholeScores = o.Bool("whole_scores", false)
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewLLMScore(rubric, opts, with...)
-		if err != nil {
-			key := "scale"
-			if hasPA {
-				key = "pass_at"
-			}
-			if opts.Range {
-				key = "threshold"
-			}
-			if _, perr := parseUserPrompt(prompt, false); prompt != "" && perr != nil {
-				key = "prompt"
-			}
-			o.Wrap(key, "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
-	}
-	m["llm_category"] = func(o *SpecOptions) (Grader, error) {
-		cats, okC := o.OptStrings("categories")
-		pass, okP := o.OptStrings("pass")
-		rubric := o.String("rubric", "")
-		jo, with := common(o)
-		if !okC && o.Err() == nil {
-			o.Errorf("categories", "missing: llm_category needs an array of categories")
-		}
-		if !okP && o.Err() == nil {
-			o.Errorf("pass", "missing: llm_category needs the passing categories")
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewLLMCategory(cats, pass, LLMCategoryOptions{JudgeOptions: jo, Rubric: rubric}, with...)
-		if err != nil {
-			o.Wrap("categories", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
-	}
-	m["llm_pairwise"] = func(o *SpecOptions) (Grader, error) {
-		base := o.RequireString("baseline")
-		rubric := o.String("rubric", "")
-		prompt := o.String("prompt", "")
-		jo, with := common(o)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		if prompt != "" {
-			if _, err := parseUserPrompt(prompt, true); err != nil {
-				o.Wrap("prompt", "invalid", err)
-				return nil, o.Err()
-			}
-		}
-		return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric, Prompt: prompt}, with...), nil
-	}
+	m["llm_score"] = llmScoreSpec
+	m["llm_category"] = llmCategorySpec
+	m["llm_pairwise"] = llmPairwiseSpec
 	m["llm_answer_match"] = func(o *SpecOptions) (Grader, error) {
-		jo, with := common(o)
+		jo, with := judgeSpecOptions(o)
 		opts := LLMAnswerMatchOptions{JudgeOptions: jo}
 		if e, ok := o.OptString("expected"); ok {
 			opts.Expected = &e
@@ -657,10 +552,124 @@ func judgeSpecs(m map[string]Builder) {
 	}
 	for typ, mk := range builtins {
 		m[typ] = func(o *SpecOptions) (Grader, error) {
-			jo, with := common(o)
+			jo, with := judgeSpecOptions(o)
 			return mk(jo, with...), nil
 		}
 	}
+}
+
+// judgeSpecOptions are what every judge spec's grader takes from the
+// spec: its name and severity, and what the Compiler injects.
+func judgeSpecOptions(o *SpecOptions) (JudgeOptions, []Option) {
+	return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{configOption(o.config())}
+}
+
+// llmScoreSpec builds an llm_score spec: a scale with pass_at, or the
+// range [0, 1] with a threshold, and optionally the user's own prompt.
+func llmScoreSpec(o *SpecOptions) (Grader, error) {
+	prompt := o.String("prompt", "")
+	rubric := o.String("rubric", "")
+	if prompt == "" {
+		rubric = o.RequireString("rubric")
+	}
+	jo, with := judgeSpecOptions(o)
+	opts := LLMScoreOptions{JudgeOptions: jo, Prompt: prompt}
+	var scale []float64
+	hasScale := o.Decode("scale", &scale)
+	pa, hasPA := o.OptInt("pass_at")
+	var rng []float64
+	hasRange := o.Decode("range", &rng)
+	th, hasTh := o.OptFloat("threshold")
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case hasRange:
+		if hasScale || hasPA {
+			o.Errorf("range", "give range with threshold, or scale with pass_at, not both")
+		}
+		if len(rng) != 2 || rng[0] != 0 || rng[1] != 1 {
+			o.Errorf("range", "want [0, 1], got %v", rng)
+		}
+		if !hasTh {
+			o.Errorf("threshold", "missing: range needs a threshold in [0, 1]")
+		}
+		opts.Range, opts.Threshold = true, th
+	case hasTh:
+		o.Errorf("threshold", "threshold goes with range [0, 1]; with a scale use pass_at")
+	default:
+		if hasScale {
+			if len(scale) != 2 || scale[0] != math.Trunc(scale[0]) || scale[1] != math.Trunc(scale[1]) || math.Abs(scale[0]) > 1e6 || math.Abs(scale[1]) > 1e6 {
+				o.Errorf("scale", "want two whole numbers [low, high], got %v", scale)
+			} else {
+				opts.Scale = [2]int{int(scale[0]), int(scale[1])}
+			}
+		}
+		if hasPA {
+			opts.PassAt = pa
+		}
+		opts.WholeScores = o.Bool("whole_scores", false)
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewLLMScore(rubric, opts, with...)
+	if err != nil {
+		key := "scale"
+		if hasPA {
+			key = "pass_at"
+		}
+		if opts.Range {
+			key = "threshold"
+		}
+		if _, perr := parseUserPrompt(prompt, false); prompt != "" && perr != nil {
+			key = "prompt"
+		}
+		o.Wrap(key, "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// llmCategorySpec builds an llm_category spec.
+func llmCategorySpec(o *SpecOptions) (Grader, error) {
+	cats, okC := o.OptStrings("categories")
+	pass, okP := o.OptStrings("pass")
+	rubric := o.String("rubric", "")
+	jo, with := judgeSpecOptions(o)
+	if !okC && o.Err() == nil {
+		o.Errorf("categories", "missing: llm_category needs an array of categories")
+	}
+	if !okP && o.Err() == nil {
+		o.Errorf("pass", "missing: llm_category needs the passing categories")
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewLLMCategory(cats, pass, LLMCategoryOptions{JudgeOptions: jo, Rubric: rubric}, with...)
+	if err != nil {
+		o.Wrap("categories", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// llmPairwiseSpec builds an llm_pairwise spec.
+func llmPairwiseSpec(o *SpecOptions) (Grader, error) {
+	base := o.RequireString("baseline")
+	rubric := o.String("rubric", "")
+	prompt := o.String("prompt", "")
+	jo, with := judgeSpecOptions(o)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	if prompt != "" {
+		if _, err := parseUserPrompt(prompt, true); err != nil {
+			o.Wrap("prompt", "invalid", err)
+			return nil, o.Err()
+		}
+	}
+	return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric, Prompt: prompt}, with...), nil
 }
 
 // configOption copies what a Compiler injects (judges and their policy,

@@ -217,32 +217,8 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 		p.record(ev.Judges, g.Status, true)
 		return g
 	}
-	if jc.panelParallel {
-		votes := make([]JudgeVote, len(more))
-		var wg sync.WaitGroup
-		for k, i := range more {
-			wg.Go(func() { votes[k] = run.vote(ctx, p, i) })
-		}
-		wg.Wait()
-		ev.Judges = append(ev.Judges, votes...)
-		for _, v := range votes {
-			if g, stop := stopped(ctx, v, ev, caveats); stop {
-				return g
-			}
-		}
-	} else {
-		// One at a time, stopping once the votes still to come cannot
-		// change the outcome.
-		for k, i := range more {
-			if settled(tallyOf(ev.Judges), len(more)-k) {
-				break
-			}
-			v := run.vote(ctx, p, i)
-			ev.Judges = append(ev.Judges, v)
-			if g, stop := stopped(ctx, v, ev, caveats); stop {
-				return g
-			}
-		}
+	if g, stop := run.askPanel(ctx, more, ev, caveats); stop {
+		return g
 	}
 	all := ev.Judges
 	n := tallyOf(all)
@@ -256,6 +232,40 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 	g = finish(g, all, ev, caveats)
 	p.record(all, g.Status, true)
 	return g
+}
+
+// askPanel asks the panel judges more, all at once with
+// WithPanelParallel, else one at a time until the votes still to come
+// cannot change the outcome, adding their votes to ev. stop is true, with
+// the grade to give, when the context ended or the budget is spent.
+func (r *judgeRun) askPanel(ctx context.Context, more []int, ev *JudgeEvidence, caveats []string) (g Grade, stop bool) {
+	p := r.jc.pool
+	if r.jc.panelParallel {
+		votes := make([]JudgeVote, len(more))
+		var wg sync.WaitGroup
+		for k, i := range more {
+			wg.Go(func() { votes[k] = r.vote(ctx, p, i) })
+		}
+		wg.Wait()
+		ev.Judges = append(ev.Judges, votes...)
+		for _, v := range votes {
+			if g, stop := stopped(ctx, v, ev, caveats); stop {
+				return g, true
+			}
+		}
+		return Grade{}, false
+	}
+	for k, i := range more {
+		if settled(tallyOf(ev.Judges), len(more)-k) {
+			break
+		}
+		v := r.vote(ctx, p, i)
+		ev.Judges = append(ev.Judges, v)
+		if g, stop := stopped(ctx, v, ev, caveats); stop {
+			return g, true
+		}
+	}
+	return Grade{}, false
 }
 
 // seat writes the prompts and picks the judges that may grade s, in the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/proctorhq/proctor/agent"
 
@@ -76,4 +77,30 @@ func ExampleNewToolStatus() {
 	}}
 	fmt.Println(g.Grade(context.Background(), s))
 	// Output: failed: call 2 (charge) errored: "card declined"
+}
+
+// A conversation judge can take one of the built-in rubrics by name. The
+// stand-in judge here fails the thread when it sees the assistant ask for
+// a name the user already gave.
+func ExampleConversationRubric() {
+	judge := func(_ context.Context, prompt string) (string, error) {
+		if strings.Contains(prompt, "What is your name?") {
+			return `{"criterion": "knowledge retention", "violations": "asks again for the name", "basis": "turn 3", "verdict": "fail", "confidence": "high"}`, nil
+		}
+		return `{"criterion": "knowledge retention", "violations": "none", "basis": "every turn", "verdict": "pass", "confidence": "high"}`, nil
+	}
+	judges := proctor.WithJudges(proctor.JudgeModel{Name: "j1", Family: "acme", Model: "acme-judge-1", Call: judge})
+	rubric, _ := agent.ConversationRubric("knowledge_retention")
+	g := agent.NewConversationJudge(rubric, proctor.JudgeOptions{}, judges)
+
+	s := &proctor.Sample{Messages: []proctor.Message{
+		{Role: "user", Content: "I am Sam. Book me a table."},
+		{Role: "assistant", Content: "Booked for Sam at 8pm."},
+		{Role: "user", Content: "Move it to 9pm."},
+		{Role: "assistant", Content: "What is your name?"},
+	}}
+	gr := g.Grade(context.Background(), s)
+	fmt.Println(gr.Status, "-", gr.Reason)
+	// Output:
+	// failed - judge j1: fail, high confidence: asks again for the name
 }

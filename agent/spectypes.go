@@ -5,8 +5,9 @@ import "github.com/proctorhq/proctor"
 // SpecTypes returns the agent family's spec types (tool_called,
 // tool_not_called, tool_sequence, tool_call_valid, tool_call_f1,
 // tool_step_count, tool_argument_assertion, trajectory_match,
-// tool_status, trace_spans) with their reference and
-// builders, for [proctor.WithSpecTypes].
+// tool_status, trace_spans, and the judges trajectory_judge and
+// conversation_judge) with their reference and builders, for
+// [proctor.WithSpecTypes].
 func SpecTypes() []proctor.SpecType {
 	b := map[string]proctor.Builder{}
 	toolSpecs(b)
@@ -14,7 +15,17 @@ func SpecTypes() []proctor.SpecType {
 	trajectoryMatchSpecs(b)
 	toolStatusSpecs(b)
 	traceSpecs(b)
-	types := []proctor.SpecType{
+	judgeSpecs(b)
+	types := append(toolTypes(), judgeTypes()...)
+	for i := range types {
+		types[i].Build = b[types[i].Name]
+	}
+	return types
+}
+
+// toolTypes documents the graders of the sample's tool calls.
+func toolTypes() []proctor.SpecType {
+	return []proctor.SpecType{
 		{Name: "tool_called", Family: "tools", Summary: "a tool was called, at least some number of times",
 			About: "Results are named after the type and the tool: tool_called:search.",
 			Options: []proctor.SpecOptionDoc{
@@ -87,10 +98,27 @@ func SpecTypes() []proctor.SpecType {
 			},
 			Example: `{"type": "trace_spans", "max_count": 40, "max_duration_ms": 30000, "max_errors": 0}`},
 	}
-	for i := range types {
-		types[i].Build = b[types[i].Name]
+}
+
+// templates is said of options that take {{ }} template variables.
+const templates = "Template variables: {{input}}, {{output}}, {{expected}}, {{item.KEY}}, {{sample.output_text}}."
+
+// judgeTypes documents the judges of an agent's path and conversation,
+// which the reference lists with the other model-graded types.
+func judgeTypes() []proctor.SpecType {
+	return []proctor.SpecType{
+		{Name: "trajectory_judge", Family: "judges", Summary: "a judge checks the path an agent took against a rubric",
+			About:   "The judge is shown the rubric, the input and the sample's tool calls in order, each with its arguments, result and failure, quoted like any other material; not graded without tool calls. Verdicts as llm_judge.",
+			Options: []proctor.SpecOptionDoc{{Name: "rubric", Type: "string", Default: "(required)", Meaning: "What the judge checks, in plain words. " + templates}},
+			Example: `{"type": "trajectory_judge", "rubric": "The agent looks the order up before it refunds, and refunds once."}`},
+		{Name: "conversation_judge", Family: "judges", Summary: "a judge checks a whole conversation against a rubric",
+			About: "The judge is shown the rubric, the input and every turn of the sample's messages, each quoted on its own in nonce tags with its role and tool calls. Give a rubric, or name a built-in one with criterion: knowledge_retention (later turns keep what the user said earlier), role_adherence (every assistant turn stays in the role its instructions set) or completeness (every user request is dealt with by the end). With both, the rubric follows the criterion's text as a further condition (the role, say). Not graded without messages. Verdicts as llm_judge.",
+			Options: []proctor.SpecOptionDoc{
+				{Name: "rubric", Type: "string", Default: "(required without criterion)", Meaning: "What the judge checks, in plain words; with criterion, a further condition. " + templates},
+				{Name: "criterion", Type: "string", Default: "none", Meaning: "A built-in rubric: knowledge_retention, role_adherence or completeness."},
+			},
+			Example: `{"type": "conversation_judge", "rubric": "The assistant remembers the user's name and stays in the role of a travel agent."}`},
 	}
-	return types
 }
 
 // Types gives a [proctor.Compiler] the agent family's spec types.

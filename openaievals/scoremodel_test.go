@@ -238,15 +238,15 @@ func TestScoreModelAsksTheRequestedJudge(t *testing.T) {
 	named := replies("gpt-4.1", "fam-b", "0.95")
 	g := MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"}, judgePoolOf(primary, named))
 	got := g.Grade(context.Background(), scoreSample("x"))
-	if got.Status != proctor.StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
+	if got.Status != proctor.StatusPassed || named.Calls() != 1 || primary.Calls() != 0 || len(got.Caveats) != 0 {
 		t.Errorf("got %v (%s), caveats %v, calls primary %d named %d; want passed by gpt-4.1 alone, no caveat",
-			got.Status, got.Reason, got.Caveats, primary.calls(), named.calls())
+			got.Status, got.Reason, got.Caveats, primary.Calls(), named.Calls())
 	}
 
 	primary, named = replies("primary", "fam-a", "0.1"), replies("other", "fam-b", "0.95")
 	g = MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"}, judgePoolOf(primary, named))
 	got = g.Grade(context.Background(), scoreSample("x"))
-	if got.Status != proctor.StatusFailed || primary.calls() != 1 || len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
+	if got.Status != proctor.StatusFailed || primary.Calls() != 1 || len(got.Caveats) != 1 || !strings.Contains(got.Caveats[0], `"gpt-4.1" matches no configured judge`) {
 		t.Errorf("got %v (%s), caveats %q; want failed by the primary with a caveat naming gpt-4.1", got.Status, got.Reason, got.Caveats)
 	}
 
@@ -256,8 +256,8 @@ func TestScoreModelAsksTheRequestedJudge(t *testing.T) {
 	other := replies("other", "fam-b", "0.1")
 	g = MustScoreModel(scoreInput, 0.5, ScoreModelOptions{Model: "gpt-4.1"}, judgePoolOf(other, same))
 	got = g.Grade(context.Background(), scoreSample("x"))
-	if got.Status != proctor.StatusFailed || same.calls() != 0 {
-		t.Errorf("got %v (%s) with %d calls to the same-family judge; want failed by other", got.Status, got.Reason, same.calls())
+	if got.Status != proctor.StatusFailed || same.Calls() != 0 {
+		t.Errorf("got %v (%s) with %d calls to the same-family judge; want failed by other", got.Status, got.Reason, same.Calls())
 	}
 }
 
@@ -269,10 +269,10 @@ func TestScoreModelPrompt(t *testing.T) {
 	}, 0.5, ScoreModelOptions{Range: [2]float64{0, 1}}, judgePoolOf(j), proctor.WithRedactor(proctor.RedactBasic))
 	s := scoreSample("Mail ann@example.com for the data.")
 	g.Grade(context.Background(), s)
-	if j.calls() != 1 {
-		t.Fatalf("judge called %d times, want 1", j.calls())
+	if j.Calls() != 1 {
+		t.Fatalf("judge called %d times, want 1", j.Calls())
 	}
-	p := j.prompts[0]
+	p := j.Prompts()[0]
 	for _, want := range []string{
 		"[system]\nRate it. Write to ops@example.com with questions.\n\n[user]\nSection: The reaction of [14-14C]benzene at 80 C.\nSummary: Mail ",
 		"\n\n[system]\nReply with the score, a number from 0 to 1",
@@ -295,8 +295,8 @@ func TestScoreModelNotGraded(t *testing.T) {
 	g = MustScoreModel(scoreInput, 0.5, ScoreModelOptions{}, judgePoolOf(j))
 	s := scoreSample("x")
 	s.Item = nil
-	if got := g.Grade(context.Background(), s); got.Status != proctor.StatusNotGraded || j.calls() != 0 || !strings.Contains(got.Reason, "item.section") {
-		t.Errorf("missing item: got %v (%s) with %d calls, want not graded naming item.section, no call", got.Status, got.Reason, j.calls())
+	if got := g.Grade(context.Background(), s); got.Status != proctor.StatusNotGraded || j.Calls() != 0 || !strings.Contains(got.Reason, "item.section") {
+		t.Errorf("missing item: got %v (%s) with %d calls, want not graded naming item.section, no call", got.Status, got.Reason, j.Calls())
 	}
 	if proctor.KindOf(g) != proctor.KindModel {
 		t.Errorf("kind %v, want model", proctor.KindOf(g))
@@ -369,7 +369,7 @@ func TestLabelModelGrade(t *testing.T) {
 	if !strings.Contains(func() string {
 		j := replies("j", "fam-a", "correct")
 		MustLabelModel(input, []string{"correct", "incorrect"}, []string{"correct"}, LabelModelOptions{}, judgePoolOf(j)).Grade(context.Background(), judgeSample())
-		return j.prompts[0]
+		return j.Prompts()[0]
 	}(), `exactly one of these labels: "correct", "incorrect"`) {
 		t.Errorf("prompt does not list the labels")
 	}
@@ -451,8 +451,8 @@ func TestScoreModelSpec(t *testing.T) {
 	if got.Status != proctor.StatusPassed || got.Grader != "q" || ev == nil || ev.Judges[0].Name != "gpt-4.1" || ev.Judges[0].Reasoning != "facts kept" {
 		t.Errorf("got %v %q (%s), evidence %+v; want passed by gpt-4.1 with its steps as reasoning", got.Status, got.Grader, got.Reason, ev)
 	}
-	if !strings.Contains(j.prompts[0], "[system]\nRate 1-4.\n\n[user]\nSection:\nThe reaction") {
-		t.Errorf("prompt %q: content parts not rendered", j.prompts[0])
+	if !strings.Contains(j.Prompts()[0], "[system]\nRate 1-4.\n\n[user]\nSection:\nThe reaction") {
+		t.Errorf("prompt %q: content parts not rendered", j.Prompts()[0])
 	}
 }
 
@@ -495,9 +495,9 @@ func TestScoreModelTakesTheRunnersJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := rep.Cases[0].Attempts[0].Grades[0]
-	if got.Status != proctor.StatusPassed || named.calls() != 1 || primary.calls() != 0 || len(got.Caveats) != 0 {
+	if got.Status != proctor.StatusPassed || named.Calls() != 1 || primary.Calls() != 0 || len(got.Caveats) != 0 {
 		t.Errorf("got %v (%s), caveats %v, calls primary %d named %d; want passed by gpt-4.1 alone",
-			got.Status, got.Reason, got.Caveats, primary.calls(), named.calls())
+			got.Status, got.Reason, got.Caveats, primary.Calls(), named.Calls())
 	}
 	other := replies("other", "fam-b", "0.95")
 	r = proctor.NewRunner(judgePoolOf(replies("primary", "fam-a", "0.1"), other), proctor.WithChecks(proctor.Check{Grader: g}))

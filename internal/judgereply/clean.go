@@ -64,7 +64,7 @@ func findTag(s, nonce string, closing bool, want string) (start int, name string
 			n := s[lt+1 : i]
 			isClose := strings.HasPrefix(n, "/")
 			n = strings.TrimPrefix(n, "/")
-			if isClose == closing && isTagName(n) && (want == "" || n == want) {
+			if isClose == closing && IsTagName(n) && (want == "" || n == want) {
 				return lt, n, i + len(suffix)
 			}
 		}
@@ -72,7 +72,9 @@ func findTag(s, nonce string, closing bool, want string) (start int, name string
 	}
 }
 
-func isTagName(n string) bool {
+// IsTagName reports whether n may name a prompt's quote tag: one or more
+// lower-case ASCII letters, digits and underscores, as findTag reads them.
+func IsTagName(n string) bool {
 	if n == "" {
 		return false
 	}

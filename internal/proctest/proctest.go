@@ -1,8 +1,9 @@
 //go:build linux
 
-// Package proctest holds the process helpers that the tests of the graders
-// running a subprocess (python, python_compiles) share: a stand-in
-// interpreter, and waiting for a process to end.
+// Package proctest holds the helpers that the family packages' tests
+// share: for the graders running a subprocess (python, python_compiles) a
+// stand-in interpreter and waiting for a process to end; for the graders
+// asking judges, scripted judges (judge.go).
 package proctest
 
 import (

@@ -340,17 +340,6 @@ var Root = []Type{
 		Example: `{"type": "hallucination"}`},
 	{Name: "toxicity", Family: "judges", Summary: "a judge checks the output for abusive or hateful content",
 		Example: `{"type": "toxicity"}`},
-	{Name: "trajectory_judge", Family: "judges", Summary: "a judge checks the path an agent took against a rubric",
-		About:   "The judge is shown the rubric, the input and the sample's tool calls in order, each with its arguments, result and failure, quoted like any other material; not graded without tool calls. Verdicts as llm_judge.",
-		Options: []Option{judgeRubric},
-		Example: `{"type": "trajectory_judge", "rubric": "The agent looks the order up before it refunds, and refunds once."}`},
-	{Name: "conversation_judge", Family: "judges", Summary: "a judge checks a whole conversation against a rubric",
-		About: "The judge is shown the rubric, the input and every turn of the sample's messages, each quoted on its own in nonce tags with its role and tool calls. Give a rubric, or name a built-in one with criterion: knowledge_retention (later turns keep what the user said earlier), role_adherence (every assistant turn stays in the role its instructions set) or completeness (every user request is dealt with by the end). With both, the rubric follows the criterion's text as a further condition (the role, say). Not graded without messages. Verdicts as llm_judge.",
-		Options: []Option{
-			{"rubric", "string", "(required without criterion)", "What the judge checks, in plain words; with criterion, a further condition. " + templates},
-			{"criterion", "string", "none", "A built-in rubric: knowledge_retention, role_adherence or completeness."},
-		},
-		Example: `{"type": "conversation_judge", "rubric": "The assistant remembers the user's name and stays in the role of a travel agent."}`},
 
 	// Combinators
 	{Name: "all", Family: "combinators", Summary: "every nested spec passes",
