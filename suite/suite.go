@@ -206,6 +206,7 @@ type Suite struct {
 	redact     []string           // splits whose outputs reports hide
 	itemSchema *jsonschema.Schema // data_source_config.item_schema
 	gate       gateKeys           // min_pass, stop_early, cluster
+	fields     [2]fieldWatch      // cluster and group_by, while loading
 
 	mu      sync.Mutex
 	cache   map[string]proctor.Check // compiled specs by their JSON text
@@ -417,12 +418,30 @@ func (s *Suite) decodeSuite(ctx context.Context, doc *node) error {
 		}
 		seen[c.ID] = cn.line
 		s.Total++
+		s.observe(&c)
 		if s.selects(c) {
 			s.cases = append(s.cases, c)
 			s.positions = append(s.positions, s.Total-1)
 		}
 	}
 	s.Count = len(s.cases)
+	return s.checkFields()
+}
+
+// observe notes which of the fields cluster and group_by name c has.
+func (s *Suite) observe(c *proctor.Case) {
+	for i := range s.fields {
+		s.fields[i].observe(c)
+	}
+}
+
+// checkFields refuses a cluster or group_by field that no case has.
+func (s *Suite) checkFields() error {
+	for i := range s.fields {
+		if err := s.fields[i].check(s); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -457,7 +476,7 @@ func (s *Suite) Cases() iter.Seq2[proctor.Case, error] {
 	}
 }
 
-var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "messages", "severity", "split", "attempts", "min_pass", "stop_early", "outputs", "checks"}
+var caseKeys = []string{"id", "description", "input", "expected", "references", "item", "context", "messages", "severity", "split", "tags", "attempts", "min_pass", "stop_early", "outputs", "checks"}
 
 func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	var c proctor.Case
@@ -515,21 +534,8 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	}
 	c.Sample.ID = id
 	c.Sample.Model = s.model
-	if v := n.get("severity"); v != nil {
-		str, err := s.str(v, at+".severity")
-		if err != nil {
-			return c, err
-		}
-		sev, perr := proctor.ParseSeverity(str)
-		if perr != nil || sev == proctor.SeverityUnset {
-			return c, s.errAt(v, at+".severity", "want low, medium, high or critical, got %q", str)
-		}
-		c.Severity = sev
-	}
-	if v := n.get("split"); v != nil {
-		if c.Split, err = s.str(v, at+".split"); err != nil {
-			return c, err
-		}
+	if err := s.decodeLabels(n, at, &c); err != nil {
+		return c, err
 	}
 	c.Attempts = s.attempts
 	if s.opts.Attempts > 0 {
@@ -565,6 +571,34 @@ func (s *Suite) decodeCase(n *node, at string) (proctor.Case, error) {
 	}
 	c.Checks = append(slices.Clip(s.Checks), own...)
 	return c, nil
+}
+
+// decodeLabels reads the keys that label a case for reports: severity,
+// split and tags.
+func (s *Suite) decodeLabels(n *node, at string, c *proctor.Case) error {
+	if v := n.get("severity"); v != nil {
+		str, err := s.str(v, at+".severity")
+		if err != nil {
+			return err
+		}
+		sev, perr := proctor.ParseSeverity(str)
+		if perr != nil || sev == proctor.SeverityUnset {
+			return s.errAt(v, at+".severity", "want low, medium, high or critical, got %q", str)
+		}
+		c.Severity = sev
+	}
+	var err error
+	if v := n.get("split"); v != nil {
+		if c.Split, err = s.str(v, at+".split"); err != nil {
+			return err
+		}
+	}
+	if v := n.get("tags"); v != nil {
+		if c.Tags, err = s.decodeTags(v, at+".tags"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var sampleKeys = []string{"output", "input", "expected", "references", "context", "item", "metrics", "tool_calls", "http_status", "model", "messages"}
@@ -782,6 +816,7 @@ func (s *Suite) loadJSONL(ctx context.Context) error {
 			return false
 		}
 		s.Total++
+		s.observe(&c)
 		if s.selects(c) {
 			s.Count++
 			s.positions = append(s.positions, s.Total-1)
@@ -790,6 +825,9 @@ func (s *Suite) loadJSONL(ctx context.Context) error {
 	}, ids)
 	if err == nil {
 		err = stopped
+	}
+	if err == nil {
+		err = s.checkFields()
 	}
 	return err
 }
