@@ -61,6 +61,9 @@ type Case struct {
 	// Group is the case's value of the field reports break the run down
 	// by (a suite's group_by), beside the split.
 	Group string
+	// Tags label the case (a topic, a product area, a known weakness); a
+	// report grouped by tags counts the case under each of them.
+	Tags []string
 }
 
 // CaseResult is the graded case: its verdict over attempts and each attempt.
@@ -80,6 +83,8 @@ type CaseResult struct {
 	Cluster string `json:"cluster,omitempty"`
 	// Group is the case's value of the suite's group_by field, when set.
 	Group string `json:"group,omitempty"`
+	// Tags are the case's tags, when it has any.
+	Tags []string `json:"tags,omitempty"`
 	// MinPass is the case's min_pass, when set: the gate passes it when at
 	// least that many attempts passed.
 	MinPass int `json:"min_pass,omitempty"`
@@ -357,7 +362,7 @@ func (r *Runner) runCase(ctx context.Context, c *Case) (CaseResult, bool) {
 }
 
 func (r *Runner) gradeCase(ctx context.Context, c *Case) (CaseResult, bool) {
-	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split, Cluster: c.Cluster, Group: c.Group, MinPass: c.MinPass}
+	res := CaseResult{ID: c.ID, Severity: c.Severity, Split: c.Split, Cluster: c.Cluster, Group: c.Group, Tags: slices.Clone(c.Tags), MinPass: c.MinPass}
 	if r.records(ctx) {
 		res.Input, res.Expected = c.Sample.Input, c.Sample.Expected
 	}

@@ -82,3 +82,48 @@ func TestClusterBootstrap(t *testing.T) {
 		t.Error("one cluster should not be ok")
 	}
 }
+
+// Published values: the clustered standard errors that Inspect AI's tests
+// take from statsmodels (OLS of y on a constant,
+// get_robustcov_results(cov_type="cluster", groups=...), whose default
+// correction is CR1), in UKGovernmentBEIS/inspect_ai
+// tests/scorer/test_metric_stderr.py at commit
+// a7bd7e1300cfe27cac41291e309b3dbd4d9db90b. Each row is that file's data
+// and its expected value, as printed there.
+func TestClusteredMeanStatsmodels(t *testing.T) {
+	tests := []struct {
+		name string
+		ys   []float64
+		gs   []string
+		se   float64
+	}{
+		{"singleton_clusters", []float64{1, 2, 3}, []string{"1", "2", "3"}, 0.5773502691896258},
+		{"identical_within_varied_between", []float64{1, 1, 2, 2, 3, 3, 3}, []string{"1", "1", "2", "2", "3", "3", "3"}, 0.6040264729366833},
+		{"stderr_1 (pass/fail)", []float64{1, 1, 0, 0, 1, 0}, []string{"1", "1", "2", "2", "3", "3"}, 0.28867513459481303},
+		{"stderr_2", []float64{9, 4, 11, 6, 13, 8}, []string{"1", "1", "2", "2", "3", "3"}, 1.1547005383792521},
+	}
+	for _, tt := range tests {
+		got, ok := metric.ClusteredMean(tt.ys, tt.gs)
+		if !ok || math.Abs(got.SE-tt.se) > 1e-12 {
+			t.Errorf("%s: SE = %.17g (ok %v), statsmodels gives %.17g", tt.name, got.SE, ok, tt.se)
+		}
+		// The streaming form gives the same figure.
+		var acc metric.ClusterSums
+		sums := map[string][3]float64{}
+		var order []string
+		for i, y := range tt.ys {
+			s, seen := sums[tt.gs[i]]
+			if !seen {
+				order = append(order, tt.gs[i])
+			}
+			sums[tt.gs[i]] = [3]float64{s[0] + y, s[1] + y*y, s[2] + 1}
+		}
+		for _, g := range order {
+			s := sums[g]
+			acc.AddCluster(s[0], s[1], int(s[2]))
+		}
+		if r, ok := acc.Result(); !ok || math.Abs(r.SE-tt.se) > 1e-12 {
+			t.Errorf("%s: ClusterSums SE = %.17g, statsmodels gives %.17g", tt.name, r.SE, tt.se)
+		}
+	}
+}

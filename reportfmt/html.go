@@ -193,7 +193,7 @@ type htmlSummary struct {
 	FlakyRate *htmlRate            `json:"flaky_rate"`
 	PassAtK   []htmlPassAtK        `json:"pass_at_k"`
 	Splits    []SplitTotals        `json:"splits"`
-	Groups    []GroupTotals        `json:"groups,omitempty"`
+	Groups    []htmlGroup          `json:"groups,omitempty"`
 	GroupBy   string               `json:"group_by,omitempty"`
 	Clustered *ClusteredRate       `json:"clustered_se,omitempty"`
 	Corrected []CorrectedRate      `json:"judge_corrected,omitempty"`
@@ -202,6 +202,28 @@ type htmlSummary struct {
 	Caveats   []string             `json:"caveats"`
 	Reasons   []htmlReason         `json:"not_graded_reasons"`
 	Omitted   int                  `json:"omitted_passed"`
+}
+
+// htmlGroup is one group of the group_by breakdown: its counts and
+// clustered SE, the name the page prints and its pass rate with the
+// Wilson interval (nil when no case passed or failed).
+type htmlGroup struct {
+	GroupTotals
+	Name     string    `json:"name"`
+	PassRate *htmlRate `json:"pass_rate"`
+}
+
+// htmlGroups is the page's group_by breakdown; nil without group_by.
+func htmlGroups(s *Summary) []htmlGroup {
+	var out []htmlGroup
+	for _, g := range s.Groups() {
+		h := htmlGroup{GroupTotals: g, Name: s.groupName(g.Group)}
+		if _, d, ok := g.Totals.PassRate(); ok {
+			h.PassRate = rateOf(g.Totals.Passed, d)
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 // htmlRate is a rate with its denominator and 95% Wilson interval.
@@ -294,7 +316,7 @@ func (h *HTML) Finish(s *Summary) error {
 	sum := htmlSummary{Kind: "report", Suite: s.Suite, Version: h.opts.Version, Totals: s.Totals,
 		Judges: s.Judges, Caveats: s.Caveats, Splits: s.Splits(), Omitted: h.omitted,
 		PassAtK: []htmlPassAtK{}, Graders: []htmlGrader{}, Reasons: []htmlReason{},
-		Groups: s.Groups(), GroupBy: s.GroupBy, Clustered: s.ClusteredRate(), Corrected: s.Corrected()}
+		Groups: htmlGroups(s), GroupBy: s.GroupBy, Clustered: s.ClusteredRate(), Corrected: s.Corrected()}
 	if !h.opts.Generated.IsZero() {
 		sum.Generated = h.opts.Generated.UTC().Format(time.RFC3339)
 	}

@@ -110,6 +110,7 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 		prop("design_effect", fmt.Sprintf("%.4f", r.DesignEffect))
 		prop("clusters", fmt.Sprint(r.Clusters))
 	}
+	groupProps(prop, s)
 	for _, r := range s.Corrected() {
 		if c := r.Corrected; c != nil {
 			prop("corrected_pass_rate."+r.Grader, fmt.Sprintf("%.4f", c.Rate))
@@ -203,4 +204,37 @@ func xmlText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// groupProps writes the group_by breakdown as properties: group_by names
+// the field, and each group's counts, pass rate with its 95% Wilson
+// interval and, when cases name clusters, clustered SE and design effect
+// are group.NAME.passed, .failed, .flaky, .not_graded, .pass_rate,
+// .pass_rate_denominator, .pass_rate_95ci, .clustered_se and
+// .design_effect, NAME as the terminal prints it ("(no tag)" for the
+// cases with no tag).
+func groupProps(prop func(name, value string), s *Summary) {
+	groups := s.Groups()
+	if len(groups) == 0 {
+		return
+	}
+	prop("group_by", s.GroupBy)
+	for _, g := range groups {
+		at := "group." + s.groupName(g.Group) + "."
+		t := g.Totals
+		prop(at+"passed", fmt.Sprint(t.Passed))
+		prop(at+"failed", fmt.Sprint(t.Failed))
+		prop(at+"flaky", fmt.Sprint(t.Flaky))
+		prop(at+"not_graded", fmt.Sprint(t.NotGraded))
+		if r, d, ok := t.PassRate(); ok {
+			lo, hi := metric.Wilson(t.Passed, d)
+			prop(at+"pass_rate", fmt.Sprintf("%.4f", r))
+			prop(at+"pass_rate_denominator", fmt.Sprint(d))
+			prop(at+"pass_rate_95ci", fmt.Sprintf("%.4f-%.4f", lo, hi))
+		}
+		if c := g.ClusteredSE; c != nil {
+			prop(at+"clustered_se", fmt.Sprintf("%.4f", c.SE))
+			prop(at+"design_effect", fmt.Sprintf("%.4f", c.DesignEffect))
+		}
+	}
 }

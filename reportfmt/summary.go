@@ -47,7 +47,8 @@ type Summary struct {
 	// clustered pass rate ([Summary.ClusteredRate]).
 	Bootstrap *BootstrapOptions
 	// GroupBy names the suite's group_by field; set, [Summary.Groups]
-	// counts the cases by their [proctor.CaseResult.Group].
+	// counts the cases by their [proctor.CaseResult.Group], or, when it
+	// is [GroupByTags], under each of their [proctor.CaseResult.Tags].
 	GroupBy string
 	// Rows is how many cases to keep for listing (default [DefaultRows]).
 	// While the run has no more cases than that, every case is kept; after,
@@ -98,9 +99,7 @@ const otherReasons = "(other reasons)"
 func (s *Summary) Add(c proctor.CaseResult) {
 	s.Totals.Count(c)
 	s.splits.add(c.Split, c)
-	if s.GroupBy != "" {
-		s.groups.add(c.Group, c)
-	}
+	s.addGroups(c)
 	s.clusters.add(c)
 	s.countCalibrated(c)
 	var n, pass int
@@ -180,6 +179,42 @@ func (s *Summary) Splits() []SplitTotals {
 	return splitsOf(s.splits.list())
 }
 
+// GroupByTags is the [Summary.GroupBy] that groups cases by their tags
+// ([proctor.CaseResult.Tags]): a case with several tags is counted under
+// each, a case with none under the group "" ("(no tag)" in print), so the
+// groups' counts can add up to more than the run's.
+const GroupByTags = "tags"
+
+// addGroups counts c in its group_by groups: its Group, or each of its
+// distinct tags when grouping by tags.
+func (s *Summary) addGroups(c proctor.CaseResult) {
+	switch {
+	case s.GroupBy == "":
+	case s.GroupBy != GroupByTags:
+		s.groups.add(c.Group, c)
+	case len(c.Tags) == 0:
+		s.groups.add("", c)
+	default:
+		for i, tag := range c.Tags {
+			if !slices.Contains(c.Tags[:i], tag) {
+				s.groups.add(tag, c)
+			}
+		}
+	}
+}
+
+// groupName is a group as reports print it: "(no tag)" or "(none)" for
+// the cases with no value.
+func (s *Summary) groupName(g string) string {
+	switch {
+	case g != "":
+		return g
+	case s.GroupBy == GroupByTags:
+		return "(no tag)"
+	}
+	return "(none)"
+}
+
 // GroupTotals are the verdict counts of the cases of one group of the
 // suite's group_by field.
 type GroupTotals struct {
@@ -193,8 +228,8 @@ type GroupTotals struct {
 }
 
 // Groups returns the verdict counts of each group of the suite's group_by
-// field ([proctor.CaseResult.Group]), by group name, the cases with no
-// value first; nil when GroupBy is not set.
+// field ([proctor.CaseResult.Group], or each tag with [GroupByTags]), by
+// group name, the cases with no value first; nil when GroupBy is not set.
 func (s *Summary) Groups() []GroupTotals {
 	if s.GroupBy == "" {
 		return nil

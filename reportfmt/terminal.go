@@ -128,7 +128,7 @@ func (s *Summary) breakdowns() []breakdownSection {
 	if groups := s.Groups(); len(groups) > 0 {
 		rows := make([]breakdownRow, len(groups))
 		for i, g := range groups {
-			rows[i] = breakdownRow{cmpOr(g.Group, "(none)"), g.Totals, g.ClusteredSE}
+			rows[i] = breakdownRow{s.groupName(g.Group), g.Totals, g.ClusteredSE}
 		}
 		out = append(out, breakdownSection{s.GroupBy, rows})
 	}
@@ -147,7 +147,8 @@ func writeBreakdown(w io.Writer, title string, rows []breakdownRow) {
 		st := r.totals
 		rate := "n/a"
 		if v, d, ok := st.PassRate(); ok {
-			rate = fmt.Sprintf("%s (%d of %d)", pct(v), st.Passed, d)
+			lo, hi := metric.Wilson(st.Passed, d)
+			rate = fmt.Sprintf("%s (%d of %d), 95%% CI %s-%s", pct(v), st.Passed, d, pct(lo), pct(hi))
 		}
 		if c := r.clustered; c != nil {
 			rate += fmt.Sprintf(", clustered SE %.1f points, design effect %.2f", 100*c.SE, c.DesignEffect)

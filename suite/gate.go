@@ -17,11 +17,11 @@ type gateKeys struct {
 	minPass   int
 	stopEarly bool
 	cluster   string // a case key or an item field naming each case's cluster
-	groupBy   string // a case key or an item field reports group cases by
+	groupBy   string // a case key, tags or an item field reports group cases by
 }
 
-// caseFields are the case keys cluster may name; anything else is an
-// item field (item.NAME or NAME).
+// caseFields are the case keys cluster and group_by may name (group_by
+// also tags); anything else is an item field (item.NAME or NAME).
 var caseFields = []string{"id", "split", "severity", "input"}
 
 // decodeGate reads the gate keys of n into g: of the suite when at is
@@ -44,7 +44,7 @@ func (s *Suite) decodeGate(n *node, at string, g *gateKeys) error {
 	if at != "" {
 		return nil
 	}
-	for _, kd := range []struct {
+	for i, kd := range []struct {
 		key string
 		dst *string
 	}{{"cluster", &g.cluster}, {"group_by", &g.groupBy}} {
@@ -55,9 +55,13 @@ func (s *Suite) decodeGate(n *node, at string, g *gateKeys) error {
 				return err
 			}
 			if strings.TrimSpace(f) == "" || f == "item." {
-				return s.errAt(v, key, "want a case key (%s) or an item field (item.NAME)", strings.Join(caseFields, ", "))
+				return s.errAt(v, key, "want a case key (%s) or an item field (item.NAME)", strings.Join(fieldKeys(key), ", "))
+			}
+			if key == "cluster" && f == tagsField {
+				return s.errAt(v, key, "tags cannot name a cluster: a case may have several (group_by: tags counts a case under each)")
 			}
 			*dst = f
+			s.fields[i].watch(key, f, v.line)
 		}
 	}
 	s.GroupBy = g.groupBy
@@ -95,7 +99,7 @@ func (s *Suite) applyGate(n *node, at string, c *proctor.Case) error {
 	if g.cluster != "" {
 		c.Cluster = fieldOf(c, g.cluster)
 	}
-	if g.groupBy != "" {
+	if g.groupBy != "" && g.groupBy != tagsField {
 		c.Group = fieldOf(c, g.groupBy)
 	}
 	return nil

@@ -214,58 +214,7 @@ func (e *expansion) fromYAML(y *yaml.Node, depth int) (*node, error) {
 		}
 		return n, nil
 	case yaml.MappingNode:
-		n := &node{kind: kindMap, line: y.Line}
-		var merges []*yaml.Node
-		seen := make(map[string]bool, len(y.Content)/2) // keys set, in linear time
-		for i := 0; i+1 < len(y.Content); i += 2 {
-			k, v := y.Content[i], y.Content[i+1]
-			if k.Tag == "!!merge" {
-				merges = append(merges, v)
-				continue
-			}
-			if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!int" && k.Tag != "!!bool" && k.Tag != "!!float") {
-				return nil, &parseError{line: k.Line, msg: "a mapping key must be a plain string"}
-			}
-			if seen[k.Value] {
-				return nil, &parseError{line: k.Line, msg: fmt.Sprintf("key %q appears twice", k.Value)}
-			}
-			seen[k.Value] = true
-			if err := e.charge(k, nodeCost+len(k.Value)); err != nil {
-				return nil, err
-			}
-			val, err := e.fromYAML(v, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.keys = append(n.keys, k.Value)
-			n.keyLines = append(n.keyLines, k.Line)
-			n.items = append(n.items, val)
-		}
-		// Merge keys (<<) add the keys the mapping does not set itself.
-		for _, m := range merges {
-			srcs := []*yaml.Node{m}
-			if m.Kind == yaml.SequenceNode {
-				srcs = m.Content
-			}
-			for _, src := range srcs {
-				sn, err := e.fromYAML(src, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				if sn.kind != kindMap {
-					return nil, &parseError{line: src.Line, msg: "a merge key (<<) must name a mapping"}
-				}
-				for i, k := range sn.keys {
-					if !seen[k] {
-						seen[k] = true
-						n.keys = append(n.keys, k)
-						n.keyLines = append(n.keyLines, sn.keyLines[i])
-						n.items = append(n.items, sn.items[i])
-					}
-				}
-			}
-		}
-		return n, nil
+		return e.fromMapping(y, depth)
 	case yaml.ScalarNode:
 		if err := e.charge(y, len(y.Value)); err != nil {
 			return nil, err
@@ -277,6 +226,71 @@ func (e *expansion) fromYAML(y *yaml.Node, depth int) (*node, error) {
 		return &node{kind: kindScalar, line: y.Line, raw: raw}, nil
 	}
 	return nil, &parseError{line: y.Line, msg: "unsupported YAML node"}
+}
+
+// fromMapping converts a YAML mapping: its keys in order, each once, then
+// what its merge keys (<<) bring.
+func (e *expansion) fromMapping(y *yaml.Node, depth int) (*node, error) {
+	n := &node{kind: kindMap, line: y.Line}
+	var merges []*yaml.Node
+	seen := make(map[string]bool, len(y.Content)/2) // keys set, in linear time
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!int" && k.Tag != "!!bool" && k.Tag != "!!float") {
+			return nil, &parseError{line: k.Line, msg: "a mapping key must be a plain string"}
+		}
+		if seen[k.Value] {
+			return nil, &parseError{line: k.Line, msg: fmt.Sprintf("key %q appears twice", k.Value)}
+		}
+		seen[k.Value] = true
+		if err := e.charge(k, nodeCost+len(k.Value)); err != nil {
+			return nil, err
+		}
+		val, err := e.fromYAML(v, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.keys = append(n.keys, k.Value)
+		n.keyLines = append(n.keyLines, k.Line)
+		n.items = append(n.items, val)
+	}
+	if err := e.merge(n, merges, seen, depth); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// merge adds to n the keys of the mappings merge keys (<<) name that n
+// does not set itself.
+func (e *expansion) merge(n *node, merges []*yaml.Node, seen map[string]bool, depth int) error {
+	for _, m := range merges {
+		srcs := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			srcs = m.Content
+		}
+		for _, src := range srcs {
+			sn, err := e.fromYAML(src, depth+1)
+			if err != nil {
+				return err
+			}
+			if sn.kind != kindMap {
+				return &parseError{line: src.Line, msg: "a merge key (<<) must name a mapping"}
+			}
+			for i, k := range sn.keys {
+				if !seen[k] {
+					seen[k] = true
+					n.keys = append(n.keys, k)
+					n.keyLines = append(n.keyLines, sn.keyLines[i])
+					n.items = append(n.items, sn.items[i])
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // yamlScalar resolves a YAML scalar to JSON text by its tag.

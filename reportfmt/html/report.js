@@ -417,6 +417,11 @@
         var r = { label: s.split || "(no split)" }; VERDICTS.forEach(function (v) { r[v] = s.totals[v]; }); return r;
       }), VERDICTS, VLABEL)]);
     }
+    if (S.groups && S.groups.length) {
+      chart("chart-groups", "Verdicts by " + S.group_by, [legend(VERDICTS, VLABEL), stackedBars(S.groups.map(function (g) {
+        var r = { label: g.name }; VERDICTS.forEach(function (v) { r[v] = g.totals[v]; }); return r;
+      }), VERDICTS, VLABEL), groupsTable(S)]);
+    }
     if (S.graders.length) {
       var GK = ["passed", "failed", "not_graded"];
       chart("chart-graders", "Checks by grader (over all attempts)", [legend(GK, VLABEL), stackedBars(S.graders.map(function (g) { return { label: g.name, passed: g.passed, failed: g.failed, not_graded: g.not_graded }; }), GK, VLABEL)]);
@@ -494,13 +499,27 @@
       var meta = el("dl", { "class": "kv" }, el("dt", null, "verdict"), el("dd", null, badge(c.verdict)),
         el("dt", null, "attempts passed"), el("dd", null, attemptsText(c)),
         c.split ? [el("dt", null, "split"), el("dd", null, c.split)] : null,
-        c.severity ? [el("dt", null, "severity"), el("dd", null, c.severity)] : null);
+        c.severity ? [el("dt", null, "severity"), el("dd", null, c.severity)] : null,
+        c.tags && c.tags.length ? [el("dt", null, "tags"), el("dd", null, c.tags.join(", "))] : null);
       overlay(el("span", { "class": "id" }, c.id), [meta, caseBody(c)], function () { delete st["case"]; writeHash(st); closeOverlay(); table.focus(); });
     }
     document.addEventListener("keydown", function (e) { if (e.key === "Escape" && document.getElementById("case-view")) { delete st["case"]; writeHash(st); closeOverlay(); } });
     window.addEventListener("hashchange", function () { var n = readHash(); Object.keys(st).forEach(function (k) { delete st[k]; }); Object.assign(st, n); table.apply(); showCase(); });
     table.apply();
     showCase();
+  }
+
+  // The group_by breakdown as a table: each group's pass rate with its
+  // Wilson interval and, when cases name clusters, its clustered SE.
+  function groupsTable(S) {
+    return el("table", { "class": "plain", id: "groups" }, el("thead", null, el("tr", null, el("th", null, S.group_by),
+      el("th", { "class": "num" }, "passed or failed"), el("th", { "class": "num" }, "pass rate"), el("th", null, "95% CI (Wilson)"), el("th", null, "clustered SE"))),
+      el("tbody", null, S.groups.map(function (g) {
+        var r = g.pass_rate, c = g.clustered_se;
+        return el("tr", null, el("td", null, g.name), el("td", { "class": "num" }, r ? num(r.denominator) : "0"),
+          el("td", { "class": "num" }, r ? pct(r.rate) : "n/a"), el("td", null, r ? pct(r.low) + "–" + pct(r.high) : ""),
+          el("td", null, c ? (100 * c.clustered_se).toFixed(1) + " points, design effect " + c.design_effect.toFixed(2) : ""));
+      })));
   }
 
   // The clustered and judge-corrected pass rates and the gate counts of a
