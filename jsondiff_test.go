@@ -3,6 +3,7 @@ package proctor_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -183,4 +184,37 @@ func FuzzJSONDiff(f *testing.F) {
 			t.Errorf("score %v out of [0, 1]", gr.Score)
 		}
 	})
+}
+
+// BenchmarkListContains grades a list of 20 items against 20 expected
+// ones: 400 Levenshtein comparisons and the best one-to-one assignment.
+func BenchmarkListContains(b *testing.B) {
+	var got, want []string
+	for i := range 20 {
+		got = append(got, fmt.Sprintf("item number %d of the output", i*7%20))
+		want = append(want, fmt.Sprintf("item number %d of the list", i))
+	}
+	out, _ := json.Marshal(got)
+	g, _ := proctor.NewListContains(proctor.ListContainsOptions{Expected: want})
+	s := &proctor.Sample{Output: string(out)}
+	if gr := g.Grade(context.Background(), s); gr.Status != proctor.StatusPassed {
+		b.Fatalf("got %v, want passed", gr)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Grade(context.Background(), s)
+	}
+}
+
+// BenchmarkNumericDiff grades one number against the expected one.
+func BenchmarkNumericDiff(b *testing.B) {
+	g := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(1234.5)})
+	s := &proctor.Sample{Output: " 1200.25 "}
+	if gr := g.Grade(context.Background(), s); gr.Status != proctor.StatusPassed {
+		b.Fatalf("got %v, want passed", gr)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Grade(context.Background(), s)
+	}
 }
