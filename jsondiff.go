@@ -123,19 +123,26 @@ func (s textScorer) score(a, b string) (float64, error) {
 }
 
 // fitsAll is fits for every item of a against every item of b, in that
-// order; it returns the first pair's error.
+// order; it returns the first pair's error. The limit grows with both
+// lengths, so when the two longest items fit every pair does.
 func (s textScorer) fitsAll(a, b []string) error {
-	if s.cells <= 0 || len(a) == 0 || len(b) == 0 {
+	if s.cells <= 0 {
 		return nil
 	}
-	nb := make([]int, len(b))
-	for j, y := range b {
-		nb[j] = utf8.RuneCountInString(y)
+	longest := func(xs []string) int {
+		n := 0
+		for _, x := range xs {
+			n = max(n, utf8.RuneCountInString(x))
+		}
+		return n
+	}
+	if s.fits(longest(a), longest(b)) == nil {
+		return nil
 	}
 	for _, x := range a {
 		n := utf8.RuneCountInString(x)
-		for _, m := range nb {
-			if err := s.fits(n, m); err != nil {
+		for _, y := range b {
+			if err := s.fits(n, utf8.RuneCountInString(y)); err != nil {
 				return err
 			}
 		}
