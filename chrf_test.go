@@ -2,133 +2,18 @@ package proctor_test
 
 import (
 	"context"
-	"math"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/metric"
 )
-
-// chrfCorpusCases are sacreBLEU's own published values (scores 0-100):
-//
-//	test/test_chrf.py mjpost/sacrebleu@0dca9d481824294b6e2b67b5bc6d7b6564a2553a
-//	  test_cases (char_order 6, word_order 0, beta 3, eps_smoothing),
-//	  test_cases_effective_order (beta 3, effective order),
-//	  test_cases_keep_whitespace (beta 3, whitespace kept)
-//	metrics/chrf/README.md huggingface/datasets@3180aada9244b2e6e3c45531942bd147c27c8f8d
-//	  (sacreBLEU's corpus_chrf with its defaults, chrF++ and lowercase)
-//
-// sacreBLEU's test tolerance is 1e-4 on the 0-100 scale; so is ours.
-var chrfCorpusCases = []struct {
-	name string
-	cfg  proctor.ChrFConfig
-	hyps []string
-	refs []string // one reference per hypothesis
-	want float64
-}{
-	{"eps 1", chrfEps, []string{"abcdefg"}, []string{"hijklmnop"}, 0},
-	{"eps 2", chrfEps, []string{"a"}, []string{"b"}, 0},
-	{"eps 3", chrfEps, []string{""}, []string{"b"}, 0},
-	{"eps 4", chrfEps, []string{""}, []string{"ref"}, 0},
-	{"eps 5", chrfEps, []string{""}, []string{"reference"}, 0},
-	{"eps 6", chrfEps, []string{"aa"}, []string{"ab"}, 8.3333},
-	{"eps 7", chrfEps, []string{"a", "b"}, []string{"a", "c"}, 8.3333},
-	{"eps 8", chrfEps, []string{"a"}, []string{"a"}, 16.6667},
-	{"eps 9", chrfEps, []string{"a b c"}, []string{"a b c"}, 50},
-	{"eps 10", chrfEps, []string{"a b c"}, []string{"abc"}, 50},
-	{"eps 11", chrfEps, []string{" risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists ."},
-		[]string{"risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists ."}, 63.361730},
-	{"eps 12", chrfEps, []string{" Die    Beziehung zwischen  Obama und Netanjahu ist nicht gerade  freundlich. "},
-		[]string{"Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."}, 64.1302698},
-	{"eps 13", chrfEps, []string{"Niemand hat die Absicht, eine Mauer zu errichten"}, []string{"Niemand hat die Absicht, eine Mauer zu errichten"}, 100},
-	{"eff 1", chrfEff, []string{"a"}, []string{"a"}, 100},
-	{"eff 2", chrfEff, []string{""}, []string{"reference"}, 0},
-	{"eff 3", chrfEff, []string{"a b c"}, []string{"a b c"}, 100},
-	{"eff 4", chrfEff, []string{"a b c"}, []string{"abc"}, 100},
-	{"eff 5", chrfEff, []string{""}, []string{"c"}, 0},
-	{"eff 6", chrfEff, []string{"a", "b"}, []string{"a", "c"}, 50},
-	{"eff 7", chrfEff, []string{"aa"}, []string{"ab"}, 25},
-	{"whitespace 1", proctor.ChrFConfig{Beta: 3, Whitespace: true},
-		[]string{"Die Beziehung zwischen Obama und Netanjahu ist nicht gerade freundlich."},
-		[]string{"Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."}, 67.3481606},
-	{"whitespace 2", proctor.ChrFConfig{Beta: 3, Whitespace: true},
-		[]string{"risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists ."},
-		[]string{"risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists ."}, 65.2414427},
-	{"hf chrF", proctor.ChrFConfig{}, hfHyps, hfRefs, 84.64214891738334},
-	{"hf chrF++", proctor.ChrFConfig{WordOrder: 2}, hfHyps, hfRefs, 82.87263732906315},
-	{"hf chrF++ lowercase", proctor.ChrFConfig{WordOrder: 2, Lowercase: true}, hfHyps, hfRefs, 92.12853119829202},
-	{"hf single", proctor.ChrFConfig{}, []string{"The relationship between Obama and Netanyahu is not exactly friendly."},
-		[]string{"The ties between Obama and Netanyahu are not particularly friendly."}, 61.576379378113785},
-}
-
-var (
-	chrfEps = proctor.ChrFConfig{Beta: 3, EpsSmoothing: true}
-	chrfEff = proctor.ChrFConfig{Beta: 3}
-	hfHyps  = []string{"The relationship between cats and dogs is not exactly friendly.", "a good bookshop is just a genteel black hole that knows how to read."}
-	hfRefs  = []string{"The relationship between dogs and cats is not exactly friendly.", "A good bookshop is just a genteel Black Hole that knows how to read."}
-)
-
-// chrfSentenceCases are test_chrf.py's test_sentence_level_chrf
-// (sentence_chrf, chrF2, eps_smoothing), same commit.
-var chrfSentenceCases = []struct {
-	hyp, ref string
-	want     float64
-}{
-	{"Co nás nejvíc trápí, protože lékaři si vybírají, kdo bude žít a kdo zemře.", "Nejvíce smutní jsme z toho, že musíme rozhodovat o tom, kdo bude žít a kdo zemře.", 39.14078509},
-	{"Nebo prostě nemají vybavení, které by jim pomohlo, uvedli lékaři.", "A někdy nemáme ani potřebný materiál, abychom jim pomohli, popsali lékaři.", 31.22557079},
-	{"Lapali po dechu, jejich životy skončily dřív, než skutečně začaly.", "Lapali po dechu a pak jejich život skončil - dřív, než skutečně mohl začít, připomněli.", 57.15704367},
-}
-
-func TestChrFSacreBLEU(t *testing.T) {
-	maxDiff := 0.0
-	for _, c := range chrfCorpusCases {
-		refs := make([][]string, len(c.refs))
-		for i, r := range c.refs {
-			refs[i] = []string{r}
-		}
-		got, err := proctor.CorpusChrF(c.hyps, refs, c.cfg)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		d := math.Abs(100*got - c.want)
-		maxDiff = max(maxDiff, d)
-		if d > 1e-4 {
-			t.Errorf("%s: CorpusChrF = %.7f, want %.7f (sacreBLEU)", c.name, 100*got, c.want)
-		}
-	}
-	for _, c := range chrfSentenceCases {
-		got, err := proctor.SentenceChrF(c.hyp, []string{c.ref}, proctor.ChrFConfig{EpsSmoothing: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := math.Abs(100*got - c.want)
-		maxDiff = max(maxDiff, d)
-		if d > 1e-4 {
-			t.Errorf("SentenceChrF(%q) = %.7f, want %.7f (sacreBLEU)", c.hyp, 100*got, c.want)
-		}
-	}
-	t.Logf("%d sacreBLEU values, max abs difference %.2g (0-100 scale)", len(chrfCorpusCases)+len(chrfSentenceCases), maxDiff)
-}
-
-// TestChrFBestReference checks that of several references the one with the
-// best F-score decides, as sacreBLEU picks it.
-func TestChrFBestReference(t *testing.T) {
-	hyp := "the cat sat on the mat"
-	alone, _ := proctor.SentenceChrF(hyp, []string{hyp}, proctor.ChrFConfig{})
-	both, _ := proctor.SentenceChrF(hyp, []string{"a dog ran", hyp}, proctor.ChrFConfig{})
-	if alone != 1 || both != 1 {
-		t.Errorf("SentenceChrF = %v alone, %v with a worse reference first; want 1 and 1", alone, both)
-	}
-	if _, err := proctor.CorpusChrF([]string{"a"}, nil, proctor.ChrFConfig{}); err == nil {
-		t.Error("CorpusChrF with mismatched lengths: want an error")
-	}
-	if _, err := proctor.SentenceChrF("a", []string{"a"}, proctor.ChrFConfig{CharOrder: -1}); err == nil {
-		t.Error("SentenceChrF with char order -1: want an error")
-	}
-}
 
 func TestChrFSpec(t *testing.T) {
-	s := &proctor.Sample{Output: hfHyps[0], Expected: proctor.Ptr(hfRefs[0])}
+	// The first of the chrF metric card's examples (metric/chrf_test.go).
+	s := &proctor.Sample{Output: "The relationship between cats and dogs is not exactly friendly.",
+		Expected: proctor.Ptr("The relationship between dogs and cats is not exactly friendly.")}
 	runSpecRows(t, s, []specRow{
 		{Spec: `{"type":"chrf","threshold":0.8}`, Want: proctor.StatusPassed},
 		{Spec: `{"type":"chrf","word_order":2,"threshold":0.99}`, Want: proctor.StatusFailed},
@@ -138,24 +23,15 @@ func TestChrFSpec(t *testing.T) {
 		{Spec: `{"type":"chrf","beta":-1}`, WantErr: true},
 		{Spec: `{"type":"chrf","variant":"chrF++"}`, WantErr: true},
 	})
+	_, err := proctor.NewChrF(proctor.ChrFOptions{ChrFConfig: proctor.ChrFConfig{Beta: -1}})
+	var se *metric.ChrFSettingError
+	if !errors.As(err, &se) || se.Setting != "beta" || err.Error() != "proctor: chrF beta: want 1..1000, got -1" {
+		t.Errorf("NewChrF with beta -1: got %v, want proctor's error for beta wrapping a metric.ChrFSettingError", err)
+	}
 	g, _ := proctor.NewChrF(proctor.ChrFOptions{})
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "x"}); got.Status != proctor.StatusNotGraded {
 		t.Errorf("no reference: got %v, want not graded", got)
 	}
-}
-
-func FuzzChrF(f *testing.F) {
-	for _, s := range []string{"a b c", "\xff\xfe abc", "Die Beziehung.", "", "(hi) there!", "é\xc3"} {
-		f.Add(s, "a bc \xff")
-	}
-	f.Fuzz(func(t *testing.T, hyp, ref string) {
-		for _, cfg := range []proctor.ChrFConfig{{}, {WordOrder: 2, Lowercase: true}, {Whitespace: true, EpsSmoothing: true}} {
-			got, err := proctor.SentenceChrF(hyp, []string{ref}, cfg)
-			if err != nil || got < 0 || got > 1 || got != got {
-				t.Fatalf("SentenceChrF(%q, %q, %+v) = %v, %v", hyp, ref, cfg, got, err)
-			}
-		}
-	})
 }
 
 // TestNGramTextLimit: bleu and chrf do not compare an output or a

@@ -13,7 +13,6 @@ import (
 
 	"github.com/proctorhq/proctor/internal/kit"
 
-	"github.com/proctorhq/proctor/internal/assign"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -72,61 +71,88 @@ var stringScorerNames = []string{"levenshtein", "exact", "fuzzy_match", "jaro", 
 // edit-distance limit.
 var errTooLong = errors.New("strings too long to compare")
 
-// stringScorer returns the named scorer (autoevals' Levenshtein by
-// default: 1 - distance / longer length, 1 for two empty strings).
-func stringScorer(name string) (func(a, b string) (float64, error), error) {
-	var sim func(a, b string) float64
-	cells := maxEditCells
-	switch name {
-	case "", "levenshtein":
-		sim = metric.LevenshteinSimilarity
-	case "exact":
-		return func(a, b string) (float64, error) {
-			if a == b {
-				return 1, nil
-			}
-			return 0, nil
-		}, nil
-	case "fuzzy_match":
-		sim = metric.IndelSimilarity
-	case "jaro":
-		sim, cells = metric.JaroSimilarity, maxJaroCells
-	case "jaro_winkler":
-		sim, cells = func(a, b string) float64 { return metric.JaroWinklerSimilarity(a, b, jaroWinklerDefaultPrefix) }, maxJaroCells
-	case "hamming":
-		sim, cells = metric.HammingSimilarity, -1
-	default:
-		return nil, fmt.Errorf("unknown string scorer %q (want one of %s)", name, strings.Join(stringScorerNames, ", "))
-	}
-	return func(a, b string) (float64, error) {
-		n, m := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
-		if cells > 0 && n > 0 && m > cells/n {
-			return 0, fmt.Errorf("%w: %d and %d code points, over %d pairs", errTooLong, n, m, cells)
-		}
-		return sim(a, b), nil
-	}, nil
+// textScorer is a string scorer: its similarity and the most code-point
+// pairs it compares (0 or less: no limit).
+type textScorer struct {
+	sim   func(a, b string) float64
+	cells int
 }
 
-// NumericDiffScore returns autoevals' NumericDiff of output against
-// expected: 1 when both are 0, else 1 - |expected - output| / (|expected| +
-// |output|), which is 0 for numbers of opposite signs. Values too large to
-// add are scaled first, so the result is never NaN for finite inputs.
-func NumericDiffScore(output, expected float64) float64 {
-	if output == 0 && expected == 0 {
-		return 1
+// newTextScorer returns the named scorer (autoevals' Levenshtein by
+// default: 1 - distance / longer length, 1 for two empty strings).
+func newTextScorer(name string) (textScorer, error) {
+	switch name {
+	case "", "levenshtein":
+		return textScorer{metric.LevenshteinSimilarity, maxEditCells}, nil
+	case "exact":
+		return textScorer{func(a, b string) float64 {
+			if a == b {
+				return 1
+			}
+			return 0
+		}, -1}, nil
+	case "fuzzy_match":
+		return textScorer{metric.IndelSimilarity, maxEditCells}, nil
+	case "jaro":
+		return textScorer{metric.JaroSimilarity, maxJaroCells}, nil
+	case "jaro_winkler":
+		return textScorer{func(a, b string) float64 { return metric.JaroWinklerSimilarity(a, b, jaroWinklerDefaultPrefix) }, maxJaroCells}, nil
+	case "hamming":
+		return textScorer{metric.HammingSimilarity, -1}, nil
 	}
-	d, s := math.Abs(expected-output), math.Abs(expected)+math.Abs(output)
-	if math.IsInf(d, 0) || math.IsInf(s, 0) {
-		m := max(math.Abs(expected), math.Abs(output))
-		e, o := expected/m, output/m
-		d, s = math.Abs(e-o), math.Abs(e)+math.Abs(o)
+	return textScorer{}, fmt.Errorf("unknown string scorer %q (want one of %s)", name, strings.Join(stringScorerNames, ", "))
+}
+
+// fits returns an error wrapping errTooLong when strings of n and m code
+// points are past the scorer's limit.
+func (s textScorer) fits(n, m int) error {
+	if s.cells > 0 && n > 0 && m > s.cells/n {
+		return fmt.Errorf("%w: %d and %d code points, over %d pairs", errTooLong, n, m, s.cells)
 	}
-	return 1 - d/s
+	return nil
+}
+
+// score compares a and b, or returns an error when they are too long to.
+func (s textScorer) score(a, b string) (float64, error) {
+	if s.cells > 0 {
+		if err := s.fits(utf8.RuneCountInString(a), utf8.RuneCountInString(b)); err != nil {
+			return 0, err
+		}
+	}
+	return s.sim(a, b), nil
+}
+
+// fitsAll is fits for every item of a against every item of b, in that
+// order; it returns the first pair's error. The limit grows with both
+// lengths, so when the two longest items fit every pair does.
+func (s textScorer) fitsAll(a, b []string) error {
+	if s.cells <= 0 {
+		return nil
+	}
+	longest := func(xs []string) int {
+		n := 0
+		for _, x := range xs {
+			n = max(n, utf8.RuneCountInString(x))
+		}
+		return n
+	}
+	if s.fits(longest(a), longest(b)) == nil {
+		return nil
+	}
+	for _, x := range a {
+		n := utf8.RuneCountInString(x)
+		for _, y := range b {
+			if err := s.fits(n, utf8.RuneCountInString(y)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // jsonDiffer holds json_diff's scorers.
 type jsonDiffer struct {
-	str             func(a, b string) (float64, error)
+	str             textScorer
 	exactNumbers    bool
 	preserveStrings bool
 }
@@ -203,7 +229,7 @@ func (d *jsonDiffer) diff(a, b any) (float64, error) {
 		}
 	case string:
 		if y, ok := b.(string); ok {
-			return d.str(x, y)
+			return d.str.score(x, y)
 		}
 	case float64:
 		if y, ok := b.(float64); ok {
@@ -213,7 +239,7 @@ func (d *jsonDiffer) diff(a, b any) (float64, error) {
 				}
 				return 0, nil
 			}
-			return NumericDiffScore(x, y), nil
+			return metric.NumericDiff(x, y), nil
 		}
 	}
 	switch {
@@ -222,12 +248,12 @@ func (d *jsonDiffer) diff(a, b any) (float64, error) {
 	case a == nil || b == nil:
 		return 0, nil
 	}
-	return d.str(kit.Stringify(a), kit.Stringify(b))
+	return d.str.score(kit.Stringify(a), kit.Stringify(b))
 }
 
 // JSONDiffOptions configure [NewJSONDiff]. The zero value compares with the
 // sample's expected answer, strings by Levenshtein similarity and numbers
-// by [NumericDiffScore], passing at 0.5.
+// by [metric.NumericDiff], passing at 0.5.
 type JSONDiffOptions struct {
 	// Expected, when not nil, points at the expected value (any decoded
 	// JSON value, or a Go value that encodes as JSON) used instead of the
@@ -272,7 +298,7 @@ var _ Grader = (*JSONDiff)(nil)
 // unknown string scorer or an expected value that does not encode as
 // JSON.
 func NewJSONDiff(opts JSONDiffOptions) (*JSONDiff, error) {
-	str, err := stringScorer(opts.StringScorer)
+	str, err := newTextScorer(opts.StringScorer)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_diff: %w", err)
 	}
@@ -327,7 +353,7 @@ type NumericDiffOptions struct {
 }
 
 // NumericDiff scores the output number against the expected one with
-// autoevals' NumericDiff ([NumericDiffScore]). The output, trimmed, must be
+// autoevals' NumericDiff ([metric.NumericDiff]). The output, trimmed, must be
 // a number (Go's strconv syntax, finite); otherwise it fails with score 0.
 // It is not graded when there is no expected number. Immutable and safe
 // for concurrent use.
@@ -377,7 +403,7 @@ func (g *NumericDiff) Grade(_ context.Context, s *Sample) Grade {
 	if !ok {
 		return Failf("output %q is not a number", kit.ClipRunes(s.Output, 40)).WithScore(0)
 	}
-	return scoreGrade(fmt.Sprintf("numeric diff of %v against %v:", got, want), NumericDiffScore(got, want), g.threshold, 0, nil)
+	return scoreGrade(fmt.Sprintf("numeric diff of %v against %v:", got, want), metric.NumericDiff(got, want), g.threshold, 0, nil)
 }
 
 // maxListItems bounds list_contains' lists: the assignment takes cubic
@@ -416,7 +442,7 @@ type ListContains struct {
 	name       string
 	expected   []string
 	allowExtra bool
-	str        func(a, b string) (float64, error)
+	str        textScorer
 	threshold  float64
 }
 
@@ -425,7 +451,7 @@ var _ Grader = (*ListContains)(nil)
 // NewListContains returns a list_contains grader. It returns an error for
 // an unknown string scorer.
 func NewListContains(opts ListContainsOptions) (*ListContains, error) {
-	str, err := stringScorer(opts.StringScorer)
+	str, err := newTextScorer(opts.StringScorer)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: list_contains: %w", err)
 	}
@@ -456,44 +482,6 @@ func listStrings(items []any) []string {
 	return out
 }
 
-// ListContainsScore returns autoevals' ListContains score of output
-// against expected under the pairwise scorer sim.
-func ListContainsScore(output, expected []string, allowExtra bool, sim func(a, b string) float64) float64 {
-	s, _ := listContains(output, expected, allowExtra, func(a, b string) (float64, error) { return sim(a, b), nil })
-	return s
-}
-
-func listContains(output, expected []string, allowExtra bool, sim func(a, b string) (float64, error)) (float64, error) {
-	switch {
-	case len(output) == 0 && len(expected) == 0:
-		return 1, nil
-	case len(output) == 0 || len(expected) == 0:
-		return 0, nil
-	}
-	w := make([][]float64, len(output))
-	for i, o := range output {
-		w[i] = make([]float64, len(expected))
-		for j, e := range expected {
-			s, err := sim(o, e)
-			if err != nil {
-				return 0, err
-			}
-			w[i][j] = s
-		}
-	}
-	total := 0.0
-	for i, j := range assign.Max(w) {
-		if j >= 0 {
-			total += w[i][j]
-		}
-	}
-	den := max(len(output), len(expected))
-	if allowExtra {
-		den = len(expected)
-	}
-	return min(max(total/float64(den), 0), 1), nil
-}
-
 // Grade scores s.Output.
 func (g *ListContains) Grade(_ context.Context, s *Sample) Grade {
 	want := g.expected
@@ -516,9 +504,9 @@ func (g *ListContains) Grade(_ context.Context, s *Sample) Grade {
 	if len(got) > maxListItems || len(want) > maxListItems {
 		return NotGradedf("lists of %d and %d items: the limit is %d", len(got), len(want), maxListItems)
 	}
-	score, err := listContains(got, want, g.allowExtra, g.str)
-	if err != nil {
+	if err := g.str.fitsAll(got, want); err != nil {
 		return ErrorGrade("list_contains", err)
 	}
+	score := metric.ListContains(got, want, g.allowExtra, g.str.sim)
 	return scoreGrade("list overlap", score, g.threshold, 0, nil)
 }

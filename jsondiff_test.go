@@ -3,11 +3,12 @@ package proctor_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/proctorhq/proctor"
-	"github.com/proctorhq/proctor/metric"
 )
 
 // Reference values from autoevals' own tests:
@@ -87,18 +88,8 @@ func TestJSONDiffAutoevals(t *testing.T) {
 	t.Logf("%d autoevals values, max abs difference %.2g", len(autoevalsJSONCases)-1, maxDiff)
 }
 
-func TestNumericDiffAutoevals(t *testing.T) {
-	for _, c := range []struct{ a, b, want float64 }{{0, 0, 1}, {0, 1, 0}, {1, 2, 0.66667}, {1.0, 2.0, 0.66667}, {-1, 2, 0}} {
-		if got := proctor.NumericDiffScore(c.a, c.b); math.Abs(got-c.want) > 1e-4 {
-			t.Errorf("NumericDiffScore(%v, %v) = %v, want %v (autoevals)", c.a, c.b, got, c.want)
-		}
-	}
-	if got := proctor.NumericDiffScore(1e308, -1e308); got != 0 {
-		t.Errorf("NumericDiffScore(1e308, -1e308) = %v, want 0", got)
-	}
-	if got := proctor.NumericDiffScore(1e308, 1e308); got != 1 {
-		t.Errorf("NumericDiffScore(1e308, 1e308) = %v, want 1", got)
-	}
+// TestNumericDiffGrader checks the grader around metric.NumericDiff.
+func TestNumericDiffGrader(t *testing.T) {
 	g := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(2.0), Threshold: proctor.Ptr(0.6)})
 	for out, want := range map[string]proctor.Status{" 1 ": proctor.StatusPassed, "0.5": proctor.StatusFailed, "two": proctor.StatusFailed, "NaN": proctor.StatusFailed} {
 		if got := g.Grade(context.Background(), &proctor.Sample{Output: out}); got.Status != want {
@@ -110,35 +101,24 @@ func TestNumericDiffAutoevals(t *testing.T) {
 	}
 }
 
-func TestListContainsAutoevals(t *testing.T) {
-	ws := []string{"workspaces", "section", "view", "others", "workspace", "team", "pinning"}
-	sw := []string{"starred", "multiple different workspaces", "shortcuts"}
-	tests := []struct {
-		out, exp []string
-		extra    bool
-		want     float64
-	}{
-		{[]string{}, []string{}, false, 1},
-		{[]string{"0"}, []string{}, false, 0},
-		{[]string{}, []string{"0"}, false, 0},
-		{[]string{"a"}, []string{"a"}, false, 1},
-		{[]string{"a"}, []string{"a", "b"}, false, 0.5},
-		{[]string{"a", "b"}, []string{"a"}, false, 0.5},
-		{ws, sw, false, 0.1218},
-		{sw, ws, false, 0.1218},
-		{[]string{"a", "b"}, []string{"a"}, true, 1},
-		{[]string{"a", "b"}, []string{"b"}, true, 1},
+// TestListContainsTooLong: a pair of items past the string scorer's limit
+// makes list_contains not graded, naming the first such pair; the exact
+// scorer has no limit.
+func TestListContainsTooLong(t *testing.T) {
+	long := func(c string, n int) string { return strings.Repeat(c, n) }
+	want := []string{"short", long("a", 40000), long("c", 50000)}
+	out, _ := json.Marshal([]string{long("b", 30000), "x"})
+	s := &proctor.Sample{Output: string(out)}
+	jaro, _ := proctor.NewListContains(proctor.ListContainsOptions{Expected: want, StringScorer: "jaro"})
+	got := jaro.Grade(context.Background(), s)
+	if got.Status != proctor.StatusNotGraded || got.Err == nil ||
+		got.Reason != "list_contains: strings too long to compare: 30000 and 40000 code points, over 1073741824 pairs" {
+		t.Errorf("jaro on 30000 x 40000 code points: got %v %q, want not graded naming that pair", got.Status, got.Reason)
 	}
-	maxDiff := 0.0
-	for _, tt := range tests {
-		got := proctor.ListContainsScore(tt.out, tt.exp, tt.extra, metric.LevenshteinSimilarity)
-		d := math.Abs(got - tt.want)
-		maxDiff = max(maxDiff, d)
-		if d > 1e-4 {
-			t.Errorf("ListContains(%q, %q, extra %v) = %v, want %v (autoevals)", tt.out, tt.exp, tt.extra, got, tt.want)
-		}
+	exact, _ := proctor.NewListContains(proctor.ListContainsOptions{Expected: want, StringScorer: "exact"})
+	if got := exact.Grade(context.Background(), s); got.Status != proctor.StatusFailed || got.Score != 0 {
+		t.Errorf("exact: got %v score %v, want failed with score 0", got.Status, got.Score)
 	}
-	t.Logf("%d autoevals values, max abs difference %.2g", len(tests), maxDiff)
 }
 
 func TestJSONDiffSpecs(t *testing.T) {
@@ -183,4 +163,37 @@ func FuzzJSONDiff(f *testing.F) {
 			t.Errorf("score %v out of [0, 1]", gr.Score)
 		}
 	})
+}
+
+// BenchmarkListContains grades a list of 20 items against 20 expected
+// ones: 400 Levenshtein comparisons and the best one-to-one assignment.
+func BenchmarkListContains(b *testing.B) {
+	var got, want []string
+	for i := range 20 {
+		got = append(got, fmt.Sprintf("item number %d of the output", i*7%20))
+		want = append(want, fmt.Sprintf("item number %d of the list", i))
+	}
+	out, _ := json.Marshal(got)
+	g, _ := proctor.NewListContains(proctor.ListContainsOptions{Expected: want})
+	s := &proctor.Sample{Output: string(out)}
+	if gr := g.Grade(context.Background(), s); gr.Status != proctor.StatusPassed {
+		b.Fatalf("got %v, want passed", gr)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Grade(context.Background(), s)
+	}
+}
+
+// BenchmarkNumericDiff grades one number against the expected one.
+func BenchmarkNumericDiff(b *testing.B) {
+	g := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(1234.5)})
+	s := &proctor.Sample{Output: " 1200.25 "}
+	if gr := g.Grade(context.Background(), s); gr.Status != proctor.StatusPassed {
+		b.Fatalf("got %v, want passed", gr)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Grade(context.Background(), s)
+	}
 }

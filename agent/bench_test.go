@@ -52,6 +52,25 @@ func BenchmarkToolSequence(b *testing.B) {
 	benchGrade(b, g)
 }
 
+// BenchmarkToolSequenceCalls scores the sample's four calls, arguments
+// and all, against the same calls in another order (ragas'
+// ToolCallAccuracy, flexible order).
+func BenchmarkToolSequenceCalls(b *testing.B) {
+	want := agentSample().ToolCalls
+	want[0], want[3] = want[3], want[0]
+	g, _ := NewToolSequence(nil, ToolSequenceOptions{Mode: SequenceAnyOrder, Calls: want})
+	benchGrade(b, g)
+}
+
+// BenchmarkToolCallF1 scores the distinct names called, and then the
+// calls with their arguments, against the expected ones.
+func BenchmarkToolCallF1(b *testing.B) {
+	names, _ := NewToolCallF1([]string{"search_flights", "get_price", "book_flight"}, ToolCallF1Options{})
+	withArgs, _ := NewToolCallF1(nil, ToolCallF1Options{Calls: agentSample().ToolCalls})
+	b.Run("names", func(b *testing.B) { benchGrade(b, names) })
+	b.Run("calls", func(b *testing.B) { benchGrade(b, withArgs) })
+}
+
 func BenchmarkToolArgumentAssertion(b *testing.B) {
 	benchGrade(b, MustToolArgumentAssertion("book_flight", "$.seats", 2, ToolArgumentAssertionOptions{}))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/kit"
+	"github.com/proctorhq/proctor/metric"
 )
 
 // toolCheckSpecs registers the spec types tool_call_valid, tool_call_f1 and
@@ -517,35 +518,6 @@ func argumentsOrEmpty(raw json.RawMessage) (any, error) {
 	return decodeArguments(raw)
 }
 
-// ToolNameF1 returns precision, recall and F1 of the distinct names in
-// called against the distinct names in expected.
-func ToolNameF1(called, expected []string) (precision, recall, f1 float64) {
-	got := map[string]bool{}
-	for _, n := range called {
-		got[n] = true
-	}
-	want := map[string]bool{}
-	for _, n := range expected {
-		want[n] = true
-	}
-	hit := 0
-	for n := range want {
-		if got[n] {
-			hit++
-		}
-	}
-	if len(got) > 0 {
-		precision = float64(hit) / float64(len(got))
-	}
-	if len(want) > 0 {
-		recall = float64(hit) / float64(len(want))
-	}
-	if precision+recall > 0 {
-		f1 = 2 * precision * recall / (precision + recall)
-	}
-	return precision, recall, f1
-}
-
 // Grade scores the called names.
 func (g *ToolCallF1) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	calls := sampleToolCalls(s)
@@ -561,7 +533,7 @@ func (g *ToolCallF1) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 			called[i] = k
 		}
 	}
-	p, r, f1 := ToolNameF1(called, g.expected)
+	p, r, f1 := metric.ToolNameF1(called, g.expected)
 	gr := proctor.Scored(f1, g.threshold, kit.ScoreReason("tool call F1", f1, g.threshold, 0))
 	gr.Reason += fmt.Sprintf(" (precision %s, recall %s; expected [%s], called [%s])",
 		kit.FormatScore(p), kit.FormatScore(r), strings.Join(g.expected, ", "), strings.Join(called, ", "))

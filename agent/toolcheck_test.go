@@ -85,12 +85,15 @@ func TestToolCallF1Reference(t *testing.T) {
 	}
 }
 
-// TestToolCallAccuracyRagas checks ragas' own ToolCallAccuracy tests:
+// TestToolSequenceCallsRagas grades ragas' own ToolCallAccuracy tests
+// whose reference is not empty (metric/toolcalls_test.go has them all)
+// with tool_sequence's calls:
 //
 //	tests/unit/test_tool_call_accuracy.py explodinggradients/ragas@5df03eeebef8e9546d54ac3a78132a6464f06488
 //
-// (its mocked argument comparisons are those of exact matching).
-func TestToolCallAccuracyRagas(t *testing.T) {
+// (its mocked argument comparisons are those of exact matching), and
+// arguments written as a JSON string holding the object.
+func TestToolSequenceCallsRagas(t *testing.T) {
 	search := argCall("search", `{"query":"python"}`)
 	filter := argCall("filter", `{"type":"recent"}`)
 	tests := []struct {
@@ -108,13 +111,20 @@ func TestToolCallAccuracyRagas(t *testing.T) {
 		{"partial arguments", []proctor.ToolCall{argCall("search", `{"query":"python","limit":5}`), filter},
 			[]proctor.ToolCall{argCall("search", `{"query":"python","limit":10}`), filter}, true, 0.75},
 		{"wrong name", []proctor.ToolCall{argCall("wrong_tool", `{"query":"python"}`)}, []proctor.ToolCall{search}, true, 0},
-		{"both empty", nil, nil, true, 1},
-		{"empty reference", []proctor.ToolCall{argCall("unexpected", `{}`)}, nil, true, 0},
 		{"string arguments", []proctor.ToolCall{argCall("search", `"{\"query\":\"python\"}"`)}, []proctor.ToolCall{search}, true, 1},
+		{"arguments not an object", []proctor.ToolCall{argCall("search", `[1]`)}, []proctor.ToolCall{argCall("search", `"x"`)}, true, 1},
 	}
 	for _, tt := range tests {
-		if got := agent.ToolCallAccuracy(tt.pred, tt.ref, tt.strict); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		mode := agent.SequenceAnyOrder
+		if tt.strict {
+			mode = agent.SequenceExact
+		}
+		g, err := agent.NewToolSequence(nil, agent.ToolSequenceOptions{Mode: mode, Calls: tt.ref, Threshold: proctor.Ptr(0.0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Grade(context.Background(), &proctor.Sample{ToolCalls: tt.pred}); !got.HasScore || math.Abs(got.Score-tt.want) > 1e-12 {
+			t.Errorf("%s: got %v score %v, want %v", tt.name, got.Status, got.Score, tt.want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/kit"
+	"github.com/proctorhq/proctor/metric"
 
 	"github.com/ohler55/ojg/jp"
 )
@@ -194,7 +195,8 @@ func (m *SequenceMode) UnmarshalText(b []byte) error {
 // pattern, whatever the mode.
 //
 // With Calls instead of names, the calls' arguments count too and the
-// grade is scored as ragas' ToolCallAccuracy scores it ([ToolCallAccuracy]):
+// grade is scored as ragas' ToolCallAccuracy scores it
+// ([metric.ToolCallAccuracy]):
 // exact mode is its strict order, any-order mode its flexible order, and
 // the score must reach Threshold (default 1).
 //
@@ -204,8 +206,8 @@ type ToolSequence struct {
 	name      string
 	names     []string
 	mode      SequenceMode
-	caps      []toolCap // sorted by pattern, so the first broken cap reported is fixed
-	calls     []proctor.ToolCall
+	caps      []toolCap         // sorted by pattern, so the first broken cap reported is fixed
+	calls     []metric.ToolCall // the expected calls, decoded once
 	threshold float64
 }
 
@@ -263,7 +265,7 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 				return nil, fmt.Errorf("proctor: tool_sequence: call %d has no name", i+1)
 			}
 		}
-		g.calls = slices.Clone(opts.Calls)
+		g.calls = metricCalls(opts.Calls)
 	}
 	return g, nil
 }
@@ -285,7 +287,7 @@ func (g *ToolSequence) Grade(_ context.Context, s *proctor.Sample) proctor.Grade
 		}
 	}
 	if g.calls != nil {
-		score := ToolCallAccuracy(s.ToolCalls, g.calls, g.mode == SequenceExact)
+		score := metric.ToolCallAccuracy(metricCalls(s.ToolCalls), g.calls, g.mode == SequenceExact)
 		gr := proctor.Scored(score, g.threshold, kit.ScoreReason("tool call accuracy", score, g.threshold, 0)).WithEvidence(map[string]any{"tool_calls": toolCallNames(s)})
 		if gr.Status == proctor.StatusFailed {
 			gr.Reason += "; " + observed(s)
@@ -364,90 +366,20 @@ func matchAll(patterns []string, calls []proctor.ToolCall) bool {
 	return true
 }
 
-// ToolCallAccuracy returns ragas' ToolCallAccuracy of the predicted calls
-// against the reference calls: 1 when both are empty, 0 when either is;
-// otherwise 0 unless the name sequences are equal (strict) or equal once
-// sorted (not strict, where both lists are sorted by name and arguments
-// first), and else the mean over reference calls of the share of their
-// arguments the paired predicted call has with an equal value (compared
-// as JSON values, where ragas compares Python str forms), times the share
-// of reference calls paired. Arguments that are not a JSON object count as
-// none.
-func ToolCallAccuracy(pred, ref []proctor.ToolCall, strict bool) float64 {
-	switch {
-	case len(pred) == 0 && len(ref) == 0:
-		return 1
-	case len(pred) == 0 || len(ref) == 0:
-		return 0
-	}
-	p, r := argCalls(pred), argCalls(ref)
-	if !strict {
-		sortArgCalls(p)
-		sortArgCalls(r)
-	}
-	if len(p) != len(r) {
-		return 0 // the name sequences cannot be equal
-	}
-	for i := range p {
-		if p[i].name != r[i].name {
-			return 0
-		}
-	}
-	score := 0.0
-	for i := range r {
-		score += argScore(p[i].args, r[i].args)
-	}
-	return score / float64(len(r))
-}
-
-type argCall struct {
-	name string
-	args map[string]any
-	key  string // args as JSON with sorted keys; set by sortArgCalls
-}
-
-func argCalls(cs []proctor.ToolCall) []argCall {
-	out := make([]argCall, len(cs))
+// metricCalls returns cs as [metric.ToolCallAccuracy] takes them: each
+// call's arguments decoded (a JSON string holding JSON too), and nil
+// when they are absent or not a JSON object.
+func metricCalls(cs []proctor.ToolCall) []metric.ToolCall {
+	out := make([]metric.ToolCall, len(cs))
 	for i, c := range cs {
-		out[i].name = c.Name
+		out[i].Name = c.Name
 		if len(bytes.TrimSpace(c.Arguments)) > 0 {
 			if v, err := decodeArguments(c.Arguments); err == nil {
-				out[i].args, _ = v.(map[string]any)
+				out[i].Args, _ = v.(map[string]any)
 			}
 		}
 	}
 	return out
-}
-
-// sortArgCalls sorts calls by name, then by arguments.
-func sortArgCalls(cs []argCall) {
-	for i := range cs {
-		b, _ := json.Marshal(cs[i].args) // keys sorted
-		cs[i].key = string(b)
-	}
-	slices.SortStableFunc(cs, func(a, b argCall) int {
-		if c := strings.Compare(a.name, b.name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.key, b.key)
-	})
-}
-
-// argScore is ragas' _get_arg_score with exact matching.
-func argScore(pred, ref map[string]any) float64 {
-	if len(ref) == 0 {
-		if len(pred) == 0 {
-			return 1
-		}
-		return 0
-	}
-	hit := 0
-	for k, v := range ref {
-		if pv, ok := pred[k]; ok && reflect.DeepEqual(pv, v) {
-			hit++
-		}
-	}
-	return float64(hit) / float64(len(ref))
 }
 
 // ToolArgumentAssertion passes when a call to the named tool has arguments

@@ -41,6 +41,37 @@ func ExampleCorpusBLEU() {
 	// Output: corpus BLEU 0.6398 over 10 tokens
 }
 
+func ExampleSentenceChrF() {
+	hyp := "The relationship between Obama and Netanyahu is not exactly friendly."
+	refs := []string{"The ties between Obama and Netanyahu are not particularly friendly."}
+	for _, cfg := range []metric.ChrFConfig{{}, {WordOrder: 2}} {
+		s, err := metric.SentenceChrF(hyp, refs, cfg)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s %.4f\n", cfg.Name(), s)
+	}
+	_, err := metric.SentenceChrF(hyp, refs, metric.ChrFConfig{CharOrder: 40})
+	fmt.Println(err)
+	// Output:
+	// chrF2 0.6158
+	// chrF2++ 0.6028
+	// metric: chrF char_order: want 1..32, got 40
+}
+
+func ExampleCorpusChrF() {
+	hyps := []string{"The relationship between cats and dogs is not exactly friendly.", "a good bookshop is just a genteel black hole that knows how to read."}
+	refs := [][]string{{"The relationship between dogs and cats is not exactly friendly."}, {"A good bookshop is just a genteel Black Hole that knows how to read."}}
+	s, err := metric.CorpusChrF(hyps, refs, metric.ChrFConfig{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("corpus chrF2 %.4f\n", s)
+	// Output: corpus chrF2 0.8464
+}
+
 func ExampleSentenceGLEU() {
 	g := metric.SentenceGLEU("the the the the the the the", []string{"the cat is on the mat"})
 	fmt.Printf("GLEU %.4f\n", g)
@@ -124,4 +155,35 @@ func ExamplePairedSampleSize() {
 	n, _ := metric.PairedSampleSize(0.03, 0.10, 0.05, 0.8)
 	fmt.Println(n)
 	// Output: 870
+}
+
+func ExampleNumericDiff() {
+	fmt.Printf("%.4f %.4f %.4f\n", metric.NumericDiff(1, 2), metric.NumericDiff(0, 0), metric.NumericDiff(-1, 2))
+	// Output: 0.6667 1.0000 0.0000
+}
+
+func ExampleListContains() {
+	got := []string{"Paris", "Lyon", "Nice"}
+	want := []string{"Lyon", "paris"}
+	fmt.Printf("%.4f\n", metric.ListContains(got, want, false, metric.LevenshteinSimilarity))
+	fmt.Printf("%.4f\n", metric.ListContains(got, want, true, metric.LevenshteinSimilarity))
+	// Output:
+	// 0.6000
+	// 0.9000
+}
+
+func ExampleToolCallAccuracy() {
+	want := []metric.ToolCall{
+		{Name: "search", Args: map[string]any{"query": "python", "limit": 10.0}},
+		{Name: "filter", Args: map[string]any{"type": "recent"}},
+	}
+	got := []metric.ToolCall{want[1], {Name: "search", Args: map[string]any{"query": "python", "limit": 5.0}}}
+	fmt.Printf("in order %.2f, in any order %.2f\n", metric.ToolCallAccuracy(got, want, true), metric.ToolCallAccuracy(got, want, false))
+	// Output: in order 0.00, in any order 0.75
+}
+
+func ExampleToolNameF1() {
+	p, r, f1 := metric.ToolNameF1([]string{"search", "search", "book", "email"}, []string{"search", "book"})
+	fmt.Printf("precision %.2f, recall %.2f, F1 %.2f\n", p, r, f1)
+	// Output: precision 0.67, recall 1.00, F1 0.80
 }
