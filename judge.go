@@ -480,11 +480,6 @@ func ParseJudgeCacheMode(s string) (JudgeCacheMode, error) {
 	return "", fmt.Errorf("proctor: judge cache mode %q: want replay, record or read_write", s)
 }
 
-// judgeConfigOf returns the judge part of the config built from opts.
-func judgeConfigOf(opts []Option) judgeConfig {
-	return newConfig(opts).judgeConfig
-}
-
 func (jc *judgeConfig) redacted(s string) string {
 	if jc.redact == nil || s == "" {
 		return s

@@ -79,7 +79,7 @@ func TestScriptedRunFigures(t *testing.T) {
 				cases[i].Severity = SeverityCritical
 			}
 		}
-		opts := []Option{p, WithChecks(det, judged), WithConcurrency(8)}
+		opts := []RunnerOption{p, WithChecks(det, judged), WithConcurrency(8)}
 		if parallel {
 			opts = append(opts, WithPanelParallel())
 		}

@@ -11,7 +11,7 @@ import (
 // whether it failed, quoted like any other material. It is not graded when
 // the sample made no tool call. Verdicts, panels and counting are those of
 // [NewLLMJudge].
-func NewTrajectoryJudge(rubric string, opts JudgeOptions, with ...Option) *LLMJudge {
+func NewTrajectoryJudge(rubric string, opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	t := judgeTask{rubric: rubric, material: trajectoryMaterial,
 		materialTask: "Decide whether the path the AI agent took (its tool calls, in order) satisfies the criterion."}
 	return &LLMJudge{newJudgeGrader("trajectory_judge", opts, t, with)}
@@ -22,7 +22,7 @@ func NewTrajectoryJudge(rubric string, opts JudgeOptions, with ...Option) *LLMJu
 // on its own, with its role and the tool calls it made. It is not graded
 // when the sample has no messages. Verdicts, panels and counting are those
 // of [NewLLMJudge].
-func NewConversationJudge(rubric string, opts JudgeOptions, with ...Option) *LLMJudge {
+func NewConversationJudge(rubric string, opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	t := judgeTask{rubric: rubric, material: conversationMaterial,
 		materialTask: "Decide whether the AI system's side of the conversation satisfies the criterion."}
 	return &LLMJudge{newJudgeGrader("conversation_judge", opts, t, with)}
@@ -97,7 +97,7 @@ func ConversationRubric(criterion string) (string, bool) {
 
 // pathJudgeSpecs registers trajectory_judge and conversation_judge.
 func pathJudgeSpecs(m map[string]Builder) {
-	build := func(mk func(string, JudgeOptions, ...Option) *LLMJudge, rubric func(*SpecOptions) string) Builder {
+	build := func(mk func(string, JudgeOptions, ...CompilerOption) *LLMJudge, rubric func(*SpecOptions) string) Builder {
 		return func(o *SpecOptions) (Grader, error) {
 			r := rubric(o)
 			if err := o.Err(); err != nil {

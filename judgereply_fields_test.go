@@ -16,9 +16,9 @@ func replyJudge(name, family string, threshold float64, r JudgeReply, err error)
 		CallWithUsage: func(context.Context, string) (JudgeReply, error) { return r, err }}
 }
 
-func gradeWith(t *testing.T, pool *JudgePool, opts ...Option) (Grade, *JudgeEvidence) {
+func gradeWith(t *testing.T, pool *JudgePool, opts ...CompilerOption) (Grade, *JudgeEvidence) {
 	t.Helper()
-	opts = append([]Option{pool, WithJudgeRetry(JudgeRetry{Attempts: 1})}, opts...)
+	opts = append([]CompilerOption{pool, WithJudgeRetry(JudgeRetry{Attempts: 1})}, opts...)
 	g := NewLLMJudge("names the capital", JudgeOptions{}, opts...).
 		Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris", Model: Model{Family: "fam-z"}})
 	ev, _ := g.Evidence.(*JudgeEvidence)

@@ -209,8 +209,8 @@ func TestJudgeAgreementReported(t *testing.T) {
 func TestJudgeCacheReplayAndRecord(t *testing.T) {
 	dir := t.TempDir()
 	j := says("j", "fam-a", "pass", "high")
-	check := func(opts ...Option) Grade {
-		return NewLLMJudge("r", JudgeOptions{}, append([]Option{judgePoolOf(j), WithJudgeCache(dir)}, opts...)...).Grade(context.Background(), judgeSample())
+	check := func(opts ...CompilerOption) Grade {
+		return NewLLMJudge("r", JudgeOptions{}, append([]CompilerOption{judgePoolOf(j), WithJudgeCache(dir)}, opts...)...).Grade(context.Background(), judgeSample())
 	}
 	if g := check(WithJudgeCacheMode(JudgeCacheReplay)); g.Status != StatusNotGraded || !errors.Is(g.Err, ErrJudgeCacheMiss) || j.calls() != 0 {
 		t.Fatalf("replay on an empty cache: %v (%s), Err %v, %d calls; want not graded with ErrJudgeCacheMiss and no call", g.Status, g.Reason, g.Err, j.calls())

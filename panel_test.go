@@ -45,7 +45,7 @@ func TestPanelTriggers(t *testing.T) {
 				j1 := says("j1", "fam-a", tt.first[0], tt.first[1])
 				j2 := says("j2", "fam-b", "pass", "high")
 				j3 := says("j3", "fam-c", "pass", "high")
-				opts := []Option{judgePoolOf(j1, j2, j3)}
+				opts := []CompilerOption{judgePoolOf(j1, j2, j3)}
 				want := tt.wantCalls
 				if parallel {
 					opts = append(opts, WithPanelParallel())
@@ -100,7 +100,7 @@ func TestPanelTally(t *testing.T) {
 				j1 := says("j1", "fam-a", tt.verdicts[0], "low")
 				j2 := says("j2", "fam-b", tt.verdicts[1], "high")
 				j3 := says("j3", "fam-c", tt.verdicts[2], "high")
-				opts := []Option{judgePoolOf(j1, j2, j3)}
+				opts := []CompilerOption{judgePoolOf(j1, j2, j3)}
 				wantVotes, wantTally := 3, tt.wantTally
 				if parallel {
 					opts = append(opts, WithPanelParallel())
@@ -330,7 +330,7 @@ func TestCancelMidPanel(t *testing.T) {
 			j1 := says("j1", "fam-a", "pass", "low")
 			j2 := &fakeJudge{name: "j2", family: "fam-b", reply: block}
 			j3 := &fakeJudge{name: "j3", family: "fam-c", reply: block}
-			opts := []Option{judgePoolOf(j1, j2, j3)}
+			opts := []CompilerOption{judgePoolOf(j1, j2, j3)}
 			inFlight := 1
 			if parallel {
 				opts, inFlight = append(opts, WithPanelParallel()), 2

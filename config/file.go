@@ -121,8 +121,9 @@ type judgeEntry struct {
 // Config is a loaded config file: the options to pass to the Compiler and
 // Runner, and the judge pool for its stats (nil without judges).
 type Config struct {
-	opts []proctor.Option
-	pool *proctor.JudgePool
+	opts    []proctor.Option         // the judges and their policy
+	compile []proctor.CompilerOption // the embedder, network and webhook key
+	pool    *proctor.JudgePool
 }
 
 // loadFile reads and checks a config file.
@@ -179,7 +180,7 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 // the same file as --config, read from the suite's folder, except that it
 // may not name a judge_cache folder, since files a suite names stay in its
 // folder.
-func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
+func loadSuiteConfig(name string, data []byte) (*Config, error) {
 	fc, err := parseConfig(name, data)
 	if err != nil {
 		return nil, err
@@ -187,11 +188,7 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 	if fc.JudgeCache != "" || fc.JudgeCacheMode != "" {
 		return nil, fmt.Errorf("judge_cache: set it in a --config file, not in the config a suite names (judge_cache_mode too)")
 	}
-	c, err := buildConfig(fc)
-	if err != nil {
-		return nil, err
-	}
-	return c.opts, nil
+	return buildConfig(fc)
 }
 
 // buildConfig builds the judges and the policy options.
@@ -211,7 +208,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedder: %w", err)
 		}
-		c.opts = append(c.opts, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
+		c.compile = append(c.compile, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
 	}
 	if n := fc.Network; n != nil {
 		for i, a := range n.Allow {
@@ -219,7 +216,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 			if err != nil {
 				return nil, fmt.Errorf("network.allow[%d]: want a CIDR prefix such as 10.0.0.0/8: %w", i, err)
 			}
-			c.opts = append(c.opts, proctor.WithNetworkAllow(p))
+			c.compile = append(c.compile, proctor.WithNetworkAllow(p))
 		}
 	}
 	if w := fc.Webhook; w != nil && w.SigningKeyEnv != "" {
@@ -227,7 +224,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if key == "" {
 			return nil, fmt.Errorf("webhook.signing_key_env: environment variable %s is empty or unset", w.SigningKeyEnv)
 		}
-		c.opts = append(c.opts, proctor.WithWebhookSigningKey([]byte(key)))
+		c.compile = append(c.compile, proctor.WithWebhookSigningKey([]byte(key)))
 	}
 	if len(fc.Judges) == 0 {
 		return c, nil
