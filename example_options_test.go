@@ -3,6 +3,7 @@ package proctor_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func ExampleCompiler_Options() {
 func ExampleWithOptions() {
 	judges := []proctor.Option{
 		proctor.WithJudges(proctor.JudgeModel{Name: "j", Family: "f", Call: passJudge}),
-		proctor.WithJudgeTimeout(time.Second),
+		proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Second}),
 	}
 	check := proctor.NewLLMJudge("Names the capital of France.", proctor.JudgeOptions{})
 	r := proctor.NewRunner(proctor.WithOptions(judges...), proctor.WithChecks(proctor.Check{Grader: check}), proctor.WithSuiteName("capitals"))
@@ -56,8 +57,8 @@ func TestOptionRoles(t *testing.T) {
 	}
 	both := map[string]any{
 		"WithConcurrency": proctor.WithConcurrency(2), "WithJudges": proctor.WithJudges(proctor.JudgeModel{Name: "j", Call: passJudge}),
-		"WithJudgeBudget": proctor.WithJudgeBudget(proctor.JudgeBudget{}), "WithJudgeTimeout": proctor.WithJudgeTimeout(time.Second),
-		"WithRedactor": proctor.WithRedactor(nil), "WithOptions": proctor.WithOptions(),
+		"WithJudgePolicy": proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Second}),
+		"WithRedactor":    proctor.WithRedactor(nil), "WithOptions": proctor.WithOptions(),
 	}
 	check := func(group map[string]any, wantRunner, wantCompiler bool) {
 		for name, o := range group {
@@ -71,4 +72,35 @@ func TestOptionRoles(t *testing.T) {
 	check(runnerOnly, true, false)
 	check(compilerOnly, false, true)
 	check(both, true, true)
+}
+
+// TestJudgePolicyMerges: a later policy replaces only the fields it sets,
+// so a config's budget survives the caller's own policy, and same-family
+// judging given twice is one caveat.
+func TestJudgePolicyMerges(t *testing.T) {
+	pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "f", Call: passJudge})
+	check := proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}
+	r := proctor.NewRunner(pool,
+		proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: 1}, SameFamily: true}),
+		proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Second, SameFamily: true}),
+		proctor.WithChecks(check), proctor.WithConcurrency(1))
+	rep, err := r.Run(context.Background(), []proctor.Case{
+		{ID: "a", Sample: proctor.Sample{Model: proctor.Model{Family: "f"}}, Outputs: []proctor.Sample{{Output: "Paris."}}},
+		{ID: "b", Sample: proctor.Sample{Model: proctor.Model{Family: "f"}}, Outputs: []proctor.Sample{{Output: "It is Paris."}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Passed != 1 || rep.Totals.NotGraded != 1 || rep.Judges[0].Calls != 1 {
+		t.Errorf("totals %+v, %d calls; want the first policy's one-call budget kept: one passed (by a same-family judge), one not graded", rep.Totals, rep.Judges[0].Calls)
+	}
+	n := 0
+	for _, c := range rep.Caveats {
+		if strings.Contains(c, "same-family judging was allowed") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("caveats %q: want the same-family caveat once", rep.Caveats)
+	}
 }

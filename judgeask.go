@@ -57,7 +57,7 @@ type Judging struct {
 }
 
 // NewJudging returns a Judging with the judges and policy opts configure
-// ([WithJudges] or a [JudgePool], [WithJudgeBudget], [WithRedactor],
+// ([WithJudges] or a [JudgePool], [JudgePolicy.Budget], [WithRedactor],
 // [SpecOptions.Injected] in a spec builder...). Built without judges, it
 // asks the judges of the [Runner] grading the sample, found through the
 // context.

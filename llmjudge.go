@@ -301,7 +301,7 @@ func newJudgeGrader(typ string, opts JudgeOptions, t judgeTask, with []CompilerO
 // verdict, reasoning first, abstaining allowed. The first judge alone
 // decides when it is confident and nothing disputes it; otherwise a panel
 // of judges from other model families is convened, asked one at a time
-// until its outcome is settled (or all at once with [WithPanelParallel]),
+// until its outcome is settled (or all at once with [JudgePolicy.PanelParallel]),
 // and decides when at least two of its votes took a side and a majority of
 // those agree. It is not graded without a judge, when the panel does not
 // decide (one side alone, abstentions, an even split), or when the only

@@ -288,7 +288,7 @@ func (jc *judgeConfig) seat(s *Sample, t *judgeTask) (run judgeRun, order []int,
 	}
 	if len(order) == 0 {
 		return run, nil, ev, caveats, Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
-			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}, false
+			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with JudgePolicy.SameFamily)", s.Model.Family)}, false
 	}
 	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
 		caveats = append(caveats, caveatSameFamilyAllowed)

@@ -267,7 +267,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
 	c.opts = append(c.opts, c.pool)
 	if fc.AllowSameFamily {
-		c.opts = append(c.opts, proctor.WithSameFamilyJudges())
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{SameFamily: true}))
 	}
 	cache, err := judgeCacheOptions(fc)
 	if err != nil {
@@ -277,7 +277,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	switch fc.Panel {
 	case "", "sequential":
 	case "parallel":
-		c.opts = append(c.opts, proctor.WithPanelParallel())
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{PanelParallel: true}))
 	default:
 		return nil, fmt.Errorf("panel %q: want sequential (the default) or parallel", fc.Panel)
 	}
@@ -292,7 +292,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 				}
 			}
 		}
-		c.opts = append(c.opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}}))
 	}
 	if fc.JudgeFieldBytes != 0 {
 		c.opts = append(c.opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
@@ -304,7 +304,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		return nil, fmt.Errorf("judge_timeout_ms must not be negative")
 	}
 	if fc.JudgeTimeoutMS > 0 {
-		c.opts = append(c.opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Duration(fc.JudgeTimeoutMS) * time.Millisecond}))
 	}
 	return c, nil
 }
@@ -355,7 +355,7 @@ func judgeIdentity(j judgeEntry) string {
 func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
 	var opts []proctor.Option
 	if fc.JudgeCache != "" {
-		opts = append(opts, proctor.WithJudgeCache(fc.JudgeCache))
+		opts = append(opts, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: fc.JudgeCache}))
 		if k := os.Getenv(CacheKeyEnv); k != "" {
 			if len(k) < 16 {
 				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
@@ -371,7 +371,7 @@ func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
 		if fc.JudgeCache == "" {
 			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
 		}
-		opts = append(opts, proctor.WithJudgeCacheMode(mode))
+		opts = append(opts, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheMode: mode}))
 	}
 	return opts, nil
 }
