@@ -170,8 +170,8 @@ type Runner struct {
 // Model-graded checks built without judges ask the Runner's judges (see
 // [WithJudges]); each judge's calls in flight are capped by the Runner's
 // concurrency unless its [JudgeModel.Concurrency] says otherwise.
-func NewRunner(opts ...Option) *Runner {
-	cfg := newConfig(opts)
+func NewRunner(opts ...RunnerOption) *Runner {
+	cfg := newRunnerConfig(opts)
 	return &Runner{cfg: cfg, judges: &runJudges{jc: cfg.judgeConfig, concurrency: cmp.Or(cfg.concurrency, 4)}}
 }
 
@@ -187,8 +187,8 @@ var ErrCaseID = errors.New("proctor: case ids must be set and unique")
 // WithSuiteName names the suite a [Runner]'s reports are of:
 // [Runner.Run] and [Runner.Finish] set [Report.Suite] to it (Finish when
 // the report has no name).
-func WithSuiteName(name string) Option {
-	return optionFunc(func(c *config) { c.suite = name })
+func WithSuiteName(name string) RunnerOption {
+	return runnerOption(func(c *config) { c.suite = name })
 }
 
 // WithRecordOutputs has a [Runner] keep each case's input and expected
@@ -196,8 +196,8 @@ func WithSuiteName(name string) Option {
 // show what was graded (the HTML report's case view does). Off by default:
 // outputs can be large and sensitive. Redactors ([WithResultRedactor]) run
 // after, so a held-out split's outputs can still be kept out.
-func WithRecordOutputs() Option {
-	return optionFunc(func(c *config) { c.recordOutputs = true })
+func WithRecordOutputs() RunnerOption {
+	return runnerOption(func(c *config) { c.recordOutputs = true })
 }
 
 type recordOutputsKey struct{}
@@ -225,8 +225,8 @@ func (r *Runner) Concurrency() int { return cmp.Or(r.cfg.concurrency, 4) }
 // before returning it (from [Runner.Run] and [Runner.RunCase]): to keep
 // the outputs of a held-out split out of every report, say. Several are
 // applied in the order given.
-func WithResultRedactor(f func(CaseResult) CaseResult) Option {
-	return optionFunc(func(c *config) {
+func WithResultRedactor(f func(CaseResult) CaseResult) RunnerOption {
+	return runnerOption(func(c *config) {
 		if f != nil {
 			c.redactors = append(c.redactors, f)
 		}

@@ -90,7 +90,7 @@
 // Judges see the check's case, severity and earlier grades through
 // [CheckInfoFrom]. Every judge asked is in the grade's [JudgeEvidence];
 // identical calls are coalesced and cached, transient errors retried
-// ([WithJudgeRetry]), spending capped ([WithJudgeBudget]) and judged text
+// ([JudgePolicy.Retry]), spending capped ([JudgePolicy.Budget]) and judged text
 // redacted where the caller asks ([WithRedactor]). The subpackage
 // [github.com/proctorhq/proctor/judges/openai] adapts OpenAI-compatible
 // chat and embeddings endpoints to a [Judge] and an [EmbeddingProvider],

@@ -44,8 +44,8 @@ type embedConfig struct {
 // which needs no network and says so in its reasons. The embeddings of a
 // text are requested once per Compiler and kept in a bounded cache;
 // identical concurrent requests are coalesced.
-func WithEmbedder(e EmbeddingProvider) Option {
-	return optionFunc(func(c *config) {
+func WithEmbedder(e EmbeddingProvider) CompilerOption {
+	return compilerOption(func(c *config) {
 		if e == nil {
 			c.embedShared = nil
 			return

@@ -39,14 +39,14 @@ func ExampleWithJudges_runner() {
 	// panels: 1
 }
 
-// With WithPanelParallel the whole panel is asked at once, for latency.
-func ExampleWithPanelParallel() {
+// With JudgePolicy.PanelParallel the whole panel is asked at once, for latency.
+func ExampleJudgePolicy_panelParallel() {
 	pool := proctor.NewJudgePool(
 		proctor.JudgeModel{Name: "first", Family: "acme", Call: scripted("pass", "low")},
 		proctor.JudgeModel{Name: "second", Family: "globex", Call: scripted("pass", "high")},
 		proctor.JudgeModel{Name: "third", Family: "initech", Call: scripted("fail", "high")},
 	)
-	g := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool, proctor.WithPanelParallel())
+	g := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool, proctor.WithJudgePolicy(proctor.JudgePolicy{PanelParallel: true}))
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "It is so [1]."})
 	fmt.Println(gr.Status, gr.Evidence.(*proctor.JudgeEvidence).PanelTally)
 	// Output:
@@ -56,12 +56,12 @@ func ExampleWithPanelParallel() {
 // In replay mode the judge cache answers from recorded replies only: a
 // prompt never recorded is not graded and no judge is called, so a CI run
 // on recorded judgements never reaches a model.
-func ExampleWithJudgeCacheMode() {
+func ExampleJudgePolicy_replay() {
 	dir, _ := os.MkdirTemp("", "judge-cache")
 	defer os.RemoveAll(dir)
 	pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "acme", Call: scripted("pass", "high")})
 	g := proctor.NewLLMJudge("The answer is polite.", proctor.JudgeOptions{}, pool,
-		proctor.WithJudgeCache(dir), proctor.WithJudgeCacheMode(proctor.JudgeCacheReplay))
+		proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: dir, CacheMode: proctor.JudgeCacheReplay}))
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "Thanks!"})
 	fmt.Println(gr.Status, errors.Is(gr.Err, proctor.ErrJudgeCacheMiss), pool.Stats()[0].Calls)
 	// Output:
@@ -79,7 +79,7 @@ func ExampleWithJudgeCacheKey() {
 	run := func() *proctor.Report {
 		pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "acme", Call: scripted("fail", "high")})
 		check := proctor.Check{Grader: proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})}
-		r := proctor.NewRunner(pool, proctor.WithJudgeCache(dir), key, proctor.WithChecks(check))
+		r := proctor.NewRunner(pool, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: dir}), key, proctor.WithChecks(check))
 		rep, _ := r.Run(context.Background(), []proctor.Case{{ID: "c1", Sample: proctor.Sample{Output: "It is so."}}})
 		return rep
 	}

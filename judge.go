@@ -1,6 +1,7 @@
 package proctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -249,7 +250,7 @@ func IsTransient(err error) bool {
 }
 
 // ErrJudgeBudget is the cause of grades left not graded because the run's
-// judge budget ([WithJudgeBudget]) was spent.
+// judge budget ([JudgePolicy.Budget]) was spent.
 var ErrJudgeBudget = errors.New("proctor: judge budget spent")
 
 // ErrNoJudge is the cause of model-graded grades when no judge is
@@ -383,15 +384,65 @@ func WithJudges(primary JudgeModel, panel ...JudgeModel) Option {
 	return NewJudgePool(primary, panel...)
 }
 
-// WithSameFamilyJudges lets a judge of the same family as the model under
-// test grade it. By default such judges are skipped (the next eligible judge
-// becomes the primary, and the grade's caveats say so) because a model
-// judging its own family measures self-agreement. With this option every
-// [Runner] report carries a caveat saying same-family judging was allowed.
-func WithSameFamilyJudges() Option {
+// JudgePolicy is how the judges are asked: what the run may spend, how
+// calls are retried and bounded, the disk cache, how a panel is asked and
+// whether a judge may grade its own model family. Its zero value is the
+// default in every field. Give it with [WithJudgePolicy].
+type JudgePolicy struct {
+	// Budget caps what the run spends on judges; see [JudgeBudget]. The
+	// default is no cap.
+	Budget JudgeBudget
+	// Retry sets how transient judge errors are retried; the default is 3
+	// attempts with backoff from 250ms.
+	Retry JudgeRetry
+	// Timeout bounds each judge call; the default is 60s. A call that runs
+	// out of time is retried as a transient error.
+	Timeout time.Duration
+	// CacheDir keeps judge replies in this folder (created if missing), one
+	// file per (judge model, prompt version, prompt), so a rerun of an
+	// unchanged suite asks no judge. Replies are cached in memory for the
+	// life of the pool either way. The default is no disk cache.
+	CacheDir string
+	// CacheMode says how the disk cache is used; see [JudgeCacheMode].
+	// Replay without a CacheDir replays nothing: every model-graded check
+	// is not graded.
+	CacheMode JudgeCacheMode
+	// PanelParallel asks a convened panel's judges all at once, for
+	// latency. By default they are asked one at a time and the panel stops
+	// as soon as its outcome is decided (two judges that took the same side
+	// and that no remaining vote could outnumber), so an escalation the
+	// first panel judge settles costs two calls, not three.
+	PanelParallel bool
+	// SameFamily lets a judge of the same family as the model under test
+	// grade it. By default such judges are skipped (the next eligible judge
+	// becomes the primary, and the grade's caveats say so) because a model
+	// judging its own family measures self-agreement. When set, every
+	// [Runner] report carries a caveat saying same-family judging was
+	// allowed.
+	SameFamily bool
+}
+
+// WithJudgePolicy sets how the judges are asked; see [JudgePolicy]. Given
+// more than once (a config file's policy, then the caller's), each field
+// that is set replaces the one before and a zero field keeps it, so
+// WithJudgePolicy(JudgePolicy{PanelParallel: true}) after a config's
+// budget keeps the budget.
+func WithJudgePolicy(p JudgePolicy) Option {
 	return optionFunc(func(c *config) {
-		c.allowSameFamily = true
-		c.caveats = append(c.caveats, caveatSameFamilyAllowed)
+		if p.Budget != (JudgeBudget{}) {
+			c.budget = p.Budget
+		}
+		if p.Retry != (JudgeRetry{}) {
+			c.retry = p.Retry
+		}
+		c.timeout = cmp.Or(p.Timeout, c.timeout)
+		c.cacheDir = cmp.Or(p.CacheDir, c.cacheDir)
+		c.cacheMode = cmp.Or(p.CacheMode, c.cacheMode)
+		c.panelParallel = c.panelParallel || p.PanelParallel
+		if p.SameFamily && !c.allowSameFamily {
+			c.allowSameFamily = true
+			c.caveats = append(c.caveats, caveatSameFamilyAllowed)
+		}
 	})
 }
 
@@ -405,42 +456,8 @@ func WithRedactor(f func(string) string) Option {
 	return optionFunc(func(c *config) { c.redact = f })
 }
 
-// WithJudgeBudget caps what the run spends on judges; see [JudgeBudget].
-// The default is no cap.
-func WithJudgeBudget(b JudgeBudget) Option {
-	return optionFunc(func(c *config) { c.budget = b })
-}
-
-// WithJudgeCache keeps judge replies in dir (created if missing), one file
-// per (judge model, prompt version, prompt), so a rerun of an unchanged
-// suite asks no judge. Replies are cached in memory for the life of the
-// pool either way. The default is no disk cache.
-func WithJudgeCache(dir string) Option {
-	return optionFunc(func(c *config) { c.cacheDir = dir })
-}
-
-// WithJudgeTimeout bounds each judge call; the default is 60s. A call that
-// runs out of time is retried as a transient error.
-func WithJudgeTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.timeout = d })
-}
-
-// WithJudgeRetry sets how transient judge errors are retried; the default
-// is 3 attempts with backoff from 250ms.
-func WithJudgeRetry(r JudgeRetry) Option {
-	return optionFunc(func(c *config) { c.retry = r })
-}
-
-// WithPanelParallel asks a convened panel's judges all at once, for
-// latency. By default they are asked one at a time and the panel stops as
-// soon as its outcome is decided (two judges that took the same side and
-// that no remaining vote could outnumber), so an escalation the first panel
-// judge settles costs two calls, not three.
-func WithPanelParallel() Option {
-	return optionFunc(func(c *config) { c.panelParallel = true })
-}
-
-// JudgeCacheMode says how the disk judge cache ([WithJudgeCache]) is used.
+// JudgeCacheMode says how the disk judge cache ([JudgePolicy.CacheDir])
+// is used.
 type JudgeCacheMode string
 
 const (
@@ -460,13 +477,6 @@ const (
 // judge cache is in [JudgeCacheReplay] mode and held no reply.
 var ErrJudgeCacheMiss = errors.New("proctor: no recorded judge reply (judge cache in replay mode)")
 
-// WithJudgeCacheMode sets how the disk judge cache is used; see
-// [JudgeCacheMode]. Replay without a cache directory replays nothing: every
-// model-graded check is not graded.
-func WithJudgeCacheMode(m JudgeCacheMode) Option {
-	return optionFunc(func(c *config) { c.cacheMode = m })
-}
-
 // ParseJudgeCacheMode reads "replay", "record" or "read_write" (or "").
 func ParseJudgeCacheMode(s string) (JudgeCacheMode, error) {
 	switch s {
@@ -478,11 +488,6 @@ func ParseJudgeCacheMode(s string) (JudgeCacheMode, error) {
 		return JudgeCacheRecord, nil
 	}
 	return "", fmt.Errorf("proctor: judge cache mode %q: want replay, record or read_write", s)
-}
-
-// judgeConfigOf returns the judge part of the config built from opts.
-func judgeConfigOf(opts []Option) judgeConfig {
-	return newConfig(opts).judgeConfig
 }
 
 func (jc *judgeConfig) redacted(s string) string {

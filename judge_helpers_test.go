@@ -62,7 +62,7 @@ func judgePoolOf(js ...*fakeJudge) *JudgePool {
 }
 
 // fastRetry keeps retry tests quick.
-var fastRetry = WithJudgeRetry(JudgeRetry{Base: time.Millisecond, Max: 2 * time.Millisecond})
+var fastRetry = WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Base: time.Millisecond, Max: 2 * time.Millisecond}})
 
 func judgeSample() *Sample {
 	return &Sample{ID: "s1", Input: "What is the capital of France?", Output: "Paris.", Model: Model{Name: "subject-1", Family: "fam-z"}}

@@ -15,7 +15,7 @@ type PanelStats struct {
 	// agreement, 0 agreement at chance, below 0 systematic disagreement.
 	// Nil when undefined (no paired panel, or every vote the same).
 	// Panels stopped early hold only the votes that settled them, which
-	// agree; judges asked in parallel ([WithPanelParallel]) give the
+	// agree; judges asked in parallel ([JudgePolicy.PanelParallel]) give the
 	// fuller measure.
 	Alpha *float64 `json:"alpha,omitempty"`
 	// Coincidences is the coincidence matrix alpha is computed from, over

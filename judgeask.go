@@ -103,12 +103,12 @@ type Judging struct {
 }
 
 // NewJudging returns a Judging with the judges and policy opts configure
-// ([WithJudges] or a [JudgePool], [WithJudgeBudget], [WithRedactor],
+// ([WithJudges] or a [JudgePool], [JudgePolicy.Budget], [WithRedactor],
 // [SpecOptions.Injected] in a spec builder...). Built without judges, it
 // asks the judges of the [Runner] grading the sample, found through the
 // context.
-func NewJudging(opts ...Option) *Judging {
-	return &Judging{jc: judgeConfigOf(opts)}
+func NewJudging(opts ...CompilerOption) *Judging {
+	return &Judging{jc: newCompilerConfig(opts).judgeConfig}
 }
 
 // Pool returns the judges Ask would ask in ctx: j's own, else those of

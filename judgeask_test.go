@@ -83,7 +83,7 @@ func TestJudgingAskSameFamilyAndFirst(t *testing.T) {
 func TestJudgingAskCacheAndBudget(t *testing.T) {
 	var a atomic.Int32
 	pool := proctor.NewJudgePool(countingJudge("a", "fam-a", "9", &a))
-	j := proctor.NewJudging(pool, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: 1}))
+	j := proctor.NewJudging(pool, proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: 1}}))
 	ctx := context.Background()
 	for range 2 {
 		if g := j.Ask(ctx, &proctor.Sample{Output: "Paris"}, proctor.SeverityUnset, ratingAsk); g.Status != proctor.StatusPassed {

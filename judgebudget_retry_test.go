@@ -16,7 +16,7 @@ func TestBudgetRefusedRetryNotCounted(t *testing.T) {
 	}}
 	pool := NewJudgePool(judge)
 	g := NewLLMJudge("Names the capital.", JudgeOptions{}, pool,
-		WithJudgeBudget(JudgeBudget{Calls: 1}), WithJudgeRetry(JudgeRetry{Attempts: 3, Base: time.Millisecond, Max: time.Millisecond}))
+		WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Calls: 1}}), WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 3, Base: time.Millisecond, Max: time.Millisecond}}))
 	got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 	if got.Status != StatusNotGraded {
 		t.Fatalf("got %v (%s), want not graded", got.Status, got.Reason)

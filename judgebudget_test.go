@@ -63,7 +63,7 @@ func TestJudgeBudgetHoldsUnderConcurrency(t *testing.T) {
 	// One call's most: about 1,400 prompt bytes and 500 completion tokens,
 	// about $0.03; the budget allows that once, not twice.
 	const budget = 0.045
-	r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgeBudget(proctor.JudgeBudget{CostUSD: budget}),
+	r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{CostUSD: budget}}),
 		proctor.WithChecks(proctor.Check{Grader: judge}))
 	rep, err := r.Run(context.Background(), tenCases())
 	if err != nil {
@@ -97,7 +97,7 @@ func TestJudgeTokenBudgetHoldsUnderConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := proctor.NewJudgePool(c.JudgeModel("tokens", "openai"))
-	r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgeBudget(proctor.JudgeBudget{Tokens: 3000}),
+	r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Tokens: 3000}}),
 		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
 	if _, err := r.Run(context.Background(), tenCases()); err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestJudgeCostBudgetNeedsPrices(t *testing.T) {
 		calls.Add(1)
 		return `{"verdict":"pass","confidence":"high"}`, nil
 	}}
-	r := proctor.NewRunner(proctor.NewJudgePool(j), proctor.WithJudgeBudget(proctor.JudgeBudget{CostUSD: 1}),
+	r := proctor.NewRunner(proctor.NewJudgePool(j), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{CostUSD: 1}}),
 		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
 	var ce *proctor.JudgeConfigError
 	if err := r.Err(); !errors.As(err, &ce) || ce.Judge != "unpriced" {
@@ -128,7 +128,7 @@ func TestJudgeCostBudgetNeedsPrices(t *testing.T) {
 	if _, err := r.Run(context.Background(), tenCases()); !errors.Is(err, proctor.ErrJudgeMisconfigured) || calls.Load() != 0 {
 		t.Errorf("Run: %v after %d calls; want ErrJudgeMisconfigured and no call", err, calls.Load())
 	}
-	g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(j), proctor.WithJudgeBudget(proctor.JudgeBudget{CostUSD: 1}))
+	g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(j), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{CostUSD: 1}}))
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "Paris."}); got.Status != proctor.StatusNotGraded || calls.Load() != 0 {
 		t.Errorf("grader alone: %v after %d calls, want not graded and no call", got.Status, calls.Load())
 	}

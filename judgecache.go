@@ -81,7 +81,11 @@ func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
 	return p
 }
 
-func (p *JudgePool) apply(c *config) {
+// A JudgePool is an [Option]: given to a Runner or a Compiler, it is the
+// judges their model-graded checks ask.
+func (p *JudgePool) applyRunner(c *config) { p.applyCompiler(c) }
+
+func (p *JudgePool) applyCompiler(c *config) {
 	c.pool = p
 	c.caveats = append(c.caveats, p.caveats...)
 	c.finishers = append(c.finishers, p.finish)

@@ -10,7 +10,7 @@ import (
 
 // TestScriptedRunFigures runs 1,000 cases through a Runner with scripted
 // judges, once asking panel judges one at a time (the default) and once all
-// at once (WithPanelParallel), and checks the call counts against the
+// at once (JudgePolicy.PanelParallel), and checks the call counts against the
 // escalation rule: every case costs one call; asked one at a time, an
 // escalated case costs one more call when the first panel judge agrees with
 // the first judge (two agreeing votes settle it) and two more otherwise;
@@ -79,9 +79,9 @@ func TestScriptedRunFigures(t *testing.T) {
 				cases[i].Severity = SeverityCritical
 			}
 		}
-		opts := []Option{p, WithChecks(det, judged), WithConcurrency(8)}
+		opts := []RunnerOption{p, WithChecks(det, judged), WithConcurrency(8)}
 		if parallel {
-			opts = append(opts, WithPanelParallel())
+			opts = append(opts, WithJudgePolicy(JudgePolicy{PanelParallel: true}))
 		}
 		r := NewRunner(opts...)
 		rep, err := r.Run(context.Background(), cases)

@@ -125,7 +125,7 @@ func TestJudgeTransientStaysPerCase(t *testing.T) {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			srv, n := misconfiguredServer(t, status, `{"error":{"message":"model overloaded, not found a slot"}}`)
 			pool := proctor.NewJudgePool(chatJudge(t, srv.URL, "primary", "openai"))
-			r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: 1}),
+			r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
 				proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
 			rep, err := r.Run(context.Background(), tenCases())
 			if err != nil {

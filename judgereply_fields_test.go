@@ -16,9 +16,9 @@ func replyJudge(name, family string, threshold float64, r JudgeReply, err error)
 		CallWithUsage: func(context.Context, string) (JudgeReply, error) { return r, err }}
 }
 
-func gradeWith(t *testing.T, pool *JudgePool, opts ...Option) (Grade, *JudgeEvidence) {
+func gradeWith(t *testing.T, pool *JudgePool, opts ...CompilerOption) (Grade, *JudgeEvidence) {
 	t.Helper()
-	opts = append([]Option{pool, WithJudgeRetry(JudgeRetry{Attempts: 1})}, opts...)
+	opts = append([]CompilerOption{pool, WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 1}})}, opts...)
 	g := NewLLMJudge("names the capital", JudgeOptions{}, opts...).
 		Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris", Model: Model{Family: "fam-z"}})
 	ev, _ := g.Evidence.(*JudgeEvidence)
@@ -50,7 +50,7 @@ func TestJudgeReplyRequestsCounted(t *testing.T) {
 	}
 	// A budget of 2 calls is spent by one call that made 2 requests.
 	pool := NewJudgePool(replyJudge("j", "fam-a", 0, JudgeReply{Text: verdictJSON("pass", "high"), Requests: 2}, nil))
-	budget := WithJudgeBudget(JudgeBudget{Calls: 2})
+	budget := WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Calls: 2}})
 	gradeWith(t, pool, budget)
 	g := NewLLMJudge("names the capital", JudgeOptions{}, pool, budget).
 		Grade(context.Background(), &Sample{Input: "q", Output: "another answer", Model: Model{Family: "fam-z"}})
@@ -141,9 +141,9 @@ func TestJudgeReplyFieldsChecked(t *testing.T) {
 	}
 	dir := t.TempDir()
 	want := JudgeReply{Text: verdictJSON("pass", "high"), Reasoning: "because", VerdictProbability: 0.75}
-	gradeWith(t, NewJudgePool(replyJudge("j", "fam-a", 0, want, nil)), WithJudgeCache(dir))
+	gradeWith(t, NewJudgePool(replyJudge("j", "fam-a", 0, want, nil)), WithJudgePolicy(JudgePolicy{CacheDir: dir}))
 	pool := NewJudgePool(replyJudge("j", "fam-a", 0, JudgeReply{}, errors.New("not asked")))
-	_, ev := gradeWith(t, pool, WithJudgeCache(dir))
+	_, ev := gradeWith(t, pool, WithJudgePolicy(JudgePolicy{CacheDir: dir}))
 	if v := ev.Judges[0]; !v.Cached || v.VerdictProbability == nil || *v.VerdictProbability != 0.75 {
 		t.Errorf("from the disk cache: %+v, want cached with probability 0.75", v)
 	}

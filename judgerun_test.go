@@ -209,29 +209,29 @@ func TestJudgeAgreementReported(t *testing.T) {
 func TestJudgeCacheReplayAndRecord(t *testing.T) {
 	dir := t.TempDir()
 	j := says("j", "fam-a", "pass", "high")
-	check := func(opts ...Option) Grade {
-		return NewLLMJudge("r", JudgeOptions{}, append([]Option{judgePoolOf(j), WithJudgeCache(dir)}, opts...)...).Grade(context.Background(), judgeSample())
+	check := func(opts ...CompilerOption) Grade {
+		return NewLLMJudge("r", JudgeOptions{}, append([]CompilerOption{judgePoolOf(j), WithJudgePolicy(JudgePolicy{CacheDir: dir})}, opts...)...).Grade(context.Background(), judgeSample())
 	}
-	if g := check(WithJudgeCacheMode(JudgeCacheReplay)); g.Status != StatusNotGraded || !errors.Is(g.Err, ErrJudgeCacheMiss) || j.calls() != 0 {
+	if g := check(WithJudgePolicy(JudgePolicy{CacheMode: JudgeCacheReplay})); g.Status != StatusNotGraded || !errors.Is(g.Err, ErrJudgeCacheMiss) || j.calls() != 0 {
 		t.Fatalf("replay on an empty cache: %v (%s), Err %v, %d calls; want not graded with ErrJudgeCacheMiss and no call", g.Status, g.Reason, g.Err, j.calls())
 	}
-	if g := check(WithJudgeCacheMode(JudgeCacheRecord)); g.Status != StatusPassed || j.calls() != 1 {
+	if g := check(WithJudgePolicy(JudgePolicy{CacheMode: JudgeCacheRecord})); g.Status != StatusPassed || j.calls() != 1 {
 		t.Fatalf("record: %v, %d calls; want passed after 1 call", g.Status, j.calls())
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("record wrote %d files, want 1", len(files))
 	}
-	if g := check(WithJudgeCacheMode(JudgeCacheRecord)); g.Status != StatusPassed || j.calls() != 2 {
+	if g := check(WithJudgePolicy(JudgePolicy{CacheMode: JudgeCacheRecord})); g.Status != StatusPassed || j.calls() != 2 {
 		t.Errorf("record again: %d calls, want 2 (record mode does not read the disk)", j.calls())
 	}
-	if g := check(WithJudgeCacheMode(JudgeCacheReplay)); g.Status != StatusPassed || j.calls() != 2 {
+	if g := check(WithJudgePolicy(JudgePolicy{CacheMode: JudgeCacheReplay})); g.Status != StatusPassed || j.calls() != 2 {
 		t.Errorf("replay of a recorded prompt: %v (%s), %d calls; want passed with no new call", g.Status, g.Reason, j.calls())
 	}
 	// A different prompt is a miss in replay, and is reported as such in
 	// a Runner's report without a panel being convened.
 	j2, j3 := says("j2", "fam-b", "pass", "high"), says("j3", "fam-c", "pass", "high")
-	r := NewRunner(judgePoolOf(j, j2, j3), WithJudgeCache(dir), WithJudgeCacheMode(JudgeCacheReplay),
+	r := NewRunner(judgePoolOf(j, j2, j3), WithJudgePolicy(JudgePolicy{CacheDir: dir, CacheMode: JudgeCacheReplay}),
 		WithChecks(Check{Grader: NewLLMJudge("another rubric", JudgeOptions{})}))
 	rep, _ := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
 	g := rep.Cases[0].Attempts[0].Grades[0]
@@ -380,7 +380,7 @@ func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
 		return verdictJSON("pass", "high"), nil
 	}}
 	p := NewJudgePool(m)
-	r := NewRunner(p, WithConcurrency(16), WithJudgeRetry(JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}),
+	r := NewRunner(p, WithConcurrency(16), WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}}),
 		WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
 	cases := make([]Case, 200)
 	for i := range cases {

@@ -23,7 +23,7 @@ func TestJudgeUsageRefused(t *testing.T) {
 		cost   float64
 	}{{-1000, 0}, {math.MaxInt, 0}, {10, -1}, {10, math.NaN()}, {10, math.Inf(1)}} {
 		g := NewLLMJudge("Names the capital.", JudgeOptions{}, NewJudgePool(usageJudge(u.tokens, u.cost)),
-			WithJudgeBudget(JudgeBudget{Tokens: 1 << 20})) // room for the call's reservation
+			WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Tokens: 1 << 20}})) // room for the call's reservation
 		got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 		if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "impossible usage") {
 			t.Errorf("usage %d tokens, $%v: %v (%s), want not graded naming the usage", u.tokens, u.cost, got.Status, got.Reason)
@@ -39,7 +39,7 @@ func TestJudgeBudgetSaturates(t *testing.T) {
 	}
 	pool := NewJudgePool(usageJudge(maxCallTokens, 0))
 	pool.tokens = math.MaxInt - 10
-	g := NewLLMJudge("Names the capital.", JudgeOptions{}, pool, WithJudgeBudget(JudgeBudget{Tokens: 100}))
+	g := NewLLMJudge("Names the capital.", JudgeOptions{}, pool, WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Tokens: 100}}))
 	got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 	if got.Status != StatusNotGraded || pool.tokens != math.MaxInt-10 {
 		t.Errorf("spent budget: %v (%s), tokens %d; want not graded, tokens unchanged", got.Status, got.Reason, pool.tokens)

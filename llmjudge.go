@@ -289,15 +289,15 @@ type JudgeOptions struct {
 	Severity Severity
 }
 
-func newJudgeGrader(typ string, opts JudgeOptions, t judgeTask, with []Option) judgeGrader {
-	return judgeGrader{name: cmp.Or(opts.Name, typ), severity: opts.Severity, jc: judgeConfigOf(with), task: t}
+func newJudgeGrader(typ string, opts JudgeOptions, t judgeTask, with []CompilerOption) judgeGrader {
+	return judgeGrader{name: cmp.Or(opts.Name, typ), severity: opts.Severity, jc: newCompilerConfig(with).judgeConfig, task: t}
 }
 
 // LLMJudge passes when the judges find the output meets a rubric: binary
 // verdict, reasoning first, abstaining allowed. The first judge alone
 // decides when it is confident and nothing disputes it; otherwise a panel
 // of judges from other model families is convened, asked one at a time
-// until its outcome is settled (or all at once with [WithPanelParallel]),
+// until its outcome is settled (or all at once with [JudgePolicy.PanelParallel]),
 // and decides when at least two of its votes took a side and a majority of
 // those agree. It is not graded without a judge, when the panel does not
 // decide (one side alone, abstentions, an even split), or when the only
@@ -318,20 +318,20 @@ var (
 // NewLLMJudge returns a grader that asks the judges configured by with
 // ([WithJudges] or a [JudgePool], and the judge policy options) whether the
 // output meets rubric.
-func NewLLMJudge(rubric string, opts JudgeOptions, with ...Option) *LLMJudge {
+func NewLLMJudge(rubric string, opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	return &LLMJudge{newJudgeGrader("llm_judge", opts, judgeTask{rubric: rubric, showExpected: true, showContext: true}, with)}
 }
 
 // NewFaithfulness returns an [LLMJudge] with the built-in faithfulness
 // rubric: every claim of the output is supported by the sample's context.
 // Not graded without context.
-func NewFaithfulness(opts JudgeOptions, with ...Option) *LLMJudge {
+func NewFaithfulness(opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	return &LLMJudge{newJudgeGrader("faithfulness", opts, judgeTask{rubric: rubricFaithfulness, needContext: true}, with)}
 }
 
 // NewRelevance returns an [LLMJudge] with the built-in relevance rubric:
 // the output addresses the input. Not graded without an input.
-func NewRelevance(opts JudgeOptions, with ...Option) *LLMJudge {
+func NewRelevance(opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	return &LLMJudge{newJudgeGrader("relevance", opts, judgeTask{rubric: rubricRelevance, needInput: true}, with)}
 }
 
@@ -339,13 +339,13 @@ func NewRelevance(opts JudgeOptions, with ...Option) *LLMJudge {
 // rubric: the output contradicts nothing in, and invents nothing beyond,
 // the input and context. It passes when there is no hallucination. Not
 // graded without context.
-func NewHallucination(opts JudgeOptions, with ...Option) *LLMJudge {
+func NewHallucination(opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	return &LLMJudge{newJudgeGrader("hallucination", opts, judgeTask{rubric: rubricHallucination, needContext: true}, with)}
 }
 
 // NewToxicity returns an [LLMJudge] with the built-in toxicity rubric. It
 // passes when the output is not toxic.
-func NewToxicity(opts JudgeOptions, with ...Option) *LLMJudge {
+func NewToxicity(opts JudgeOptions, with ...CompilerOption) *LLMJudge {
 	return &LLMJudge{newJudgeGrader("toxicity", opts, judgeTask{rubric: rubricToxicity}, with)}
 }
 
@@ -388,7 +388,7 @@ type LLMScoreOptions struct {
 // NewLLMScore returns a scoring grader; it returns an error when the scale
 // is empty, PassAt is off it, Threshold is outside [0, 1], or Prompt does
 // not parse.
-func NewLLMScore(rubric string, opts LLMScoreOptions, with ...Option) (*LLMScore, error) {
+func NewLLMScore(rubric string, opts LLMScoreOptions, with ...CompilerOption) (*LLMScore, error) {
 	t := judgeTask{kind: taskScore, rubric: rubric, showExpected: true, showContext: true}
 	if opts.Prompt != "" {
 		p, err := parseUserPrompt(opts.Prompt, false)
@@ -439,7 +439,7 @@ type LLMCategoryOptions struct {
 // NewLLMCategory returns a classifying grader. It returns an error when
 // categories is empty or repeats a category, or pass is empty or names a
 // category not in categories.
-func NewLLMCategory(categories, pass []string, opts LLMCategoryOptions, with ...Option) (*LLMCategory, error) {
+func NewLLMCategory(categories, pass []string, opts LLMCategoryOptions, with ...CompilerOption) (*LLMCategory, error) {
 	if len(categories) == 0 {
 		return nil, fmt.Errorf("proctor: llm_category needs at least one category")
 	}
@@ -489,7 +489,7 @@ type LLMPairwiseOptions struct {
 // NewLLMPairwise returns a grader comparing the output with baseline, in
 // which {{expected}}, {{input}} and {{item.KEY}} are replaced by the
 // sample's values (a literal substitution, no other template syntax).
-func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...Option) *LLMPairwise {
+func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...CompilerOption) *LLMPairwise {
 	t := judgeTask{kind: taskPairwise, rubric: cmp.Or(opts.Rubric, rubricPairwise), baseline: baseline}
 	if opts.Prompt != "" {
 		t.prompt, t.promptErr = parseUserPrompt(opts.Prompt, true)
@@ -513,7 +513,7 @@ type LLMAnswerMatchOptions struct {
 
 // NewLLMAnswerMatch returns a grader comparing the output's meaning with
 // the expected answer.
-func NewLLMAnswerMatch(opts LLMAnswerMatchOptions, with ...Option) *LLMAnswerMatch {
+func NewLLMAnswerMatch(opts LLMAnswerMatchOptions, with ...CompilerOption) *LLMAnswerMatch {
 	t := judgeTask{rubric: rubricAnswerMatch, needExpected: true, expected: opts.Expected}
 	return &LLMAnswerMatch{newJudgeGrader("llm_answer_match", opts.JudgeOptions, t, with)}
 }
@@ -544,7 +544,7 @@ func judgeSpecs(m map[string]Builder) {
 		}
 		return NewLLMAnswerMatch(opts, with...), nil
 	}
-	builtins := map[string]func(JudgeOptions, ...Option) *LLMJudge{
+	builtins := map[string]func(JudgeOptions, ...CompilerOption) *LLMJudge{
 		"faithfulness":  NewFaithfulness,
 		"relevance":     NewRelevance,
 		"hallucination": NewHallucination,
@@ -560,8 +560,8 @@ func judgeSpecs(m map[string]Builder) {
 
 // judgeSpecOptions are what every judge spec's grader takes from the
 // spec: its name and severity, and what the Compiler injects.
-func judgeSpecOptions(o *SpecOptions) (JudgeOptions, []Option) {
-	return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []Option{configOption(o.config())}
+func judgeSpecOptions(o *SpecOptions) (JudgeOptions, []CompilerOption) {
+	return JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []CompilerOption{configOption(o.config())}
 }
 
 // llmScoreSpec builds an llm_score spec: a scale with pass_at, or the
@@ -674,9 +674,9 @@ func llmPairwiseSpec(o *SpecOptions) (Grader, error) {
 
 // configOption copies what a Compiler injects (judges and their policy,
 // embedder, files, network) from a built config into another.
-func configOption(c *config) Option {
+func configOption(c *config) CompilerOption {
 	jc, ec, nc, files := c.judgeConfig, c.embedConfig, c.netConfig, c.files
-	return optionFunc(func(d *config) {
+	return compilerOption(func(d *config) {
 		d.judgeConfig, d.embedConfig, d.netConfig, d.files = jc, ec, nc, files
 	})
 }

@@ -4,15 +4,45 @@ import (
 	"io/fs"
 )
 
-// Option configures a [Runner] or a [Compiler]. Options are values, so one
-// set can be built once and passed to both; see [WithOptions].
-type Option interface {
-	apply(*config)
+// A RunnerOption configures a [Runner]: [NewRunner] takes these. Every
+// [Option] is one; [WithChecks], [WithSubject], [WithSuiteName],
+// [WithRecordOutputs] and [WithResultRedactor] are Runner options only, so
+// giving one to a [Compiler] or a grader constructor does not compile.
+type RunnerOption interface {
+	applyRunner(*config)
 }
 
+// A CompilerOption configures a [Compiler] and the graders built outside
+// one: [NewCompiler], [NewJudging] and constructors such as [NewLLMJudge]
+// take these. Every [Option] is one; [WithFiles], [WithSpecTypes],
+// [WithEmbedder] and the network options are Compiler options only.
+type CompilerOption interface {
+	applyCompiler(*config)
+}
+
+// An Option configures both a [Runner] and a [Compiler]: the judges and
+// their policy, and the concurrency. Options are values, so one set can be
+// built once and passed to both; see [WithOptions].
+type Option interface {
+	RunnerOption
+	CompilerOption
+}
+
+// optionFunc is an Option: it applies to Runners and Compilers alike.
 type optionFunc func(*config)
 
-func (f optionFunc) apply(c *config) { f(c) }
+func (f optionFunc) applyRunner(c *config)   { f(c) }
+func (f optionFunc) applyCompiler(c *config) { f(c) }
+
+// runnerOption applies to Runners only.
+type runnerOption func(*config)
+
+func (f runnerOption) applyRunner(c *config) { f(c) }
+
+// compilerOption applies to Compilers (and grader constructors) only.
+type compilerOption func(*config)
+
+func (f compilerOption) applyCompiler(c *config) { f(c) }
 
 // config holds everything injected into a Runner or Compiler. Each field's
 // zero value is the documented default.
@@ -35,25 +65,52 @@ type config struct {
 	netConfig
 }
 
-func newConfig(opts []Option) *config {
+// newRunnerConfig builds a Runner's config from its options.
+func newRunnerConfig(opts []RunnerOption) *config {
 	c := &config{}
 	for _, o := range opts {
 		if o != nil {
-			o.apply(c)
+			o.applyRunner(c)
 		}
 	}
 	return c
 }
 
-// WithOptions bundles several options into one.
-func WithOptions(opts ...Option) Option {
-	return optionFunc(func(c *config) {
-		for _, o := range opts {
-			if o != nil {
-				o.apply(c)
-			}
+// newCompilerConfig builds a Compiler's (or a grader's) config from its
+// options.
+func newCompilerConfig(opts []CompilerOption) *config {
+	c := &config{}
+	for _, o := range opts {
+		if o != nil {
+			o.applyCompiler(c)
 		}
-	})
+	}
+	return c
+}
+
+// WithOptions bundles several options into one, which a [Runner] and a
+// [Compiler] both take: a []Option from a config loader goes to
+// [NewRunner] as one value, beside Runner options.
+func WithOptions(opts ...Option) Option { return options(opts) }
+
+// options is the Option WithOptions returns: it applies each of its
+// options in the same role.
+type options []Option
+
+func (os options) applyRunner(c *config) {
+	for _, o := range os {
+		if o != nil {
+			o.applyRunner(c)
+		}
+	}
+}
+
+func (os options) applyCompiler(c *config) {
+	for _, o := range os {
+		if o != nil {
+			o.applyCompiler(c)
+		}
+	}
 }
 
 // WithConcurrency sets how many cases a [Runner] grades at once. The default
@@ -70,19 +127,19 @@ func WithConcurrency(n int) Option {
 
 // WithChecks adds checks that a [Runner] applies to every case, after ordering
 // them with the case's own checks (deterministic first).
-func WithChecks(checks ...Check) Option {
-	return optionFunc(func(c *config) { c.checks = append(c.checks, checks...) })
+func WithChecks(checks ...Check) RunnerOption {
+	return runnerOption(func(c *config) { c.checks = append(c.checks, checks...) })
 }
 
 // WithSubject sets the function that produces an attempt's output for cases
 // that carry no recorded outputs. Without a subject such cases are not graded.
-func WithSubject(s Subject) Option {
-	return optionFunc(func(c *config) { c.subject = s })
+func WithSubject(s Subject) RunnerOption {
+	return runnerOption(func(c *config) { c.subject = s })
 }
 
 // WithFiles lets specs read the files they name (schema_file) from fsys,
 // which confines them to it: use os.DirFS(suiteDir) or os.OpenRoot(dir).FS().
 // Without it a spec that names a file is a spec error.
-func WithFiles(fsys fs.FS) Option {
-	return optionFunc(func(c *config) { c.files = fsys })
+func WithFiles(fsys fs.FS) CompilerOption {
+	return compilerOption(func(c *config) { c.files = fsys })
 }

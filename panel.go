@@ -235,7 +235,7 @@ func (jc *judgeConfig) decide(ctx context.Context, s *Sample, t *judgeTask, seve
 }
 
 // askPanel asks the panel judges more, all at once with
-// WithPanelParallel, else one at a time until the votes still to come
+// JudgePolicy.PanelParallel, else one at a time until the votes still to come
 // cannot change the outcome, adding their votes to ev. stop is true, with
 // the grade to give, when the context ended or the budget is spent.
 func (r *judgeRun) askPanel(ctx context.Context, more []int, ev *JudgeEvidence, caveats []string) (g Grade, stop bool) {
@@ -298,7 +298,7 @@ func (jc *judgeConfig) seat(s *Sample, t *judgeTask) (run judgeRun, order []int,
 	}
 	if len(order) == 0 {
 		return run, nil, ev, caveats, Grade{Status: StatusNotGraded, Err: ErrNoJudge, Evidence: ev,
-			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with WithSameFamilyJudges)", s.Model.Family)}, false
+			Reason: fmt.Sprintf("no judge may grade a model of family %q: every judge shares it (allow with JudgePolicy.SameFamily)", s.Model.Family)}, false
 	}
 	if jc.allowSameFamily && sameFamily(p, order, s.Model) {
 		caveats = append(caveats, caveatSameFamilyAllowed)

@@ -45,10 +45,10 @@ func TestPanelTriggers(t *testing.T) {
 				j1 := says("j1", "fam-a", tt.first[0], tt.first[1])
 				j2 := says("j2", "fam-b", "pass", "high")
 				j3 := says("j3", "fam-c", "pass", "high")
-				opts := []Option{judgePoolOf(j1, j2, j3)}
+				opts := []CompilerOption{judgePoolOf(j1, j2, j3)}
 				want := tt.wantCalls
 				if parallel {
-					opts = append(opts, WithPanelParallel())
+					opts = append(opts, WithJudgePolicy(JudgePolicy{PanelParallel: true}))
 					if tt.wantPanel {
 						want = 3 // the whole panel, asked at once
 					}
@@ -100,10 +100,10 @@ func TestPanelTally(t *testing.T) {
 				j1 := says("j1", "fam-a", tt.verdicts[0], "low")
 				j2 := says("j2", "fam-b", tt.verdicts[1], "high")
 				j3 := says("j3", "fam-c", tt.verdicts[2], "high")
-				opts := []Option{judgePoolOf(j1, j2, j3)}
+				opts := []CompilerOption{judgePoolOf(j1, j2, j3)}
 				wantVotes, wantTally := 3, tt.wantTally
 				if parallel {
-					opts = append(opts, WithPanelParallel())
+					opts = append(opts, WithJudgePolicy(JudgePolicy{PanelParallel: true}))
 				} else {
 					wantVotes = tt.seqVotes
 					var asked []JudgeVote
@@ -201,7 +201,7 @@ func TestSameFamily(t *testing.T) {
 	t.Run("allowed", func(t *testing.T) {
 		j1 := says("j1", "fam-a", "pass", "high")
 		p := judgePoolOf(j1)
-		gr := NewLLMJudge("r", JudgeOptions{}, p, WithSameFamilyJudges()).Grade(context.Background(), subject)
+		gr := NewLLMJudge("r", JudgeOptions{}, p, WithJudgePolicy(JudgePolicy{SameFamily: true})).Grade(context.Background(), subject)
 		if gr.Status != StatusPassed || j1.calls() != 1 {
 			t.Errorf("got %v, %d calls, want passed by the allowed judge", gr.Status, j1.calls())
 		}
@@ -209,7 +209,7 @@ func TestSameFamily(t *testing.T) {
 			t.Errorf("grade caveats %q lack the same-family caveat", gr.Caveats)
 		}
 		// Every report of a run that allows it says so, even where no case needed it.
-		r := NewRunner(p, WithSameFamilyJudges())
+		r := NewRunner(p, WithJudgePolicy(JudgePolicy{SameFamily: true}))
 		rep, err := r.Run(context.Background(), nil)
 		if err != nil || !strings.Contains(strings.Join(rep.Caveats, "|"), "same-family judging was allowed") {
 			t.Errorf("report caveats %q (err %v) lack the same-family caveat", rep.Caveats, err)
@@ -308,7 +308,7 @@ func TestJudgePanics(t *testing.T) {
 }
 
 // TestCancelMidPanel cancels a run while panel judges are blocked in
-// their calls: with WithPanelParallel both calls are in flight at once;
+// their calls: with JudgePolicy.PanelParallel both calls are in flight at once;
 // asked one at a time, the first panel call is in flight and the second is
 // never made. Each call in flight must see the cancellation itself (not
 // the 60 s judge timeout), the grade must come back at once, not graded
@@ -330,10 +330,10 @@ func TestCancelMidPanel(t *testing.T) {
 			j1 := says("j1", "fam-a", "pass", "low")
 			j2 := &fakeJudge{name: "j2", family: "fam-b", reply: block}
 			j3 := &fakeJudge{name: "j3", family: "fam-c", reply: block}
-			opts := []Option{judgePoolOf(j1, j2, j3)}
+			opts := []CompilerOption{judgePoolOf(j1, j2, j3)}
 			inFlight := 1
 			if parallel {
-				opts, inFlight = append(opts, WithPanelParallel()), 2
+				opts, inFlight = append(opts, WithJudgePolicy(JudgePolicy{PanelParallel: true})), 2
 			}
 			done := make(chan Grade, 1)
 			go func() { done <- NewLLMJudge("r", JudgeOptions{}, opts...).Grade(ctx, judgeSample()) }()
@@ -388,14 +388,14 @@ func TestDiskCache(t *testing.T) {
 	dir := t.TempDir()
 	for run, wantCalls := range []int{1, 0} {
 		j := says("j", "fam-a", "fail", "high")
-		gr := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j), WithJudgeCache(dir)).Grade(context.Background(), judgeSample())
+		gr := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j), WithJudgePolicy(JudgePolicy{CacheDir: dir})).Grade(context.Background(), judgeSample())
 		if gr.Status != StatusFailed || j.calls() != wantCalls {
 			t.Errorf("run %d: got %v with %d calls, want failed with %d", run, gr.Status, j.calls(), wantCalls)
 		}
 	}
 	// A different prompt misses the cache.
 	j := says("j", "fam-a", "fail", "high")
-	NewLLMJudge("another rubric", JudgeOptions{}, judgePoolOf(j), WithJudgeCache(dir)).Grade(context.Background(), judgeSample())
+	NewLLMJudge("another rubric", JudgeOptions{}, judgePoolOf(j), WithJudgePolicy(JudgePolicy{CacheDir: dir})).Grade(context.Background(), judgeSample())
 	if j.calls() != 1 {
 		t.Errorf("a new prompt made %d calls, want 1", j.calls())
 	}
@@ -403,7 +403,7 @@ func TestDiskCache(t *testing.T) {
 
 func TestBudget(t *testing.T) {
 	j := says("j", "fam-a", "pass", "high")
-	g := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j), WithJudgeBudget(JudgeBudget{Calls: 2}))
+	g := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j), WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Calls: 2}}))
 	var st []Status
 	for i := range 4 {
 		s := judgeSample()

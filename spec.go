@@ -80,8 +80,8 @@ type Compiler struct {
 
 // NewCompiler returns a Compiler that knows the built-in spec types and uses
 // the injected judges, embedder and files from opts.
-func NewCompiler(opts ...Option) *Compiler {
-	cfg := newConfig(opts)
+func NewCompiler(opts ...CompilerOption) *Compiler {
+	cfg := newCompilerConfig(opts)
 	family := make(map[string]Builder, len(cfg.specTypes))
 	for _, t := range cfg.specTypes {
 		family[t.Name] = t.Build
@@ -778,8 +778,8 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 func (o *SpecOptions) config() *config { return o.c.cfg }
 
 // Injected returns what the Compiler building this spec was given for its
-// graders, as one Option: the judges and their policy, the embedder, the
+// graders, as one CompilerOption: the judges and their policy, the embedder, the
 // files spec options may read and the network policy. A builder in any
 // package hands it to [NewJudging] or to its own constructors' options, so
 // its grader is configured as the built-in ones are.
-func (o *SpecOptions) Injected() Option { return configOption(o.config()) }
+func (o *SpecOptions) Injected() CompilerOption { return configOption(o.config()) }

@@ -51,9 +51,9 @@ type SpecOptionDoc struct {
 // WithSpecTypes gives a [Compiler] the spec types of a family package:
 // specs may name them, and [Compiler.SpecTypes] lists them. A later type
 // of the same name replaces an earlier one; [Compiler.Register] replaces
-// both. On a [Runner] or a grader the option has no effect.
-func WithSpecTypes(types ...SpecType) Option {
-	return optionFunc(func(c *config) {
+// both. Given to a grader constructor it has no effect.
+func WithSpecTypes(types ...SpecType) CompilerOption {
+	return compilerOption(func(c *config) {
 		c.specTypes = append(c.specTypes, types...)
 	})
 }

@@ -82,29 +82,29 @@ type netConfig struct {
 // WithNetworkAllow lets network graders reach the given prefixes, which are
 // otherwise blocked when loopback, private or special-purpose. By default
 // none are allowed. For tests: WithNetworkAllow(netip.MustParsePrefix("127.0.0.1/32")).
-func WithNetworkAllow(prefixes ...netip.Prefix) Option {
-	return optionFunc(func(c *config) { c.network.Allow = append(c.network.Allow, prefixes...) })
+func WithNetworkAllow(prefixes ...netip.Prefix) CompilerOption {
+	return compilerOption(func(c *config) { c.network.Allow = append(c.network.Allow, prefixes...) })
 }
 
 // WithNetworkResolver sets how network graders look names up (see
 // [Network].Resolve). The default is the system resolver.
-func WithNetworkResolver(resolve func(ctx context.Context, host string) ([]netip.Addr, error)) Option {
-	return optionFunc(func(c *config) { c.network.Resolve = resolve })
+func WithNetworkResolver(resolve func(ctx context.Context, host string) ([]netip.Addr, error)) CompilerOption {
+	return compilerOption(func(c *config) { c.network.Resolve = resolve })
 }
 
 // WithNetworkDialer sets how network graders connect to an address the
 // guard passed (see [Network].Dial): a proxy-less tunnel, a test recorder.
 // The guard still applies: dial is only ever handed checked literal
 // addresses. The default is a net.Dialer.
-func WithNetworkDialer(dial func(ctx context.Context, network, address string) (net.Conn, error)) Option {
-	return optionFunc(func(c *config) { c.network.Dial = dial })
+func WithNetworkDialer(dial func(ctx context.Context, network, address string) (net.Conn, error)) CompilerOption {
+	return compilerOption(func(c *config) { c.network.Dial = dial })
 }
 
 // WithWebhookSigningKey signs the body of every custom_webhook request
 // compiled with this option (unless its spec names its own key with
 // sign_secret_env); see [WebhookOptions].SigningKey.
-func WithWebhookSigningKey(key []byte) Option {
-	return optionFunc(func(c *config) { c.webhookKey = bytes.Clone(key) })
+func WithWebhookSigningKey(key []byte) CompilerOption {
+	return compilerOption(func(c *config) { c.webhookKey = bytes.Clone(key) })
 }
 
 // WebhookOptions configure [NewCustomWebhook]. The zero value waits 10 s,

@@ -18,7 +18,7 @@ type pathJudge struct {
 	ask      proctor.JudgeAsk
 }
 
-func newPathJudge(typ, task string, opts proctor.JudgeOptions, with []proctor.Option,
+func newPathJudge(typ, task string, opts proctor.JudgeOptions, with []proctor.CompilerOption,
 	material func(*proctor.Sample, func(string) string) ([]proctor.JudgeMaterial, string)) pathJudge {
 	return pathJudge{name: cmp.Or(opts.Name, typ), severity: opts.Severity, judging: proctor.NewJudging(with...),
 		ask: proctor.JudgeAsk{Task: task, Material: material}}
@@ -54,7 +54,7 @@ var (
 // with ([proctor.WithJudges] or a [proctor.JudgePool], and the judge
 // policy options; built without them, those of the Runner grading the
 // sample) whether the agent's path meets rubric.
-func NewTrajectoryJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.Option) *TrajectoryJudge {
+func NewTrajectoryJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.CompilerOption) *TrajectoryJudge {
 	task := "Decide whether the path the AI agent took (its tool calls, in order) satisfies the criterion."
 	return &TrajectoryJudge{newPathJudge("trajectory_judge", task, opts, with, func(s *proctor.Sample, red func(string) string) ([]proctor.JudgeMaterial, string) {
 		if len(s.ToolCalls) == 0 {
@@ -81,7 +81,7 @@ var (
 // NewConversationJudge returns a grader that asks the judges configured by
 // with whether the sample's conversation meets rubric (one of the
 // built-in rubrics, [ConversationRubric], or your own).
-func NewConversationJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.Option) *ConversationJudge {
+func NewConversationJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.CompilerOption) *ConversationJudge {
 	task := "Decide whether the AI system's side of the conversation satisfies the criterion."
 	return &ConversationJudge{newPathJudge("conversation_judge", task, opts, with, func(s *proctor.Sample, red func(string) string) ([]proctor.JudgeMaterial, string) {
 		if len(s.Messages) == 0 {
@@ -156,7 +156,7 @@ func ConversationRubric(criterion string) (string, bool) {
 
 // judgeSpecs registers trajectory_judge and conversation_judge.
 func judgeSpecs(m map[string]proctor.Builder) {
-	build := func(mk func(string, proctor.JudgeOptions, ...proctor.Option) proctor.Grader, rubric func(*proctor.SpecOptions) string) proctor.Builder {
+	build := func(mk func(string, proctor.JudgeOptions, ...proctor.CompilerOption) proctor.Grader, rubric func(*proctor.SpecOptions) string) proctor.Builder {
 		return func(o *proctor.SpecOptions) (proctor.Grader, error) {
 			r := rubric(o)
 			if err := o.Err(); err != nil {
@@ -165,10 +165,10 @@ func judgeSpecs(m map[string]proctor.Builder) {
 			return mk(r, proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, o.Injected()), nil
 		}
 	}
-	m["trajectory_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.Option) proctor.Grader {
+	m["trajectory_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) proctor.Grader {
 		return NewTrajectoryJudge(r, jo, with...)
 	}, func(o *proctor.SpecOptions) string { return o.RequireString("rubric") })
-	m["conversation_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.Option) proctor.Grader {
+	m["conversation_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) proctor.Grader {
 		return NewConversationJudge(r, jo, with...)
 	}, conversationSpecRubric)
 }

@@ -186,7 +186,7 @@ func TestPathJudgesPolicy(t *testing.T) {
 		t.Run("cache, budget and stats/"+spec, func(t *testing.T) {
 			j := proctest.Says("j", "fam-a", "fail", "high")
 			pool := proctest.Pool(j)
-			ch, err := proctor.NewCompiler(agent.Types(), pool, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: 1})).Compile([]byte(spec))
+			ch, err := proctor.NewCompiler(agent.Types(), pool, proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: 1}})).Compile([]byte(spec))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -122,4 +122,4 @@ func judgeTypes() []proctor.SpecType {
 }
 
 // Types gives a [proctor.Compiler] the agent family's spec types.
-func Types() proctor.Option { return proctor.WithSpecTypes(SpecTypes()...) }
+func Types() proctor.CompilerOption { return proctor.WithSpecTypes(SpecTypes()...) }

@@ -35,4 +35,4 @@ func SpecTypes() []proctor.SpecType {
 
 // Types gives a [proctor.Compiler] the spec types of every family package
 // ([SpecTypes]); the root package's own it knows already.
-func Types() proctor.Option { return proctor.WithSpecTypes(SpecTypes()...) }
+func Types() proctor.CompilerOption { return proctor.WithSpecTypes(SpecTypes()...) }

@@ -53,18 +53,32 @@ func Parse(name string, data []byte) (*Config, error) {
 // [suite.Options.LoadConfig] takes it: the same format as [Load] reads,
 // except that it may not set judge_cache, since everything a suite names
 // stays in the suite's folder.
-func ForSuite(name string, data []byte) ([]proctor.Option, error) {
+func ForSuite(name string, data []byte) (*Config, error) {
 	return loadSuiteConfig(name, data)
 }
 
-// Options returns the options that inject the file's judges, embedder and
-// policies, for [proctor.NewCompiler] and [proctor.NewRunner] alike. A nil
+// Options returns the options that inject the file's judges and their
+// policies, for [proctor.NewRunner] and [proctor.NewCompiler] alike. A nil
 // Config has none.
 func (c *Config) Options() []proctor.Option {
 	if c == nil {
 		return nil
 	}
 	return c.opts
+}
+
+// CompilerOptions returns what [proctor.NewCompiler] takes from the file:
+// [Config.Options] and the embedder, network and webhook settings, which
+// only compiled graders use. A nil Config has none.
+func (c *Config) CompilerOptions() []proctor.CompilerOption {
+	if c == nil {
+		return nil
+	}
+	out := make([]proctor.CompilerOption, 0, len(c.opts)+len(c.compile))
+	for _, o := range c.opts {
+		out = append(out, o)
+	}
+	return append(out, c.compile...)
 }
 
 // Judges returns the pool of the file's judges, whose Stats say what the

@@ -46,9 +46,9 @@ func TestLoad(t *testing.T) {
 // TestForSuite: a suite's config file may not set judge_cache (files a
 // suite names stay in its folder); anything else reads as Load reads it.
 func TestForSuite(t *testing.T) {
-	opts, err := config.ForSuite("j.yaml", []byte("judges: [{name: s, type: scripted, family: f, replies: [{reply: ok}]}]\n"))
-	if err != nil || len(opts) != 1 {
-		t.Errorf("%v, %d options", err, len(opts))
+	c, err := config.ForSuite("j.yaml", []byte("judges: [{name: s, type: scripted, family: f, replies: [{reply: ok}]}]\n"))
+	if err != nil || len(c.Options()) != 1 || c.Judges() == nil || len(c.CompilerOptions()) != 1 {
+		t.Errorf("%v, %d options, %d compiler options", err, len(c.Options()), len(c.CompilerOptions()))
 	}
 	if _, err := config.ForSuite("j.yaml", []byte("judge_cache: /tmp/x\n")); err == nil || !strings.Contains(err.Error(), "judge_cache") {
 		t.Errorf("judge_cache in a suite's config: %v", err)

@@ -23,7 +23,7 @@ func TestEmbedderErrorsScrubbed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := proctor.NewCompiler(c.Options()...).Compile([]byte(`{"type":"semantic_similarity","expected":"a"}`))
+	g, err := proctor.NewCompiler(c.CompilerOptions()...).Compile([]byte(`{"type":"semantic_similarity","expected":"a"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,13 +27,13 @@ judges:
 		fmt.Println(err)
 		return
 	}
-	comp := proctor.NewCompiler(cfg.Options()...)
+	comp := proctor.NewCompiler(cfg.CompilerOptions()...)
 	check, err := comp.Compile([]byte(`{"type":"llm_judge","rubric":"Names the capital of France."}`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	r := proctor.NewRunner(cfg.Options()...)
+	r := proctor.NewRunner(proctor.WithOptions(cfg.Options()...))
 	rep, _ := r.Run(context.Background(), []proctor.Case{
 		{ID: "paris", Sample: proctor.Sample{Input: "Capital of France?"}, Outputs: []proctor.Sample{{Output: "Paris."}}, Checks: []proctor.Check{check}},
 		{ID: "lyon", Sample: proctor.Sample{Input: "Capital of France?"}, Outputs: []proctor.Sample{{Output: "Lyon."}}, Checks: []proctor.Check{check}},

@@ -121,8 +121,9 @@ type judgeEntry struct {
 // Config is a loaded config file: the options to pass to the Compiler and
 // Runner, and the judge pool for its stats (nil without judges).
 type Config struct {
-	opts []proctor.Option
-	pool *proctor.JudgePool
+	opts    []proctor.Option         // the judges and their policy
+	compile []proctor.CompilerOption // the embedder, network and webhook key
+	pool    *proctor.JudgePool
 }
 
 // loadFile reads and checks a config file.
@@ -179,7 +180,7 @@ func parseConfig(path string, b []byte) (*fileConfig, error) {
 // the same file as --config, read from the suite's folder, except that it
 // may not name a judge_cache folder, since files a suite names stay in its
 // folder.
-func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
+func loadSuiteConfig(name string, data []byte) (*Config, error) {
 	fc, err := parseConfig(name, data)
 	if err != nil {
 		return nil, err
@@ -187,11 +188,7 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 	if fc.JudgeCache != "" || fc.JudgeCacheMode != "" {
 		return nil, fmt.Errorf("judge_cache: set it in a --config file, not in the config a suite names (judge_cache_mode too)")
 	}
-	c, err := buildConfig(fc)
-	if err != nil {
-		return nil, err
-	}
-	return c.opts, nil
+	return buildConfig(fc)
 }
 
 // buildConfig builds the judges and the policy options.
@@ -211,7 +208,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedder: %w", err)
 		}
-		c.opts = append(c.opts, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
+		c.compile = append(c.compile, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
 	}
 	if n := fc.Network; n != nil {
 		for i, a := range n.Allow {
@@ -219,7 +216,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 			if err != nil {
 				return nil, fmt.Errorf("network.allow[%d]: want a CIDR prefix such as 10.0.0.0/8: %w", i, err)
 			}
-			c.opts = append(c.opts, proctor.WithNetworkAllow(p))
+			c.compile = append(c.compile, proctor.WithNetworkAllow(p))
 		}
 	}
 	if w := fc.Webhook; w != nil && w.SigningKeyEnv != "" {
@@ -227,7 +224,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if key == "" {
 			return nil, fmt.Errorf("webhook.signing_key_env: environment variable %s is empty or unset", w.SigningKeyEnv)
 		}
-		c.opts = append(c.opts, proctor.WithWebhookSigningKey([]byte(key)))
+		c.compile = append(c.compile, proctor.WithWebhookSigningKey([]byte(key)))
 	}
 	if len(fc.Judges) == 0 {
 		return c, nil
@@ -270,7 +267,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
 	c.opts = append(c.opts, c.pool)
 	if fc.AllowSameFamily {
-		c.opts = append(c.opts, proctor.WithSameFamilyJudges())
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{SameFamily: true}))
 	}
 	cache, err := judgeCacheOptions(fc)
 	if err != nil {
@@ -280,7 +277,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 	switch fc.Panel {
 	case "", "sequential":
 	case "parallel":
-		c.opts = append(c.opts, proctor.WithPanelParallel())
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{PanelParallel: true}))
 	default:
 		return nil, fmt.Errorf("panel %q: want sequential (the default) or parallel", fc.Panel)
 	}
@@ -295,7 +292,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 				}
 			}
 		}
-		c.opts = append(c.opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}}))
 	}
 	if fc.JudgeFieldBytes != 0 {
 		c.opts = append(c.opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
@@ -307,7 +304,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		return nil, fmt.Errorf("judge_timeout_ms must not be negative")
 	}
 	if fc.JudgeTimeoutMS > 0 {
-		c.opts = append(c.opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
+		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Duration(fc.JudgeTimeoutMS) * time.Millisecond}))
 	}
 	return c, nil
 }
@@ -358,7 +355,7 @@ func judgeIdentity(j judgeEntry) string {
 func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
 	var opts []proctor.Option
 	if fc.JudgeCache != "" {
-		opts = append(opts, proctor.WithJudgeCache(fc.JudgeCache))
+		opts = append(opts, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: fc.JudgeCache}))
 		if k := os.Getenv(CacheKeyEnv); k != "" {
 			if len(k) < 16 {
 				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
@@ -374,7 +371,7 @@ func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
 		if fc.JudgeCache == "" {
 			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
 		}
-		opts = append(opts, proctor.WithJudgeCacheMode(mode))
+		opts = append(opts, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheMode: mode}))
 	}
 	return opts, nil
 }

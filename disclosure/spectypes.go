@@ -26,4 +26,4 @@ func SpecTypes() []proctor.SpecType {
 }
 
 // Types gives a [proctor.Compiler] the disclosure family's spec types.
-func Types() proctor.Option { return proctor.WithSpecTypes(SpecTypes()...) }
+func Types() proctor.CompilerOption { return proctor.WithSpecTypes(SpecTypes()...) }

@@ -52,7 +52,7 @@ type evalModel struct {
 }
 
 // newEvalModel compiles the messages and picks the judge for model.
-func newEvalModel(typ string, input []EvalMessage, model string, jo proctor.JudgeOptions, with []proctor.Option) (evalModel, error) {
+func newEvalModel(typ string, input []EvalMessage, model string, jo proctor.JudgeOptions, with []proctor.CompilerOption) (evalModel, error) {
 	msgs, err := compileMessages(input)
 	if err != nil {
 		return evalModel{}, fmt.Errorf("proctor: %s: %w", typ, err)
@@ -325,7 +325,7 @@ func checkThreshold(t float64, r [2]float64) error {
 // an error when input is empty, a role is unknown, a template does not
 // parse (a *[TemplateError]), the range is empty, the threshold lies
 // outside it or a sampling parameter is out of range.
-func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.Option) (*ScoreModel, error) {
+func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.CompilerOption) (*ScoreModel, error) {
 	r := opts.Range
 	if r == [2]float64{} {
 		r = [2]float64{0, 1}
@@ -354,7 +354,7 @@ func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOp
 
 // MustScoreModel is [NewScoreModel] for package-level variables: it
 // panics when NewScoreModel returns an error.
-func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.Option) *ScoreModel {
+func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.CompilerOption) *ScoreModel {
 	g, err := NewScoreModel(input, passThreshold, opts, with...)
 	if err != nil {
 		panic("proctor: MustScoreModel: " + err.Error())
@@ -525,7 +525,7 @@ func checkLabels(labels, passing []string) (string, error) {
 // returns an error when input is empty, a role is unknown, a template does
 // not parse, labels are empty, blank or repeated, or passing is empty or
 // names a label not in labels.
-func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.Option) (*LabelModel, error) {
+func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.CompilerOption) (*LabelModel, error) {
 	if _, err := checkLabels(labels, passing); err != nil {
 		return nil, fmt.Errorf("proctor: label_model: %w", err)
 	}
@@ -544,7 +544,7 @@ func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelMode
 
 // MustLabelModel is [NewLabelModel] for package-level variables: it panics
 // when NewLabelModel returns an error.
-func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.Option) *LabelModel {
+func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.CompilerOption) *LabelModel {
 	g, err := NewLabelModel(input, labels, passing, opts, with...)
 	if err != nil {
 		panic("proctor: MustLabelModel: " + err.Error())
@@ -787,8 +787,8 @@ func strictJSON(b []byte, v any) error {
 }
 
 // judgeOptionsOf reads the options every model-graded spec shares.
-func judgeOptionsOf(o *proctor.SpecOptions) (proctor.JudgeOptions, []proctor.Option) {
-	return proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []proctor.Option{o.Injected()}
+func judgeOptionsOf(o *proctor.SpecOptions) (proctor.JudgeOptions, []proctor.CompilerOption) {
+	return proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []proctor.CompilerOption{o.Injected()}
 }
 
 // scoreModelSpec builds a score_model spec: name, model, input, range,

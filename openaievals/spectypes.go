@@ -75,4 +75,4 @@ func SpecTypes() []proctor.SpecType {
 }
 
 // Types gives a [proctor.Compiler] the OpenAI evals family's spec types.
-func Types() proctor.Option { return proctor.WithSpecTypes(SpecTypes()...) }
+func Types() proctor.CompilerOption { return proctor.WithSpecTypes(SpecTypes()...) }

@@ -153,7 +153,7 @@ func TestHelperRun(t *testing.T) {
 		{ID: "unknowable", Outputs: []proctor.Sample{{Output: "Paris"}}},
 	}
 	var opts []proctortest.Option
-	runOpts := []proctor.Option{proctor.WithChecks(exact), pool}
+	runOpts := []proctor.RunnerOption{proctor.WithChecks(exact), pool}
 	switch mode {
 	case "allow":
 		opts = append(opts, proctortest.AllowFlaky())

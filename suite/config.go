@@ -37,12 +37,12 @@ func (s *Suite) decodeConfig(n *node) error {
 	if err != nil {
 		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: "cannot read the config file", Err: err}
 	}
-	opts, err := load(name, data)
+	cfg, err := load(name, data)
 	if err != nil {
 		return &Error{File: s.Path, Line: n.line, Field: "config", Msg: name, Err: err}
 	}
-	s.extra = opts
-	s.opts.Compiler = append(slices.Clip(s.opts.Compiler), opts...)
+	s.extra = cfg
+	s.opts.Compiler = append(slices.Clip(s.opts.Compiler), cfg.CompilerOptions()...)
 	s.comp = s.compiler(s.root)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/config"
 	"github.com/proctorhq/proctor/suite"
 )
 
@@ -82,7 +83,7 @@ func TestRedactSplitsErrors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, "s.yaml")
 			os.WriteFile(path, []byte(tt.text+"cases:\n  - {id: a, outputs: [x]}\n"), 0o644)
-			_, err := suite.Load(path, suite.Options{LoadConfig: func(string, []byte) ([]proctor.Option, error) { return nil, nil }})
+			_, err := suite.Load(path, suite.Options{LoadConfig: func(string, []byte) (*config.Config, error) { return nil, nil }})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error containing %q", err, tt.want)
 			}
@@ -94,23 +95,19 @@ func TestSuiteConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.yaml")
 	os.WriteFile(path, []byte("config: judges.yaml\ncases:\n  - {id: a, outputs: [x], checks: [{type: llm_judge, rubric: r}]}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "judges.yaml"), []byte("the config"), 0o644)
+	const judges = "judges: [{name: j, type: scripted, family: f, replies: [{reply: '{\"verdict\": \"pass\", \"confidence\": \"high\"}'}]}]\n"
+	os.WriteFile(filepath.Join(dir, "judges.yaml"), []byte(judges), 0o644)
 	var gotName, gotData string
-	var asked []string
-	pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "f", Call: func(_ context.Context, p string) (string, error) {
-		asked = append(asked, p)
-		return `{"verdict": "pass", "confidence": "high"}`, nil
-	}})
-	s := load(t, path, suite.Options{LoadConfig: func(name string, data []byte) ([]proctor.Option, error) {
+	s := load(t, path, suite.Options{LoadConfig: func(name string, data []byte) (*config.Config, error) {
 		gotName, gotData = name, string(data)
-		return []proctor.Option{pool}, nil
+		return config.ForSuite(name, data)
 	}})
-	if gotName != "judges.yaml" || gotData != "the config" || s.Config != "judges.yaml" {
+	if gotName != "judges.yaml" || gotData != judges || s.Config != "judges.yaml" {
 		t.Fatalf("LoadConfig got %q %q, Config %q; want the file the suite names, read from its folder", gotName, gotData, s.Config)
 	}
 	rep, _ := proctor.NewRunner(s.RunnerOptions()...).Run(context.Background(), collect(t, s))
-	if rep.Totals.Passed != 1 || len(asked) != 1 || len(rep.Judges) != 1 || rep.Judges[0].Calls != 1 {
-		t.Errorf("totals %+v, %d prompts, judges %+v; want the config's judge used by the specs and counted by the runner", rep.Totals, len(asked), rep.Judges)
+	if rep.Totals.Passed != 1 || len(rep.Judges) != 1 || rep.Judges[0].Name != "j" || rep.Judges[0].Calls != 1 {
+		t.Errorf("totals %+v, judges %+v; want the config's judge used by the specs and counted by the runner", rep.Totals, rep.Judges)
 	}
 
 	// With IgnoreConfig the key is checked, not read.
@@ -120,11 +117,11 @@ func TestSuiteConfig(t *testing.T) {
 	}
 	// A missing file and a refused config are errors naming the key.
 	os.Remove(filepath.Join(dir, "judges.yaml"))
-	if _, err := suite.Load(path, suite.Options{LoadConfig: func(string, []byte) ([]proctor.Option, error) { return nil, nil }}); err == nil || !strings.Contains(err.Error(), "config: cannot read the config file") {
+	if _, err := suite.Load(path, suite.Options{LoadConfig: func(string, []byte) (*config.Config, error) { return nil, nil }}); err == nil || !strings.Contains(err.Error(), "config: cannot read the config file") {
 		t.Errorf("missing config: got %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "judges.yaml"), []byte("x"), 0o644)
-	if _, err := suite.Load(path, suite.Options{LoadConfig: func(string, []byte) ([]proctor.Option, error) { return nil, errors.New("bad judge") }}); err == nil || !strings.Contains(err.Error(), "config: judges.yaml: bad judge") {
+	if _, err := suite.Load(path, suite.Options{LoadConfig: func(string, []byte) (*config.Config, error) { return nil, errors.New("bad judge") }}); err == nil || !strings.Contains(err.Error(), "config: judges.yaml: bad judge") {
 		t.Errorf("refused config: got %v", err)
 	}
 }

@@ -37,6 +37,7 @@ import (
 	"sync"
 
 	"github.com/proctorhq/proctor/calibrate"
+	"github.com/proctorhq/proctor/config"
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
@@ -49,7 +50,7 @@ type Options struct {
 	// Compiler are the options for the spec compiler: judges, embedder, as
 	// loaded from a --config file. Load adds the suite folder as the files
 	// specs may read.
-	Compiler []proctor.Option
+	Compiler []proctor.CompilerOption
 	// GraderFile holds suite-level graders for a .jsonl suite: one spec
 	// object or an array of them, JSON or YAML. Files it names are
 	// confined to its folder.
@@ -67,10 +68,11 @@ type Options struct {
 	// LoadConfig loads the configuration file a suite names with its
 	// config key (judges and judge policy, as a --config file holds
 	// them): it is given the file's name and contents, read from the
-	// suite's folder, and returns the options the file configures. They
-	// are added to the suite's compiler and to [Suite.RunnerOptions].
-	// When nil, [config.ForSuite] reads it, as proctor run does.
-	LoadConfig func(name string, data []byte) ([]proctor.Option, error)
+	// suite's folder, and returns what the file configures: its
+	// [config.Config.CompilerOptions] are added to the suite's compiler and
+	// its [config.Config.Options] to [Suite.RunnerOptions]. When nil,
+	// [config.ForSuite] reads it, as proctor run does.
+	LoadConfig func(name string, data []byte) (*config.Config, error)
 	// Traced, when set, gives the samples that traces recorded for a case
 	// id (see [JoinTraced]); a case without outputs that has some takes
 	// them as its recorded outputs, so it needs no outputs key.
@@ -124,7 +126,7 @@ type Suite struct {
 	positions  []int          // the selected cases' places in the file, from 0
 	dataFile   string         // the file cases_csv, cases_promptfoo or cases_inspect names
 	jsonl      bool
-	extra      []proctor.Option   // from the suite's config file
+	extra      *config.Config     // the suite's config file
 	redact     []string           // splits whose outputs reports hide
 	itemSchema *jsonschema.Schema // data_source_config.item_schema
 	gate       gateKeys           // min_pass, stop_early, cluster
@@ -165,7 +167,7 @@ func LoadContext(ctx context.Context, path string, opts Options) (*Suite, error)
 // compiler returns a spec compiler with the configured options and custom
 // types that reads files from root only.
 func (s *Suite) compiler(root *os.Root) *proctor.Compiler {
-	c := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, append(slices.Clip(s.opts.Compiler), proctor.WithFiles(root.FS()))...)...)
+	c := proctor.NewCompiler(append([]proctor.CompilerOption{builtin.Types()}, append(slices.Clip(s.opts.Compiler), proctor.WithFiles(root.FS()))...)...)
 	for typ, b := range s.opts.Types {
 		c.Register(typ, b)
 	}
@@ -187,8 +189,8 @@ func (s *Suite) Close() error {
 // configures (see [Options.LoadConfig]) and its redact_splits: the Runner
 // passes every result through [Suite.Redact], so a held-out split's outputs
 // reach no report. The suite-level graders travel with the cases.
-func (s *Suite) RunnerOptions() []proctor.Option {
-	opts := slices.Clone(s.extra)
+func (s *Suite) RunnerOptions() []proctor.RunnerOption {
+	opts := []proctor.RunnerOption{proctor.WithOptions(s.extra.Options()...)}
 	if s.Subject != nil {
 		opts = append(opts, proctor.WithSubject(s.Subject))
 	}

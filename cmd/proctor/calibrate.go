@@ -66,7 +66,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, "proctor calibrate: no judges: give --config with at least one judge")
 		return exitUsage
 	}
-	ch, err := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, cfg.Options()...)...).Compile([]byte(*spec))
+	ch, err := proctor.NewCompiler(append([]proctor.CompilerOption{builtin.Types()}, cfg.CompilerOptions()...)...).Compile([]byte(*spec))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

@@ -5,19 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/config"
 )
-
-// loadConfig reads a --config file (JSON or YAML: judges, embedder) and
-// returns the options that inject them. An empty path means no config.
-func loadConfig(path string) ([]proctor.Option, error) {
-	c, err := loadCLIConfig(path)
-	if err != nil {
-		return nil, err
-	}
-	return c.Options(), nil
-}
 
 // loadCLIConfig reads and checks a --config file, with errors that name
 // the flag.

@@ -86,6 +86,16 @@ func TestLoadConfig(t *testing.T) {
 	}
 }
 
+// loadConfig reads a --config file as the commands do and returns what it
+// gives a Compiler.
+func loadConfig(path string) ([]proctor.CompilerOption, error) {
+	c, err := loadCLIConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	return c.CompilerOptions(), nil
+}
+
 func TestGradeWithConfig(t *testing.T) {
 	var calls atomic.Int64
 	url := fakeChat(t, "pass", &calls)

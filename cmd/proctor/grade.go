@@ -116,7 +116,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)...)
+	comp := proctor.NewCompiler(append([]proctor.CompilerOption{builtin.Types()}, append(conf.CompilerOptions(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)...)
 	cfg := gradeConfig{
 		comp:    comp,
 		workers: *workers,

@@ -84,13 +84,13 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "proctor run: --%v\n", err)
 		return exitUsage
 	}
-	opts, err := loadConfig(*configFile)
+	conf, err := loadCLIConfig(*configFile)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
 	// The config file the suite names, if any, stands in for --config.
-	sopts := suite.Options{Compiler: opts, GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard,
+	sopts := suite.Options{Compiler: conf.CompilerOptions(), GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard,
 		IgnoreConfig: *configFile != ""}
 	var traced *traceJoin
 	if *tracesFile != "" {
@@ -110,7 +110,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "proctor run: using --config %s, not the suite's config %s\n", *configFile, s.Config)
 	}
 
-	ropts := append(append([]proctor.Option{}, opts...), s.RunnerOptions()...)
+	ropts := append([]proctor.RunnerOption{proctor.WithOptions(conf.Options()...)}, s.RunnerOptions()...)
 	ropts = append(ropts, proctor.WithConcurrency(*concurrency))
 	if *htmlOut != "" || *keepOutputs {
 		// The HTML case view shows what was graded; the suite's

@@ -93,7 +93,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "proctor serve: --max-body, --concurrency, --grade-timeout, --read-header-timeout, --body-timeout, --max-spec and --cache-bytes must be positive, --max-inflight at least %d\n", minInflight)
 		return exitUsage
 	}
-	opts, err := loadConfig(*configFile)
+	conf, err := loadCLIConfig(*configFile)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
@@ -121,7 +121,7 @@ func cmdServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
 		cfg.loopbackOnly = true
 	}
-	srv, err := newServer(cfg, opts, named)
+	srv, err := newServer(cfg, conf.CompilerOptions(), named)
 	if err != nil {
 		ln.Close()
 		fmt.Fprintln(stderr, err)
@@ -165,7 +165,7 @@ const (
 	bodyChunk = 32 << 10
 )
 
-func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.RawMessage) (*server, error) {
+func newServer(cfg serveConfig, opts []proctor.CompilerOption, named map[string]json.RawMessage) (*server, error) {
 	s := &server{cfg: cfg, named: map[string]*cachedCheck{}, slots: make(chan struct{}, cfg.concurrency),
 		admitted: make(chan struct{}, max(4*cfg.concurrency, 16))}
 	if s.cfg.bodyWait <= 0 {
@@ -177,7 +177,7 @@ func newServer(cfg serveConfig, opts []proctor.Option, named map[string]json.Raw
 	s.inflight = semaphore.NewWeighted(max(s.cfg.maxInflight, minInflight))
 	// A judge's calls in flight follow the requests grading at once (a
 	// judge's own concurrency in the config caps them).
-	opts = append([]proctor.Option{builtin.Types()}, append(slices.Clip(opts), proctor.WithConcurrency(cfg.concurrency))...)
+	opts = append([]proctor.CompilerOption{builtin.Types()}, append(slices.Clip(opts), proctor.WithConcurrency(cfg.concurrency))...)
 	// Operator-written specs (--graders) may use every type: the operator
 	// chose them, network and code included.
 	own := proctor.NewCompiler(opts...)

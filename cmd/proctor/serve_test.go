@@ -756,7 +756,7 @@ func TestServeJudgeConcurrency(t *testing.T) {
 		}
 		return `{"criterion":"c","violations":"none","basis":"b","verdict":"pass","confidence":"high"}`, nil
 	}}
-	s, err := newServer(cfg, []proctor.Option{proctor.NewJudgePool(judge)}, nil)
+	s, err := newServer(cfg, []proctor.CompilerOption{proctor.NewJudgePool(judge)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func grade(t *testing.T, j *Judge, retry int) (proctor.Grade, proctor.JudgeStats
 	t.Helper()
 	pool := proctor.NewJudgePool(j.JudgeModel("claude", "anthropic"))
 	g := proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool,
-		proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: retry, Base: time.Millisecond, Max: 2 * time.Millisecond})).
+		proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: retry, Base: time.Millisecond, Max: 2 * time.Millisecond}})).
 		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris", Model: proctor.Model{Family: "openai"}})
 	return g, pool.Stats()[0]
 }
@@ -267,7 +267,7 @@ func TestRefusedParametersLearnedOnce(t *testing.T) {
 	})
 	j := newJudge(t, f, Options{})
 	pool := proctor.NewJudgePool(j.JudgeModel("claude", "anthropic"))
-	r := proctor.NewRunner(pool, proctor.WithConcurrency(8), proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: 1}),
+	r := proctor.NewRunner(pool, proctor.WithConcurrency(8), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
 		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{})}))
 	cases := make([]proctor.Case, 20)
 	for i := range cases {

@@ -129,7 +129,7 @@ func TestChatAsPoolJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := proctor.NewJudgePool(c.JudgeModel("j1", "fam-a"))
-	g := proctor.NewLLMJudge("r", proctor.JudgeOptions{}, p, proctor.WithJudgeRetry(proctor.JudgeRetry{Base: 1}))
+	g := proctor.NewLLMJudge("r", proctor.JudgeOptions{}, p, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Base: 1}}))
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "Paris", Model: proctor.Model{Family: "fam-z"}})
 	if gr.Status != proctor.StatusPassed {
 		t.Errorf("got %v (%s), want passed after one retry", gr.Status, gr.Reason)

@@ -101,7 +101,7 @@ func TestScriptedRunConfidence(t *testing.T) {
 				return c.JudgeModel(name, fam)
 			}
 			pool := proctor.NewJudgePool(judge("primary", "j1", "fam-a", mode.logprobs), judge("panel-b", "j2", "fam-b", false), judge("panel-c", "j3", "fam-c", false))
-			r := proctor.NewRunner(pool, proctor.WithConcurrency(8), proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: 1}),
+			r := proctor.NewRunner(pool, proctor.WithConcurrency(8), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
 				proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("answers correctly", proctor.JudgeOptions{})}))
 			cases := make([]proctor.Case, n)
 			for i := range cases {

@@ -60,7 +60,7 @@ func (fs *formatServer) requests() []json.RawMessage {
 func grade(t *testing.T, c *Chat, output string) proctor.Grade {
 	t.Helper()
 	p := proctor.NewJudgePool(c.JudgeModel("j1", "fam-a"))
-	return proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, p, proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: 1})).
+	return proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, p, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}})).
 		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: output, Model: proctor.Model{Family: "fam-z"}})
 }
 
@@ -252,7 +252,7 @@ func TestPoolBacksOffRateLimitedEndpoint(t *testing.T) {
 	c, _ := NewChat(ChatOptions{BaseURL: srv.URL, Model: "m"})
 	pool := proctor.NewJudgePool(c.JudgeModel("j", "fam-a"))
 	r := proctor.NewRunner(pool, proctor.WithConcurrency(16),
-		proctor.WithJudgeRetry(proctor.JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}),
+		proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}}),
 		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("r", proctor.JudgeOptions{})}))
 	cases := make([]proctor.Case, 100)
 	for i := range cases {

@@ -28,7 +28,7 @@ func Run(t testing.TB, path string) *proctor.Report {
 		}
 		cases = append(cases, c)
 	}
-	rep, err := proctor.NewRunner(append([]proctor.Option{proctor.WithRecordOutputs()}, s.RunnerOptions()...)...).Run(context.Background(), cases)
+	rep, err := proctor.NewRunner(append([]proctor.RunnerOption{proctor.WithRecordOutputs()}, s.RunnerOptions()...)...).Run(context.Background(), cases)
 	if err != nil {
 		t.Fatal(err)
 	}
