@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -97,19 +98,10 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "proctor grade: --max-line and --concurrency must be at least 1")
 		return exitUsage
 	}
-	dir := "."
-	specBytes := []byte(*spec)
-	if *specFile != "" {
-		b, err := readSpecFile(*specFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor grade: --grader-file: %v\n", err)
-			return exitUsage
-		}
-		specBytes, dir = b, filepath.Dir(*specFile)
-		if t := bytes.TrimSpace(specBytes); len(t) > 0 && t[0] == '[' {
-			// A list of specs: every one must pass.
-			specBytes = append(append([]byte(`{"type":"all","name":"graders","graders":`), t...), '}')
-		}
+	specBytes, dir, err := gradeSpec(*spec, *specFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor grade: --grader-file: %v\n", err)
+		return exitUsage
 	}
 	conf, err := loadCLIConfig(*configFile)
 	if err != nil {
@@ -137,10 +129,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.cache.maxWorkers = liveWorkerSpecs
 	defer cfg.cache.closeAll()
 	if len(specBytes) > 0 {
-		label := "--grader"
-		if *specFile != "" {
-			label = *specFile
-		}
+		label := cmp.Or(*specFile, "--grader")
 		ch, err := compileUnder(ctx, cfg.comp, label, specBytes)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -162,11 +151,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if pool := conf.Judges(); pool != nil {
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
-		for _, j := range pool.Stats() {
-			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, %s\n",
-				j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
-				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostText())
-		}
+		writeJudgeStats(stderr, pool)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
@@ -180,6 +165,33 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "proctor grade: --strict: %s\n", notGradedWord(t.notGraded, "sample"))
 	}
 	return code
+}
+
+// gradeSpec is the spec --grader gives, or the one --grader-file holds
+// (a list of specs made one all spec that every one must pass), and the
+// folder the files it names are read from.
+func gradeSpec(spec, specFile string) ([]byte, string, error) {
+	if specFile == "" {
+		return []byte(spec), ".", nil
+	}
+	b, err := readSpecFile(specFile)
+	if err != nil {
+		return nil, "", err
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		b = append(append([]byte(`{"type":"all","name":"graders","graders":`), t...), '}')
+	}
+	return b, filepath.Dir(specFile), nil
+}
+
+// writeJudgeStats writes what each judge of pool did and cost, a line
+// each.
+func writeJudgeStats(w io.Writer, pool *proctor.JudgePool) {
+	for _, j := range pool.Stats() {
+		fmt.Fprintf(w, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, %s\n",
+			j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
+			plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostText())
+	}
 }
 
 // notGradedWord says how many of n things were not graded.
