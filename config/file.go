@@ -197,6 +197,36 @@ func loadSuiteConfig(name string, data []byte) ([]proctor.Option, error) {
 // buildConfig builds the judges and the policy options.
 func buildConfig(fc *fileConfig) (*Config, error) {
 	c := &Config{}
+	opts, err := serviceOptions(fc)
+	if err != nil {
+		return nil, err
+	}
+	c.opts = opts
+	if len(fc.Judges) == 0 {
+		return c, nil
+	}
+	models, err := judgeModels(fc)
+	if err != nil {
+		return nil, err
+	}
+	secrets := configSecrets(fc)
+	for i := range models {
+		models[i].Secrets = secrets
+	}
+	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
+	c.opts = append(c.opts, c.pool)
+	policy, err := judgePolicy(fc, models)
+	if err != nil {
+		return nil, err
+	}
+	c.opts = append(c.opts, policy...)
+	return c, nil
+}
+
+// serviceOptions are the options of the services besides the judges: the
+// embedder, the network allow list and the webhook signing key.
+func serviceOptions(fc *fileConfig) ([]proctor.Option, error) {
+	var opts []proctor.Option
 	if e := fc.Embedder; e != nil {
 		if e.Model == "" {
 			return nil, fmt.Errorf("embedder: model is required")
@@ -211,7 +241,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedder: %w", err)
 		}
-		c.opts = append(c.opts, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
+		opts = append(opts, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
 	}
 	if n := fc.Network; n != nil {
 		for i, a := range n.Allow {
@@ -219,7 +249,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 			if err != nil {
 				return nil, fmt.Errorf("network.allow[%d]: want a CIDR prefix such as 10.0.0.0/8: %w", i, err)
 			}
-			c.opts = append(c.opts, proctor.WithNetworkAllow(p))
+			opts = append(opts, proctor.WithNetworkAllow(p))
 		}
 	}
 	if w := fc.Webhook; w != nil && w.SigningKeyEnv != "" {
@@ -227,11 +257,14 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if key == "" {
 			return nil, fmt.Errorf("webhook.signing_key_env: environment variable %s is empty or unset", w.SigningKeyEnv)
 		}
-		c.opts = append(c.opts, proctor.WithWebhookSigningKey([]byte(key)))
+		opts = append(opts, proctor.WithWebhookSigningKey([]byte(key)))
 	}
-	if len(fc.Judges) == 0 {
-		return c, nil
-	}
+	return opts, nil
+}
+
+// judgeModels builds the judges the file lists, in its order, each
+// checked for a unique name, a family and limits that are not negative.
+func judgeModels(fc *fileConfig) ([]proctor.JudgeModel, error) {
 	models := make([]proctor.JudgeModel, 0, len(fc.Judges))
 	seen := map[string]bool{}
 	for i, j := range fc.Judges {
@@ -263,24 +296,26 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		m.Identity = judgeIdentity(j)
 		models = append(models, m)
 	}
-	secrets := configSecrets(fc)
-	for i := range models {
-		models[i].Secrets = secrets
-	}
-	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
-	c.opts = append(c.opts, c.pool)
+	return models, nil
+}
+
+// judgePolicy is the options the file sets for asking the judges of
+// models: same-family use, cache, panel order, budget, field limit,
+// redaction and timeout.
+func judgePolicy(fc *fileConfig, models []proctor.JudgeModel) ([]proctor.Option, error) {
+	var opts []proctor.Option
 	if fc.AllowSameFamily {
-		c.opts = append(c.opts, proctor.WithSameFamilyJudges())
+		opts = append(opts, proctor.WithSameFamilyJudges())
 	}
 	cache, err := judgeCacheOptions(fc)
 	if err != nil {
 		return nil, err
 	}
-	c.opts = append(c.opts, cache...)
+	opts = append(opts, cache...)
 	switch fc.Panel {
 	case "", "sequential":
 	case "parallel":
-		c.opts = append(c.opts, proctor.WithPanelParallel())
+		opts = append(opts, proctor.WithPanelParallel())
 	default:
 		return nil, fmt.Errorf("panel %q: want sequential (the default) or parallel", fc.Panel)
 	}
@@ -295,21 +330,21 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 				}
 			}
 		}
-		c.opts = append(c.opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
+		opts = append(opts, proctor.WithJudgeBudget(proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}))
 	}
 	if fc.JudgeFieldBytes != 0 {
-		c.opts = append(c.opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
+		opts = append(opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
 	}
 	if fc.Redact {
-		c.opts = append(c.opts, proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(proctor.RedactDisclosures(s)) }))
+		opts = append(opts, proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(proctor.RedactDisclosures(s)) }))
 	}
 	if fc.JudgeTimeoutMS < 0 {
 		return nil, fmt.Errorf("judge_timeout_ms must not be negative")
 	}
 	if fc.JudgeTimeoutMS > 0 {
-		c.opts = append(c.opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
+		opts = append(opts, proctor.WithJudgeTimeout(time.Duration(fc.JudgeTimeoutMS)*time.Millisecond))
 	}
-	return c, nil
+	return opts, nil
 }
 
 // configSecrets returns what no judge reply or error may show: the value
