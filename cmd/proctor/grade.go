@@ -17,6 +17,7 @@ import (
 	"github.com/ohler55/ojg"
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
+	"github.com/proctorhq/proctor/config"
 	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/yamlspec"
@@ -108,14 +109,7 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)...)
-	cfg := gradeConfig{
-		comp:    comp,
-		workers: *workers,
-		maxLine: *maxLine,
-		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
-		judges:  conf.Judges(),
-	}
+	cfg := newGradeConfig(conf, dir, *workers, *maxLine)
 	if err := cfg.judgeErr(); err != nil {
 		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
 		return exitUsage
@@ -125,8 +119,6 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stderr, "proctor grade: warning: %s\n", c)
 		}
 	}
-	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
-	cfg.cache.maxWorkers = liveWorkerSpecs
 	defer cfg.cache.closeAll()
 	if len(specBytes) > 0 {
 		label := cmp.Or(*specFile, "--grader")
@@ -137,16 +129,12 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		cfg.fixed = &ch
 	}
-	in := stdin
-	if len(pos) == 1 && pos[0] != "-" {
-		f, err := os.Open(pos[0])
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor grade: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		in = f
+	in, closeIn, err := gradeInput(pos, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
+		return exitUsage
 	}
+	defer closeIn()
 	t, err := gradeStream(ctx, cfg, in, stdout)
 	if pool := conf.Judges(); pool != nil {
 		// What the judges cost, on standard error so the results stay
@@ -165,6 +153,35 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "proctor grade: --strict: %s\n", notGradedWord(t.notGraded, "sample"))
 	}
 	return code
+}
+
+// gradeInput is the file pos names, or stdin when it names none or "-",
+// and what closes it.
+func gradeInput(pos []string, stdin io.Reader) (io.Reader, func(), error) {
+	if len(pos) == 0 || pos[0] == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// newGradeConfig is the compiler and spec cache of proctor grade, with
+// the judges and embedder of conf and the files of dir.
+func newGradeConfig(conf *config.Config, dir string, workers, maxLine int) gradeConfig {
+	comp := proctor.NewCompiler(append([]proctor.Option{builtin.Types()}, append(conf.Options(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(workers))...)...)
+	cfg := gradeConfig{
+		comp:    comp,
+		workers: workers,
+		maxLine: maxLine,
+		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
+		judges:  conf.Judges(),
+	}
+	cfg.cache.maxSpec = maxLine // the operator's own lines: no tighter bound
+	cfg.cache.maxWorkers = liveWorkerSpecs
+	return cfg
 }
 
 // gradeSpec is the spec --grader gives, or the one --grader-file holds
