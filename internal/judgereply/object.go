@@ -125,11 +125,17 @@ func decodeScalar(raw []byte) jsonScalar {
 	switch t := bytes.TrimSpace(raw); {
 	case len(t) == 0:
 	case t[0] == '"':
-		v.isStr = json.Unmarshal(t, &v.s) == nil
+		var s string
+		v.isStr = json.Unmarshal(t, &s) == nil
+		v.s = s
 	case t[0] == 't' || t[0] == 'f':
-		v.isBool = json.Unmarshal(t, &v.b) == nil
+		var b bool
+		v.isBool = json.Unmarshal(t, &b) == nil
+		v.b = b
 	case t[0] == '-' || t[0] >= '0' && t[0] <= '9':
-		v.isNum = json.Unmarshal(t, &v.f) == nil
+		var f float64
+		v.isNum = json.Unmarshal(t, &f) == nil
+		v.f = f
 	}
 	return v
 }
