@@ -194,6 +194,36 @@ func loadSuiteConfig(name string, data []byte) (*Config, error) {
 // buildConfig builds the judges and the policy options.
 func buildConfig(fc *fileConfig) (*Config, error) {
 	c := &Config{}
+	compile, err := serviceOptions(fc)
+	if err != nil {
+		return nil, err
+	}
+	c.compile = compile
+	if len(fc.Judges) == 0 {
+		return c, nil
+	}
+	models, err := judgeModels(fc)
+	if err != nil {
+		return nil, err
+	}
+	secrets := configSecrets(fc)
+	for i := range models {
+		models[i].Secrets = secrets
+	}
+	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
+	c.opts = append(c.opts, c.pool)
+	policy, err := judgePolicy(fc, models)
+	if err != nil {
+		return nil, err
+	}
+	c.opts = append(c.opts, policy...)
+	return c, nil
+}
+
+// serviceOptions are the options of the services besides the judges: the
+// embedder, the network allow list and the webhook signing key.
+func serviceOptions(fc *fileConfig) ([]proctor.CompilerOption, error) {
+	var opts []proctor.CompilerOption
 	if e := fc.Embedder; e != nil {
 		if e.Model == "" {
 			return nil, fmt.Errorf("embedder: model is required")
@@ -208,7 +238,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embedder: %w", err)
 		}
-		c.compile = append(c.compile, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
+		opts = append(opts, proctor.WithEmbedder(scrubEmbedder(emb, configSecrets(fc))))
 	}
 	if n := fc.Network; n != nil {
 		for i, a := range n.Allow {
@@ -216,7 +246,7 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 			if err != nil {
 				return nil, fmt.Errorf("network.allow[%d]: want a CIDR prefix such as 10.0.0.0/8: %w", i, err)
 			}
-			c.compile = append(c.compile, proctor.WithNetworkAllow(p))
+			opts = append(opts, proctor.WithNetworkAllow(p))
 		}
 	}
 	if w := fc.Webhook; w != nil && w.SigningKeyEnv != "" {
@@ -224,11 +254,14 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		if key == "" {
 			return nil, fmt.Errorf("webhook.signing_key_env: environment variable %s is empty or unset", w.SigningKeyEnv)
 		}
-		c.compile = append(c.compile, proctor.WithWebhookSigningKey([]byte(key)))
+		opts = append(opts, proctor.WithWebhookSigningKey([]byte(key)))
 	}
-	if len(fc.Judges) == 0 {
-		return c, nil
-	}
+	return opts, nil
+}
+
+// judgeModels builds the judges the file lists, in its order, each
+// checked for a unique name, a family and limits that are not negative.
+func judgeModels(fc *fileConfig) ([]proctor.JudgeModel, error) {
 	models := make([]proctor.JudgeModel, 0, len(fc.Judges))
 	seen := map[string]bool{}
 	for i, j := range fc.Judges {
@@ -260,24 +293,22 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 		m.Identity = judgeIdentity(j)
 		models = append(models, m)
 	}
-	secrets := configSecrets(fc)
-	for i := range models {
-		models[i].Secrets = secrets
-	}
-	c.pool = proctor.NewJudgePool(models[0], models[1:]...)
-	c.opts = append(c.opts, c.pool)
-	if fc.AllowSameFamily {
-		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{SameFamily: true}))
-	}
-	cache, err := judgeCacheOptions(fc)
+	return models, nil
+}
+
+// judgePolicy is the options the file sets for asking the judges of
+// models: same-family use, cache, panel order, budget, field limit,
+// redaction and timeout.
+func judgePolicy(fc *fileConfig, models []proctor.JudgeModel) ([]proctor.Option, error) {
+	policy := proctor.JudgePolicy{SameFamily: fc.AllowSameFamily}
+	opts, err := judgeCache(fc, &policy)
 	if err != nil {
 		return nil, err
 	}
-	c.opts = append(c.opts, cache...)
 	switch fc.Panel {
 	case "", "sequential":
 	case "parallel":
-		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{PanelParallel: true}))
+		policy.PanelParallel = true
 	default:
 		return nil, fmt.Errorf("panel %q: want sequential (the default) or parallel", fc.Panel)
 	}
@@ -292,21 +323,22 @@ func buildConfig(fc *fileConfig) (*Config, error) {
 				}
 			}
 		}
-		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}}))
+		policy.Budget = proctor.JudgeBudget{Calls: b.Calls, Tokens: b.Tokens, CostUSD: b.CostUSD}
 	}
 	if fc.JudgeFieldBytes != 0 {
-		c.opts = append(c.opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
+		opts = append(opts, proctor.WithJudgeFieldLimit(fc.JudgeFieldBytes))
 	}
 	if fc.Redact {
-		c.opts = append(c.opts, proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(proctor.RedactDisclosures(s)) }))
+		opts = append(opts, proctor.WithRedactor(func(s string) string { return proctor.RedactBasic(proctor.RedactDisclosures(s)) }))
 	}
 	if fc.JudgeTimeoutMS < 0 {
 		return nil, fmt.Errorf("judge_timeout_ms must not be negative")
 	}
-	if fc.JudgeTimeoutMS > 0 {
-		c.opts = append(c.opts, proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Duration(fc.JudgeTimeoutMS) * time.Millisecond}))
+	policy.Timeout = time.Duration(fc.JudgeTimeoutMS) * time.Millisecond
+	if policy != (proctor.JudgePolicy{}) {
+		opts = append(opts, proctor.WithJudgePolicy(policy))
 	}
-	return c, nil
+	return opts, nil
 }
 
 // configSecrets returns what no judge reply or error may show: the value
@@ -350,12 +382,12 @@ func judgeIdentity(j judgeEntry) string {
 	return string(b)
 }
 
-// judgeCacheOptions returns the options of judge_cache, judge_cache_mode
-// and the cache key in [CacheKeyEnv].
-func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
+// judgeCache sets policy's judge_cache and judge_cache_mode and returns
+// the option of the cache key in [CacheKeyEnv].
+func judgeCache(fc *fileConfig, policy *proctor.JudgePolicy) ([]proctor.Option, error) {
 	var opts []proctor.Option
 	if fc.JudgeCache != "" {
-		opts = append(opts, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: fc.JudgeCache}))
+		policy.CacheDir = fc.JudgeCache
 		if k := os.Getenv(CacheKeyEnv); k != "" {
 			if len(k) < 16 {
 				return nil, fmt.Errorf("%s: want a key of at least 16 bytes", CacheKeyEnv)
@@ -371,7 +403,7 @@ func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
 		if fc.JudgeCache == "" {
 			return nil, fmt.Errorf("judge_cache_mode %s needs judge_cache, the folder of recorded replies", mode)
 		}
-		opts = append(opts, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheMode: mode}))
+		policy.CacheMode = mode
 	}
 	return opts, nil
 }

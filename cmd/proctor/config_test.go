@@ -51,7 +51,7 @@ func TestLoadConfig(t *testing.T) {
 		wantOpts         int
 	}{
 		{"json", "c.json", `{"judges":[{"name":"j1","family":"a","model":"m","base_url":"http://127.0.0.1:1/v1","api_key_env":"PROCTOR_TEST_KEY"}]}`, "", 1},
-		{"yaml", "c.yaml", "judges:\n  - name: j1\n    family: a\n    model: m\n    base_url: http://127.0.0.1:1/v1\n  - {name: j2, family: b, model: m2, base_url: 'http://127.0.0.1:1/v1'}\nallow_same_family: true\njudge_cache: /tmp/x\nredact: true\n", "", 4},
+		{"yaml", "c.yaml", "judges:\n  - name: j1\n    family: a\n    model: m\n    base_url: http://127.0.0.1:1/v1\n  - {name: j2, family: b, model: m2, base_url: 'http://127.0.0.1:1/v1'}\nallow_same_family: true\njudge_cache: /tmp/x\nredact: true\n", "", 3},
 		{"empty", "c.json", `{}`, "", 0},
 		{"unknown key", "c.json", `{"judgez":[]}`, "unknown field", 0},
 		{"no family", "c.json", `{"judges":[{"name":"j1","model":"m","base_url":"http://127.0.0.1:1/v1"}]}`, "family is required", 0},
@@ -60,7 +60,7 @@ func TestLoadConfig(t *testing.T) {
 		{"bad yaml", "c.yaml", "judges: [", "yaml: line 1", 0},
 		{"panel parallel", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"panel":"parallel"}`, "", 2},
 		{"panel unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"panel":"sometimes"}`, "want sequential", 0},
-		{"replay", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache":"/tmp/x","judge_cache_mode":"replay"}`, "", 3},
+		{"replay", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache":"/tmp/x","judge_cache_mode":"replay"}`, "", 2},
 		{"replay without cache", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache_mode":"replay"}`, "needs judge_cache", 0},
 		{"cache mode unknown", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x"}],"judge_cache":"/tmp/x","judge_cache_mode":"rw"}`, "judge_cache_mode", 0},
 		{"structured off", "c.json", `{"judges":[{"name":"j","family":"a","model":"m","base_url":"http://x","structured":"off"}]}`, "", 1},

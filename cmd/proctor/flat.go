@@ -45,20 +45,9 @@ func decodeFlat(b []byte, ln *line, scratch *[]byte) bool {
 		nseen++
 		// Decide on the key before the value is scanned: both may use
 		// scratch.
-		field := fNone
-		switch string(key) {
-		case "id":
-			field = fID
-		case "input":
-			field = fInput
-		case "output":
-			field = fOutput
-		case "expected":
-			field = fExpected
-		default:
-			if _, known := topFields[string(key)]; known || foldsToTopField(string(key)) {
-				return false // a string where something else belongs, or a folded key
-			}
+		field, ok := flatField(key)
+		if !ok {
+			return false
 		}
 		i = skipWS(b, next)
 		if i >= len(b) || b[i] != ':' {
@@ -72,17 +61,7 @@ func decodeFlat(b []byte, ln *line, scratch *[]byte) bool {
 		if !ok {
 			return false
 		}
-		switch field {
-		case fID:
-			ln.sample.ID = string(val)
-		case fInput:
-			ln.sample.Input = string(val)
-		case fOutput:
-			ln.sample.Output, ln.hasOutput = string(val), true
-		case fExpected:
-			e := string(val)
-			ln.sample.Expected = &e
-		}
+		ln.setFlat(field, val)
 		i = skipWS(b, next)
 		if i >= len(b) {
 			return false
@@ -95,6 +74,42 @@ func decodeFlat(b []byte, ln *line, scratch *[]byte) bool {
 		default:
 			return false
 		}
+	}
+}
+
+// flatField is the field a flat line's string under key goes to (fNone
+// for a key the sample does not read), and false for a key whose value is
+// not a string, or that folds to a known key: the other decoders take
+// those lines.
+func flatField(key []byte) (field int, ok bool) {
+	switch string(key) {
+	case "id":
+		return fID, true
+	case "input":
+		return fInput, true
+	case "output":
+		return fOutput, true
+	case "expected":
+		return fExpected, true
+	}
+	if _, known := topFields[string(key)]; known || foldsToTopField(string(key)) {
+		return fNone, false // a string where something else belongs, or a folded key
+	}
+	return fNone, true
+}
+
+// setFlat stores a flat line's string val in field.
+func (ln *line) setFlat(field int, val []byte) {
+	switch field {
+	case fID:
+		ln.sample.ID = string(val)
+	case fInput:
+		ln.sample.Input = string(val)
+	case fOutput:
+		ln.sample.Output, ln.hasOutput = string(val), true
+	case fExpected:
+		e := string(val)
+		ln.sample.Expected = &e
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/ohler55/ojg"
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/builtin"
+	"github.com/proctorhq/proctor/config"
 	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/internal/readfile"
 	"github.com/proctorhq/proctor/yamlspec"
@@ -97,33 +99,17 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "proctor grade: --max-line and --concurrency must be at least 1")
 		return exitUsage
 	}
-	dir := "."
-	specBytes := []byte(*spec)
-	if *specFile != "" {
-		b, err := readSpecFile(*specFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor grade: --grader-file: %v\n", err)
-			return exitUsage
-		}
-		specBytes, dir = b, filepath.Dir(*specFile)
-		if t := bytes.TrimSpace(specBytes); len(t) > 0 && t[0] == '[' {
-			// A list of specs: every one must pass.
-			specBytes = append(append([]byte(`{"type":"all","name":"graders","graders":`), t...), '}')
-		}
+	specBytes, dir, err := gradeSpec(*spec, *specFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor grade: --grader-file: %v\n", err)
+		return exitUsage
 	}
 	conf, err := loadCLIConfig(*configFile)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	comp := proctor.NewCompiler(append([]proctor.CompilerOption{builtin.Types()}, append(conf.CompilerOptions(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(*workers))...)...)
-	cfg := gradeConfig{
-		comp:    comp,
-		workers: *workers,
-		maxLine: *maxLine,
-		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
-		judges:  conf.Judges(),
-	}
+	cfg := newGradeConfig(conf, dir, *workers, *maxLine)
 	if err := cfg.judgeErr(); err != nil {
 		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
 		return exitUsage
@@ -133,14 +119,9 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stderr, "proctor grade: warning: %s\n", c)
 		}
 	}
-	cfg.cache.maxSpec = *maxLine // the operator's own lines: no tighter bound
-	cfg.cache.maxWorkers = liveWorkerSpecs
 	defer cfg.cache.closeAll()
 	if len(specBytes) > 0 {
-		label := "--grader"
-		if *specFile != "" {
-			label = *specFile
-		}
+		label := cmp.Or(*specFile, "--grader")
 		ch, err := compileUnder(ctx, cfg.comp, label, specBytes)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -148,25 +129,17 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		cfg.fixed = &ch
 	}
-	in := stdin
-	if len(pos) == 1 && pos[0] != "-" {
-		f, err := os.Open(pos[0])
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor grade: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		in = f
+	in, closeIn, err := gradeInput(pos, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
+		return exitUsage
 	}
+	defer closeIn()
 	t, err := gradeStream(ctx, cfg, in, stdout)
 	if pool := conf.Judges(); pool != nil {
 		// What the judges cost, on standard error so the results stay
 		// one JSON object per line.
-		for _, j := range pool.Stats() {
-			fmt.Fprintf(stderr, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, %s\n",
-				j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
-				plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostText())
-		}
+		writeJudgeStats(stderr, pool)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor grade: %v\n", err)
@@ -180,6 +153,62 @@ func cmdGrade(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "proctor grade: --strict: %s\n", notGradedWord(t.notGraded, "sample"))
 	}
 	return code
+}
+
+// gradeInput is the file pos names, or stdin when it names none or "-",
+// and what closes it.
+func gradeInput(pos []string, stdin io.Reader) (io.Reader, func(), error) {
+	if len(pos) == 0 || pos[0] == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// newGradeConfig is the compiler and spec cache of proctor grade, with
+// the judges and embedder of conf and the files of dir.
+func newGradeConfig(conf *config.Config, dir string, workers, maxLine int) gradeConfig {
+	comp := proctor.NewCompiler(append([]proctor.CompilerOption{builtin.Types()}, append(conf.CompilerOptions(), proctor.WithFiles(os.DirFS(dir)), proctor.WithConcurrency(workers))...)...)
+	cfg := gradeConfig{
+		comp:    comp,
+		workers: workers,
+		maxLine: maxLine,
+		cache:   newSpecCache(specCacheEntries, "the line's grader", comp, allowAll),
+		judges:  conf.Judges(),
+	}
+	cfg.cache.maxSpec = maxLine // the operator's own lines: no tighter bound
+	cfg.cache.maxWorkers = liveWorkerSpecs
+	return cfg
+}
+
+// gradeSpec is the spec --grader gives, or the one --grader-file holds
+// (a list of specs made one all spec that every one must pass), and the
+// folder the files it names are read from.
+func gradeSpec(spec, specFile string) ([]byte, string, error) {
+	if specFile == "" {
+		return []byte(spec), ".", nil
+	}
+	b, err := readSpecFile(specFile)
+	if err != nil {
+		return nil, "", err
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		b = append(append([]byte(`{"type":"all","name":"graders","graders":`), t...), '}')
+	}
+	return b, filepath.Dir(specFile), nil
+}
+
+// writeJudgeStats writes what each judge of pool did and cost, a line
+// each.
+func writeJudgeStats(w io.Writer, pool *proctor.JudgePool) {
+	for _, j := range pool.Stats() {
+		fmt.Fprintf(w, "proctor grade: judge %s (%s, %s): %s, %s, %s, %s, %s, %s\n",
+			j.Name, j.Family, j.Model, plural(j.Calls, "call"), pluralY(j.Retries, "retr"), plural(j.CacheHits, "cache hit"),
+			plural(j.Errors, "error"), plural(j.Tokens, "token"), j.CostText())
+	}
 }
 
 // notGradedWord says how many of n things were not graded.

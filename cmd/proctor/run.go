@@ -45,26 +45,40 @@ counted in the report's caveats. See docs/agents.md.
 flags:
 `
 
+// runFlags are the flags of proctor run.
+type runFlags struct {
+	configFile, shard, graderFile, split string
+	out, junit, markdown, html           string
+	progress, traces, traceKey           string
+	concurrency, attempts                int
+	keepOutputs, allowFlaky, strict      bool
+	calibrations                         listFlag
+}
+
+func (f *runFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.configFile, "config", "", "judges and embedder (JSON or YAML)")
+	fs.IntVar(&f.concurrency, "concurrency", 4, "cases graded at once")
+	fs.IntVar(&f.attempts, "attempts", 0, "attempts per case, replacing the suite's default (a case's own attempts win)")
+	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` only: the cases whose id hashes to I (1-based) of N; auto reads I and N from the environment (PROCTOR_SHARD, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with PROCTOR_SHARD_COUNT, GitLab, CircleCI, Buildkite)")
+	fs.StringVar(&f.out, "out", "", "write the JSON report (the input of report merge and compare) to `FILE`")
+	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&f.markdown, "markdown", "", "write a Markdown report to `FILE`")
+	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report to `FILE` (keeps inputs and outputs in it)")
+	fs.BoolVar(&f.keepOutputs, "keep-outputs", false, "keep each case's input, expected answer and outputs in the reports (always with --html)")
+	fs.BoolVar(&f.allowFlaky, "allow-flaky", false, "do not count flaky cases as failures for the exit status")
+	fs.StringVar(&f.split, "split", "", "run only the cases of split `NAME`")
+	fs.StringVar(&f.graderFile, "grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
+	fs.StringVar(&f.progress, "progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
+	fs.BoolVar(&f.strict, "strict", false, "a case not graded fails the run (exit 1)")
+	fs.StringVar(&f.traces, "traces", "", "join the OTLP JSON traces in `FILE` to the cases; a joined case needs no outputs")
+	fs.StringVar(&f.traceKey, "trace-key", otlp.DefaultKey, "the span `ATTR` whose value is a trace's case id (a trace without it joins by its trace id)")
+	fs.Var(&f.calibrations, "calibration", "correct a model-graded check's pass rate with the `FILE` proctor calibrate --json wrote (repeatable; adds to the suite's calibration)")
+}
+
 func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
-	configFile := fs.String("config", "", "judges and embedder (JSON or YAML)")
-	concurrency := fs.Int("concurrency", 4, "cases graded at once")
-	attempts := fs.Int("attempts", 0, "attempts per case, replacing the suite's default (a case's own attempts win)")
-	shardFlag := fs.String("shard", "", "run shard `I/N` only: the cases whose id hashes to I (1-based) of N; auto reads I and N from the environment (PROCTOR_SHARD, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with PROCTOR_SHARD_COUNT, GitLab, CircleCI, Buildkite)")
-	out := fs.String("out", "", "write the JSON report (the input of report merge and compare) to `FILE`")
-	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
-	markdown := fs.String("markdown", "", "write a Markdown report to `FILE`")
-	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE` (keeps inputs and outputs in it)")
-	keepOutputs := fs.Bool("keep-outputs", false, "keep each case's input, expected answer and outputs in the reports (always with --html)")
-	allowFlaky := fs.Bool("allow-flaky", false, "do not count flaky cases as failures for the exit status")
-	split := fs.String("split", "", "run only the cases of split `NAME`")
-	graderFile := fs.String("grader-file", "", "suite-level graders for a .jsonl suite (one spec or a list)")
-	progress := fs.String("progress", "auto", "progress on standard error: auto (a live line on a terminal, periodic lines otherwise), off")
-	strict := fs.Bool("strict", false, "a case not graded fails the run (exit 1)")
-	tracesFile := fs.String("traces", "", "join the OTLP JSON traces in `FILE` to the cases; a joined case needs no outputs")
-	traceKey := fs.String("trace-key", otlp.DefaultKey, "the span `ATTR` whose value is a trace's case id (a trace without it joins by its trace id)")
-	var calFiles listFlag
-	fs.Var(&calFiles, "calibration", "correct a model-graded check's pass rate with the `FILE` proctor calibrate --json wrote (repeatable; adds to the suite's calibration)")
+	var f runFlags
+	f.define(fs)
 	pos, code, done := parseArgs(fs, runUsage, args, stdout)
 	if done {
 		return code
@@ -74,152 +88,125 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		printUsage(stderr, fs, runUsage)
 		return exitUsage
 	}
-	var err error
-	if *concurrency < 1 || *attempts < 0 || (*progress != "auto" && *progress != "off") {
+	if f.concurrency < 1 || f.attempts < 0 || (f.progress != "auto" && f.progress != "off") {
 		fmt.Fprintln(stderr, "proctor run: --concurrency must be >= 1, --attempts >= 0, --progress auto or off")
 		return exitUsage
 	}
-	shard, _, err := parseShardFlag(*shardFlag, os.Getenv)
+	shard, _, err := parseShardFlag(f.shard, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: --%v\n", err)
 		return exitUsage
 	}
-	conf, err := loadCLIConfig(*configFile)
+	conf, err := loadCLIConfig(f.configFile)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	// The config file the suite names, if any, stands in for --config.
-	sopts := suite.Options{Compiler: conf.CompilerOptions(), GraderFile: *graderFile, Attempts: *attempts, Split: *split, Shard: shard,
-		IgnoreConfig: *configFile != ""}
-	var traced *traceJoin
-	if *tracesFile != "" {
-		if traced, err = readTraces(*tracesFile, *traceKey); err != nil {
-			fmt.Fprintf(stderr, "proctor run: %v\n", err)
-			return exitUsage
-		}
-		sopts.Traced = traced.lookup
-	}
-	s, err := suite.LoadContext(ctx, pos[0], sopts)
+	s, traced, err := f.loadSuite(ctx, pos[0], conf.CompilerOptions(), shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
 		return exitUsage
 	}
 	defer s.Close()
-	if *configFile != "" && s.Config != "" {
-		fmt.Fprintf(stderr, "proctor run: using --config %s, not the suite's config %s\n", *configFile, s.Config)
+	if f.configFile != "" && s.Config != "" {
+		fmt.Fprintf(stderr, "proctor run: using --config %s, not the suite's config %s\n", f.configFile, s.Config)
 	}
+	runner, sum, err := f.newRunner(conf.Options(), s, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+		return exitUsage
+	}
+	var reports runReports
+	defer reports.close()
+	if err := reports.open(&f, s, sum, shard); err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+		return exitUsage
+	}
+	prog := newProgress(stderr, f.progress == "auto", s.Count)
+	graded, runErr := suite.Run(ctx, runner, s.Cases(), f.concurrency, func(c proctor.CaseResult) error {
+		// A split the suite keeps out of reports has lost its outputs
+		// already: the runner redacts it (s.RunnerOptions).
+		sum.Add(c)
+		if err := reports.add(c); err != nil {
+			return err
+		}
+		prog.update(sum.Totals)
+		return nil
+	})
+	prog.done(sum.Totals)
+	f.complete(sum, runner, s, shard, traced, stderr)
+	code = runStopped(runErr, graded, s, sum, stderr)
+	if reports.finish(stderr) != nil {
+		code = exitUsage
+	}
+	if err := reportfmt.WriteText(stdout, sum); err != nil {
+		fmt.Fprintf(stderr, "proctor run: %v\n", err)
+	}
+	if code != exitOK {
+		return code
+	}
+	if runErr != nil {
+		return exitFailed
+	}
+	return f.verdict(sum, stderr)
+}
 
-	ropts := append([]proctor.RunnerOption{proctor.WithOptions(conf.Options()...)}, s.RunnerOptions()...)
-	ropts = append(ropts, proctor.WithConcurrency(*concurrency))
-	if *htmlOut != "" || *keepOutputs {
+// loadSuite loads the suite file at path, with the traces of --traces
+// joined to its cases.
+func (f *runFlags) loadSuite(ctx context.Context, path string, opts []proctor.CompilerOption, shard suite.Shard) (*suite.Suite, *traceJoin, error) {
+	// The config file the suite names, if any, stands in for --config.
+	sopts := suite.Options{Compiler: opts, GraderFile: f.graderFile, Attempts: f.attempts, Split: f.split, Shard: shard,
+		IgnoreConfig: f.configFile != ""}
+	var traced *traceJoin
+	if f.traces != "" {
+		var err error
+		if traced, err = readTraces(f.traces, f.traceKey); err != nil {
+			return nil, nil, err
+		}
+		sopts.Traced = traced.lookup
+	}
+	s, err := suite.LoadContext(ctx, path, sopts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, traced, nil
+}
+
+// newRunner builds the runner for suite s, warning on stderr of its
+// caveats, and the summary its results go into, calibrated by the suite's
+// calibration files and those of --calibration.
+func (f *runFlags) newRunner(opts []proctor.Option, s *suite.Suite, stderr io.Writer) (*proctor.Runner, *reportfmt.Summary, error) {
+	ropts := append([]proctor.RunnerOption{proctor.WithOptions(opts...)}, s.RunnerOptions()...)
+	ropts = append(ropts, proctor.WithConcurrency(f.concurrency))
+	if f.html != "" || f.keepOutputs {
 		// The HTML case view shows what was graded; the suite's
 		// redact_splits still keeps held-out outputs out.
 		ropts = append(ropts, proctor.WithRecordOutputs())
 	}
 	runner := proctor.NewRunner(ropts...)
 	if err := runner.Err(); err != nil {
-		fmt.Fprintf(stderr, "proctor run: %v\n", err)
-		return exitUsage
+		return nil, nil, err
 	}
 	for _, c := range runner.Caveats() {
 		fmt.Fprintf(stderr, "proctor run: warning: %s\n", c)
 	}
-
 	sum := reportfmt.NewSummary(s.Name)
 	sum.GroupBy = s.GroupBy
 	if b := s.Bootstrap; b != nil {
 		sum.Bootstrap = &reportfmt.BootstrapOptions{Reps: b.Reps, Seed: b.Seed}
 	}
-	cals, err := readCalibrations(calFiles)
+	cals, err := readCalibrations(f.calibrations)
 	if err != nil {
-		fmt.Fprintf(stderr, "proctor run: %v\n", err)
-		return exitUsage
+		return nil, nil, err
 	}
 	sum.Calibrate(append(slices.Clip(s.Calibrations), cals...)...)
-	var sinks []func(proctor.CaseResult) error
-	var finish []func() error
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor run: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		j, err := shardJSON(f, s, *shardFlag != "", shard)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor run: %v\n", err)
-			return exitUsage
-		}
-		sinks = append(sinks, j.Add)
-		finish = append(finish, func() error {
-			if err := j.Finish(sum); err != nil {
-				return err
-			}
-			return f.Close()
-		})
-	}
-	if *junit != "" {
-		f, err := os.Create(*junit)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor run: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		scratch, err := os.CreateTemp("", "proctor-junit-*.xml")
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor run: %v\n", err)
-			return exitUsage
-		}
-		defer os.Remove(scratch.Name())
-		defer scratch.Close()
-		j := reportfmt.NewJUnit(s.Name, scratch)
-		sinks = append(sinks, j.Add)
-		finish = append(finish, func() error {
-			if err := j.Finish(f, sum); err != nil {
-				return err
-			}
-			return f.Close()
-		})
-	}
-	if *markdown != "" {
-		path := *markdown
-		finish = append(finish, func() error {
-			f, err := os.Create(path)
-			if err != nil {
-				return err
-			}
-			if err := reportfmt.WriteMarkdown(f, sum); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
-		})
-	}
-	if *htmlOut != "" {
-		add, fin, err := htmlRunReport(*htmlOut, s.Name)
-		if err != nil {
-			fmt.Fprintf(stderr, "proctor run: %v\n", err)
-			return exitUsage
-		}
-		sinks = append(sinks, add)
-		finish = append(finish, func() error { return fin(sum) })
-	}
-	prog := newProgress(stderr, *progress == "auto", s.Count)
-	graded, runErr := suite.Run(ctx, runner, s.Cases(), *concurrency, func(c proctor.CaseResult) error {
-		// A split the suite keeps out of reports has lost its outputs
-		// already: the runner redacts it (s.RunnerOptions).
-		sum.Add(c)
-		for _, sink := range sinks {
-			if err := sink(c); err != nil {
-				return err
-			}
-		}
-		prog.update(sum.Totals)
-		return nil
-	})
-	prog.done(sum.Totals)
-	// The run-wide judge statistics and caveats.
+	return runner, sum, nil
+}
+
+// complete adds to sum what is known once the run is over: the run-wide
+// judge statistics and caveats, and the caveats of the traces and the
+// split; a shard's run says on stderr which part of the suite it ran.
+func (f *runFlags) complete(sum *reportfmt.Summary, runner *proctor.Runner, s *suite.Suite, shard suite.Shard, traced *traceJoin, stderr io.Writer) {
 	tail := proctor.NewReport("")
 	runner.Finish(tail)
 	sum.Judges = append(sum.Judges, tail.Judges...)
@@ -237,47 +224,45 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			sum.AddCaveat(c)
 		}
 	}
-	if *split != "" {
-		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %s", *split, s.Count, plural(s.Total, "case")))
+	if f.split != "" {
+		sum.AddCaveat(fmt.Sprintf("split %q only: %d of the suite's %s", f.split, s.Count, plural(s.Total, "case")))
 	}
-	code = exitOK
-	if runErr != nil {
-		var se *suite.Error
-		switch {
-		case errors.As(runErr, &se):
-			fmt.Fprintf(stderr, "proctor run: %v\n", runErr)
-			code = exitUsage
-		case errors.Is(runErr, proctor.ErrJudgeMisconfigured):
-			// No call can succeed: a config error, found on the first reply.
-			fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
-			code = exitUsage
-		default:
-			fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
-		}
-		sum.AddCaveat(fmt.Sprintf("run stopped after %d of %s: %v", graded, plural(s.Count, "case"), runErr))
+}
+
+// runStopped reports a run that stopped before its last case on stderr
+// and as a caveat, and returns exitUsage when the stop was a suite or
+// judge configuration error, else exitOK.
+func runStopped(runErr error, graded int, s *suite.Suite, sum *reportfmt.Summary, stderr io.Writer) int {
+	if runErr == nil {
+		return exitOK
 	}
-	for _, f := range finish {
-		if err := f(); err != nil {
-			fmt.Fprintf(stderr, "proctor run: writing a report: %v\n", err)
-			code = exitUsage
-		}
+	code := exitOK
+	var se *suite.Error
+	switch {
+	case errors.As(runErr, &se):
+		fmt.Fprintf(stderr, "proctor run: %v\n", runErr)
+		code = exitUsage
+	case errors.Is(runErr, proctor.ErrJudgeMisconfigured):
+		// No call can succeed: a config error, found on the first reply.
+		fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
+		code = exitUsage
+	default:
+		fmt.Fprintf(stderr, "proctor run: stopped: %v\n", runErr)
 	}
-	if err := reportfmt.WriteText(stdout, sum); err != nil {
-		fmt.Fprintf(stderr, "proctor run: %v\n", err)
-	}
-	if code != exitOK {
-		return code
-	}
-	if runErr != nil {
-		return exitFailed
-	}
+	sum.AddCaveat(fmt.Sprintf("run stopped after %d of %s: %v", graded, plural(s.Count, "case"), runErr))
+	return code
+}
+
+// verdict is the exit status of a run that graded every case: what the
+// totals say, under --allow-flaky and --strict.
+func (f *runFlags) verdict(sum *reportfmt.Summary, stderr io.Writer) int {
 	t := tally{passed: sum.Totals.Passed, failed: sum.Totals.Failed, flaky: sum.Totals.Flaky, notGraded: sum.Totals.NotGraded}
-	if !*allowFlaky {
+	if !f.allowFlaky {
 		// A flaky case that met its min_pass passes the gate; it stays
 		// flaky in every count.
 		t.flakyFails = t.flaky - sum.Totals.FlakyGatePassed
 	}
-	code = verdictExit(t, *strict)
+	code := verdictExit(t, f.strict)
 	switch {
 	case code == exitNoneGraded:
 		fmt.Fprintf(stderr, "proctor run: nothing was graded: %s\n", notGradedWord(t.notGraded, "case"))
@@ -285,6 +270,128 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "proctor run: --strict: %s\n", notGradedWord(t.notGraded, "case"))
 	}
 	return code
+}
+
+// runReports are the report files proctor run writes: sinks that take
+// each case's result as it is graded, and finishers that complete the
+// files from the summary once the run is over.
+type runReports struct {
+	sinks    []func(proctor.CaseResult) error
+	finishes []func() error
+	cleanups []func()
+}
+
+// open creates the files --out, --junit, --markdown and --html ask for.
+func (r *runReports) open(f *runFlags, s *suite.Suite, sum *reportfmt.Summary, shard suite.Shard) error {
+	if f.out != "" {
+		if err := r.openJSON(f.out, s, f.shard != "", shard, sum); err != nil {
+			return err
+		}
+	}
+	if f.junit != "" {
+		if err := r.openJUnit(f.junit, s.Name, sum); err != nil {
+			return err
+		}
+	}
+	if f.markdown != "" {
+		path := f.markdown
+		r.finishes = append(r.finishes, func() error {
+			file, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			if err := reportfmt.WriteMarkdown(file, sum); err != nil {
+				file.Close()
+				return err
+			}
+			return file.Close()
+		})
+	}
+	if f.html != "" {
+		add, fin, err := htmlRunReport(f.html, s.Name)
+		if err != nil {
+			return err
+		}
+		r.sinks = append(r.sinks, add)
+		r.finishes = append(r.finishes, func() error { return fin(sum) })
+	}
+	return nil
+}
+
+// openJSON starts the JSON report (the shard's, when sharded) at path.
+func (r *runReports) openJSON(path string, s *suite.Suite, sharded bool, shard suite.Shard, sum *reportfmt.Summary) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, func() { f.Close() })
+	j, err := shardJSON(f, s, sharded, shard)
+	if err != nil {
+		return err
+	}
+	r.sinks = append(r.sinks, j.Add)
+	r.finishes = append(r.finishes, func() error {
+		if err := j.Finish(sum); err != nil {
+			return err
+		}
+		return f.Close()
+	})
+	return nil
+}
+
+// openJUnit starts the JUnit report at path; the test cases are written
+// to a scratch file as they come, since the suite element that holds
+// them opens with the totals.
+func (r *runReports) openJUnit(path, suiteName string, sum *reportfmt.Summary) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, func() { f.Close() })
+	scratch, err := os.CreateTemp("", "proctor-junit-*.xml")
+	if err != nil {
+		return err
+	}
+	r.cleanups = append(r.cleanups, func() { os.Remove(scratch.Name()) }, func() { scratch.Close() })
+	j := reportfmt.NewJUnit(suiteName, scratch)
+	r.sinks = append(r.sinks, j.Add)
+	r.finishes = append(r.finishes, func() error {
+		if err := j.Finish(f, sum); err != nil {
+			return err
+		}
+		return f.Close()
+	})
+	return nil
+}
+
+// add gives a case's result to every report.
+func (r *runReports) add(c proctor.CaseResult) error {
+	for _, sink := range r.sinks {
+		if err := sink(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish completes every report, saying on stderr which could not be
+// written, and returns the last such error.
+func (r *runReports) finish(stderr io.Writer) error {
+	var last error
+	for _, fin := range r.finishes {
+		if err := fin(); err != nil {
+			fmt.Fprintf(stderr, "proctor run: writing a report: %v\n", err)
+			last = err
+		}
+	}
+	return last
+}
+
+// close closes and removes the files open opened, last first.
+func (r *runReports) close() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
 }
 
 // parseInterspersed parses flags that may come before or after the

@@ -325,6 +325,14 @@ func (c *specCache) get(ctx context.Context, spec json.RawMessage) (*cachedCheck
 	if !keep || (!c.strict && cost > c.maxBytes/4) {
 		return cc, err // compiled for this caller alone
 	}
+	return c.insert(key, cc, cost, err)
+}
+
+// insert caches what key compiled to (cc, or err) at cost, evicting the
+// least recently used entries to make room, and returns the entry
+// acquired for the caller; when a request that compiled the same spec
+// has cached it first, its entry is returned and cc released.
+func (c *specCache) insert(key string, cc *cachedCheck, cost int64, err error) (*cachedCheck, error) {
 	e := &cacheEntry{key: key, cc: cc, err: err, cost: cost}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -315,68 +315,7 @@ func lcsIndices(ref, can []int32, maxWords, rare int) []int {
 	}
 	p := newPeq(ref, rare)
 	defer p.release()
-	w := p.words
-	// step computes column j+1 (after can[j]) from column j.
-	step := func(prev, cur []uint64, j int) {
-		row := p.vec(can[j])
-		var carry uint64
-		for k := 0; k < w; k++ {
-			u := prev[k] & row[k]
-			var x uint64
-			x, carry = bits.Add64(prev[k], u, carry)
-			cur[k] = x | (prev[k] - u)
-		}
-	}
-	seg := n + 1 // columns per segment
-	if (n+1)*w > maxWords {
-		seg = int(math.Sqrt(float64(n))) + 1
-	}
-	// Checkpoints: column c*seg for every c.
-	cps := make([]uint64, ((n/seg)+1)*w)
-	buf := make([]uint64, (seg+1)*w) // columns loaded..loaded+seg
-	for i := 0; i < w; i++ {
-		buf[i] = ^uint64(0)
-	}
-	col := buf[:w]
-	for j := 0; j < n; j++ {
-		if j%seg == 0 {
-			copy(cps[(j/seg)*w:], col)
-		}
-		next := buf[((j+1)%seg+1)*w-w : ((j+1)%seg+1)*w]
-		if seg == n+1 {
-			next = buf[(j+1)*w : (j+2)*w]
-		}
-		step(col, next, j)
-		col = next
-	}
-	if n%seg == 0 {
-		copy(cps[(n/seg)*w:], col)
-	}
-	loaded := -1 // segment whose columns buf holds, -1 if none
-	if seg == n+1 {
-		loaded = 0
-	}
-	column := func(j int) []uint64 {
-		s := j / seg
-		if s != loaded {
-			copy(buf[:w], cps[s*w:(s+1)*w])
-			for k := 0; k < seg && s*seg+k < n; k++ {
-				step(buf[k*w:(k+1)*w], buf[(k+1)*w:(k+2)*w], s*seg+k)
-			}
-			loaded = s
-		}
-		k := j - s*seg
-		return buf[k*w : (k+1)*w]
-	}
-	// t(i, j) = the zero bits of column j among its low i bits.
-	t := func(i, j int) int {
-		c := column(j)
-		z := 0
-		for k := 0; 64*k < i; k++ {
-			z += zeros(c[k], min(64, i-64*k))
-		}
-		return z
-	}
+	t := newLCSTable(p, can, maxWords)
 	var out []int
 	i, j := m, n
 	for i > 0 && j > 0 {
@@ -385,7 +324,7 @@ func lcsIndices(ref, can []int32, maxWords, rare int) []int {
 			out = append(out, i-1)
 			i--
 			j--
-		case t(i, j-1) > t(i-1, j):
+		case t.zeros(i, j-1) > t.zeros(i-1, j):
 			j--
 		default:
 			i--
@@ -395,4 +334,90 @@ func lcsIndices(ref, can []int32, maxWords, rare int) []int {
 		out[l], out[r] = out[r], out[l]
 	}
 	return out
+}
+
+// lcsTable is the dynamic-programming table of an LCS as bit-vector
+// columns of w words, one per prefix of can: all of them, or (seg <= n)
+// a checkpoint every seg columns from which a segment is recomputed when
+// a column in it is asked for.
+type lcsTable struct {
+	p      *peq
+	can    []int32
+	w, seg int
+	cps    []uint64 // column c*seg for every c
+	buf    []uint64 // columns of segment loaded: loaded*seg..loaded*seg+seg
+	loaded int      // -1 if none
+}
+
+// newLCSTable computes the table of p's symbols against can, keeping
+// every column when they fit in maxWords words.
+func newLCSTable(p *peq, can []int32, maxWords int) lcsTable {
+	n, w := len(can), p.words
+	t := lcsTable{p: p, can: can, w: w, seg: n + 1, loaded: -1}
+	if (n+1)*w > maxWords {
+		t.seg = int(math.Sqrt(float64(n))) + 1
+	}
+	seg := t.seg
+	t.cps = make([]uint64, ((n/seg)+1)*w)
+	t.buf = make([]uint64, (seg+1)*w)
+	for i := 0; i < w; i++ {
+		t.buf[i] = ^uint64(0)
+	}
+	col := t.buf[:w]
+	for j := 0; j < n; j++ {
+		if j%seg == 0 {
+			copy(t.cps[(j/seg)*w:], col)
+		}
+		next := t.buf[((j+1)%seg+1)*w-w : ((j+1)%seg+1)*w]
+		if seg == n+1 {
+			next = t.buf[(j+1)*w : (j+2)*w]
+		}
+		t.step(col, next, j)
+		col = next
+	}
+	if n%seg == 0 {
+		copy(t.cps[(n/seg)*w:], col)
+	}
+	if seg == n+1 {
+		t.loaded = 0
+	}
+	return t
+}
+
+// step computes column j+1 (after can[j]) from column j.
+func (t *lcsTable) step(prev, cur []uint64, j int) {
+	row := t.p.vec(t.can[j])
+	var carry uint64
+	for k := 0; k < t.w; k++ {
+		u := prev[k] & row[k]
+		var x uint64
+		x, carry = bits.Add64(prev[k], u, carry)
+		cur[k] = x | (prev[k] - u)
+	}
+}
+
+// column returns column j, recomputing its segment from its checkpoint
+// when buf holds another.
+func (t *lcsTable) column(j int) []uint64 {
+	w, seg := t.w, t.seg
+	s := j / seg
+	if s != t.loaded {
+		copy(t.buf[:w], t.cps[s*w:(s+1)*w])
+		for k := 0; k < seg && s*seg+k < len(t.can); k++ {
+			t.step(t.buf[k*w:(k+1)*w], t.buf[(k+1)*w:(k+2)*w], s*seg+k)
+		}
+		t.loaded = s
+	}
+	k := j - s*seg
+	return t.buf[k*w : (k+1)*w]
+}
+
+// zeros counts the zero bits of column j among its low i bits.
+func (t *lcsTable) zeros(i, j int) int {
+	c := t.column(j)
+	z := 0
+	for k := 0; 64*k < i; k++ {
+		z += zeros(c[k], min(64, i-64*k))
+	}
+	return z
 }

@@ -345,36 +345,9 @@ func prefixSet(re *syntax.Regexp) (set []string, exact, ok bool) {
 		// Assertions match the empty string (or nothing): {""} covers them.
 		return []string{""}, true, true
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return nil, false, false
-		}
-		for _, r := range re.Rune {
-			if !plainRune(r) {
-				return nil, false, false
-			}
-		}
-		s := string(re.Rune)
-		if len(s) > maxLitBytes {
-			return []string{truncate(s)}, false, true
-		}
-		return []string{s}, true, true
+		return literalPrefix(re)
 	case syntax.OpCharClass:
-		n := 0
-		for i := 0; i < len(re.Rune); i += 2 {
-			n += int(re.Rune[i+1]-re.Rune[i]) + 1
-			if n > maxClass {
-				return nil, false, false
-			}
-		}
-		for i := 0; i < len(re.Rune); i += 2 {
-			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				if !plainRune(r) {
-					return nil, false, false
-				}
-				set = append(set, string(r))
-			}
-		}
-		return set, true, len(set) > 0
+		return classPrefix(re)
 	case syntax.OpCapture:
 		return prefixSet(re.Sub[0])
 	case syntax.OpPlus:
@@ -400,31 +373,77 @@ func prefixSet(re *syntax.Regexp) (set []string, exact, ok bool) {
 		}
 		return set, exact, true
 	case syntax.OpConcat:
-		set, exact = []string{""}, true
-		for _, sub := range re.Sub {
-			s, e, o := prefixSet(sub)
-			if !o || len(set)*len(s) > maxSet {
-				return set, false, true
-			}
-			next := make([]string, 0, len(set)*len(s))
-			trunc := false
-			for _, a := range set {
-				for _, b := range s {
-					c := a + b
-					if len(c) > maxLitBytes {
-						c, trunc = truncate(c), true
-					}
-					next = append(next, c)
-				}
-			}
-			set = next
-			if !e || trunc {
-				return set, false, true
-			}
-		}
-		return set, exact, true
+		return concatPrefix(re)
 	}
 	return nil, false, false
+}
+
+// literalPrefix is the prefix set of a literal: itself, truncated when
+// long; nothing for one that ignores case or has a rune the input could
+// spell otherwise.
+func literalPrefix(re *syntax.Regexp) (set []string, exact, ok bool) {
+	if re.Flags&syntax.FoldCase != 0 {
+		return nil, false, false
+	}
+	for _, r := range re.Rune {
+		if !plainRune(r) {
+			return nil, false, false
+		}
+	}
+	s := string(re.Rune)
+	if len(s) > maxLitBytes {
+		return []string{truncate(s)}, false, true
+	}
+	return []string{s}, true, true
+}
+
+// classPrefix is the prefix set of a small character class: each of its
+// runes.
+func classPrefix(re *syntax.Regexp) (set []string, exact, ok bool) {
+	n := 0
+	for i := 0; i < len(re.Rune); i += 2 {
+		n += int(re.Rune[i+1]-re.Rune[i]) + 1
+		if n > maxClass {
+			return nil, false, false
+		}
+	}
+	for i := 0; i < len(re.Rune); i += 2 {
+		for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+			if !plainRune(r) {
+				return nil, false, false
+			}
+			set = append(set, string(r))
+		}
+	}
+	return set, true, len(set) > 0
+}
+
+// concatPrefix is the prefix set of a concatenation: the products of its
+// parts' sets, as far as they are exact and the product stays small.
+func concatPrefix(re *syntax.Regexp) (set []string, exact, ok bool) {
+	set, exact = []string{""}, true
+	for _, sub := range re.Sub {
+		s, e, o := prefixSet(sub)
+		if !o || len(set)*len(s) > maxSet {
+			return set, false, true
+		}
+		next := make([]string, 0, len(set)*len(s))
+		trunc := false
+		for _, a := range set {
+			for _, b := range s {
+				c := a + b
+				if len(c) > maxLitBytes {
+					c, trunc = truncate(c), true
+				}
+				next = append(next, c)
+			}
+		}
+		set = next
+		if !e || trunc {
+			return set, false, true
+		}
+	}
+	return set, exact, true
 }
 
 // plainRune reports whether r is spelt in the input only as its own UTF-8

@@ -77,46 +77,8 @@ func (x *explainer) explain(n *node, v any, want bool) (int, bool) {
 		return 1, true
 	}
 	// type, const, enum and format end the check at their first failure.
-	if n.types != 0 {
-		switch n.typeCheck(v) {
-		case unknown:
-			return 0, false
-		case invalid:
-			if x.wants(want) {
-				x.set(&kind.Type{Got: typeName(v), Want: n.typeNames})
-			}
-			return 1, true
-		}
-	}
-	if n.constV != nil {
-		switch equals(v, *n.constV) {
-		case unknown:
-			return 0, false
-		case invalid:
-			if x.wants(want) {
-				x.set(&kind.Const{Got: v, Want: *n.constV})
-			}
-			return 1, true
-		}
-	}
-	if n.enum != nil {
-		switch n.enumCheck(v) {
-		case unknown:
-			return 0, false
-		case invalid:
-			if x.wants(want) {
-				x.set(&kind.Enum{Got: v, Want: n.enum})
-			}
-			return 1, true
-		}
-	}
-	if n.format != nil {
-		if err := n.format(v); err != nil {
-			if x.wants(want) {
-				x.set(&kind.Format{Got: v, Want: n.fmtName, Err: err})
-			}
-			return 1, true
-		}
+	if c, ok, stop := x.firstFailure(n, v, want); stop {
+		return c, ok
 	}
 	count := 0
 	if n.ref != nil {
@@ -155,6 +117,54 @@ func (x *explainer) explain(n *node, v any, want bool) (int, bool) {
 	count += c
 	c, ok = x.cond(n, v, want)
 	return count + c, ok
+}
+
+// firstFailure checks type, const, enum and format, and stops (stop
+// true) at the first that fails, with its one leaf, or that cannot tell
+// (ok false).
+func (x *explainer) firstFailure(n *node, v any, want bool) (count int, ok, stop bool) {
+	if n.types != 0 {
+		switch n.typeCheck(v) {
+		case unknown:
+			return 0, false, true
+		case invalid:
+			if x.wants(want) {
+				x.set(&kind.Type{Got: typeName(v), Want: n.typeNames})
+			}
+			return 1, true, true
+		}
+	}
+	if n.constV != nil {
+		switch equals(v, *n.constV) {
+		case unknown:
+			return 0, false, true
+		case invalid:
+			if x.wants(want) {
+				x.set(&kind.Const{Got: v, Want: *n.constV})
+			}
+			return 1, true, true
+		}
+	}
+	if n.enum != nil {
+		switch n.enumCheck(v) {
+		case unknown:
+			return 0, false, true
+		case invalid:
+			if x.wants(want) {
+				x.set(&kind.Enum{Got: v, Want: n.enum})
+			}
+			return 1, true, true
+		}
+	}
+	if n.format != nil {
+		if err := n.format(v); err != nil {
+			if x.wants(want) {
+				x.set(&kind.Format{Got: v, Want: n.fmtName, Err: err})
+			}
+			return 1, true, true
+		}
+	}
+	return 0, true, false
 }
 
 // typeName is the validator's name for the JSON type of v.
@@ -504,52 +514,18 @@ func (x *explainer) cond(n *node, v any, want bool) (int, bool) {
 		count += c
 	}
 	if len(n.anyOf) > 0 {
-		some := invalid // or unknown once a branch cannot tell
-		for _, a := range n.anyOf {
-			r := a.check(v)
-			if r == valid {
-				some = valid
-				break
-			}
-			some = max(some, r)
-		}
-		switch some {
-		case unknown:
+		c, ok := x.anyOf(n, v, want)
+		if !ok {
 			return 0, false
-		case invalid:
-			c, ok := x.all(n.anyOf, v, want)
-			if !ok {
-				return 0, false
-			}
-			count += c
 		}
+		count += c
 	}
 	if len(n.oneOf) > 0 {
-		var matched []int
-		for i, a := range n.oneOf {
-			r := a.check(v)
-			if r == unknown {
-				return 0, false
-			}
-			if r == valid {
-				if matched = append(matched, i); len(matched) == 2 {
-					break
-				}
-			}
+		c, ok := x.oneOf(n, v, want)
+		if !ok {
+			return 0, false
 		}
-		switch len(matched) {
-		case 0:
-			c, ok := x.all(n.oneOf, v, want)
-			if !ok {
-				return 0, false
-			}
-			count += c
-		case 2:
-			count++
-			if x.wants(want) {
-				x.set(&kind.OneOf{Subschemas: matched})
-			}
-		}
+		count += c
 	}
 	if n.ifN != nil {
 		var then *node
@@ -570,6 +546,54 @@ func (x *explainer) cond(n *node, v any, want bool) (int, bool) {
 		}
 	}
 	return count, true
+}
+
+// anyOf is the leaves of anyOf: none when a branch holds, else those of
+// every branch.
+func (x *explainer) anyOf(n *node, v any, want bool) (int, bool) {
+	some := invalid // or unknown once a branch cannot tell
+	for _, a := range n.anyOf {
+		r := a.check(v)
+		if r == valid {
+			some = valid
+			break
+		}
+		some = max(some, r)
+	}
+	switch some {
+	case unknown:
+		return 0, false
+	case invalid:
+		return x.all(n.anyOf, v, want)
+	}
+	return 0, true
+}
+
+// oneOf is the leaves of oneOf: those of every branch when none holds,
+// one when two do.
+func (x *explainer) oneOf(n *node, v any, want bool) (int, bool) {
+	var matched []int
+	for i, a := range n.oneOf {
+		r := a.check(v)
+		if r == unknown {
+			return 0, false
+		}
+		if r == valid {
+			if matched = append(matched, i); len(matched) == 2 {
+				break
+			}
+		}
+	}
+	switch len(matched) {
+	case 0:
+		return x.all(n.oneOf, v, want)
+	case 2:
+		if x.wants(want) {
+			x.set(&kind.OneOf{Subschemas: matched})
+		}
+		return 1, true
+	}
+	return 0, true
 }
 
 // all sums the leaves of subschemas that all failed; a subschema that

@@ -140,25 +140,9 @@ func (x *textExplainer) value(n *node, s string, i int, want bool) (int, int, re
 		return x.decoded(n, s, i, want)
 	}
 	c := at(s, i)
-	end := -1 // found at once for scalars, by the walks for containers
-	var str string
-	switch c {
-	case '{', '[':
-	case '"':
-		var esc, plain bool
-		if end, esc = strEnd(s, i); end < 0 {
-			return 0, 0, broken
-		}
-		if str, plain = plainString(s[i+1:end-1], esc); !plain && (n.hasString || n.constV != nil || n.enum != nil) {
-			var err error
-			if str, err = x.p.Unquote(s[i:end]); err != nil {
-				return 0, 0, broken
-			}
-		}
-	default:
-		if end = skipValue(s, i); end < 0 {
-			return 0, 0, broken
-		}
+	end, str, ok := x.scalar(n, s, i)
+	if !ok {
+		return 0, 0, broken
 	}
 	// boolean, type, const and enum end the check at their first failure.
 	var k jsonschema.ErrorKind // the leaf that ends it, when one is wanted
@@ -180,28 +164,8 @@ func (x *textExplainer) value(n *node, s string, i int, want bool) (int, int, re
 				return 0, 0, broken
 			}
 		}
-		r := valid
-		if n.constV != nil {
-			r = scalarEquals(s[i:end], str, true, *n.constV)
-		}
-		if r == valid && n.enum != nil {
-			r = invalid
-			for _, e := range n.enum {
-				if re := scalarEquals(s[i:end], str, true, e); re != invalid {
-					if r = re; re == valid {
-						break
-					}
-				}
-			}
-			if r == invalid && x.wants(want) {
-				v, _, _ := x.decode(s, i)
-				k = &kind.Enum{Got: v, Want: n.enum}
-			}
-		} else if r == invalid && x.wants(want) {
-			v, _, _ := x.decode(s, i)
-			k = &kind.Const{Got: v, Want: *n.constV}
-		}
-		if r == unknown {
+		var r result
+		if k, r = x.constEnum(n, s, i, end, str, want); r == unknown {
 			return x.decoded(n, s, i, want)
 		}
 		ends = r == invalid
@@ -243,6 +207,59 @@ func (x *textExplainer) value(n *node, s string, i int, want bool) (int, int, re
 		}
 	}
 	return x.end(count+cnt, s, i, end)
+}
+
+// scalar finds where the value at i ends when it is a scalar (-1 for an
+// object or array: the walks find their end) and the content of a string
+// n reads; false when the text is not JSON.
+func (x *textExplainer) scalar(n *node, s string, i int) (end int, str string, ok bool) {
+	switch at(s, i) {
+	case '{', '[':
+		return -1, "", true
+	case '"':
+		end, esc := strEnd(s, i)
+		if end < 0 {
+			return 0, "", false
+		}
+		str, plain := plainString(s[i+1:end-1], esc)
+		if !plain && (n.hasString || n.constV != nil || n.enum != nil) {
+			var err error
+			if str, err = x.p.Unquote(s[i:end]); err != nil {
+				return 0, "", false
+			}
+		}
+		return end, str, true
+	}
+	end = skipValue(s, i)
+	return end, "", end >= 0
+}
+
+// constEnum checks const and enum on the scalar s[i:end] (str the content
+// of a string), with the leaf of a failure when want asks for it.
+func (x *textExplainer) constEnum(n *node, s string, i, end int, str string, want bool) (jsonschema.ErrorKind, result) {
+	r := valid
+	if n.constV != nil {
+		r = scalarEquals(s[i:end], str, true, *n.constV)
+	}
+	var k jsonschema.ErrorKind
+	if r == valid && n.enum != nil {
+		r = invalid
+		for _, e := range n.enum {
+			if re := scalarEquals(s[i:end], str, true, e); re != invalid {
+				if r = re; re == valid {
+					break
+				}
+			}
+		}
+		if r == invalid && x.wants(want) {
+			v, _, _ := x.decode(s, i)
+			k = &kind.Enum{Got: v, Want: n.enum}
+		}
+	} else if r == invalid && x.wants(want) {
+		v, _, _ := x.decode(s, i)
+		k = &kind.Const{Got: v, Want: *n.constV}
+	}
+	return k, r
 }
 
 // end returns count and the index after the value at i: end when known

@@ -35,14 +35,11 @@
 package fastschema
 
 import (
-	"encoding/json"
 	"maps"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -113,6 +110,7 @@ type node struct {
 	anyOf     []*node
 	oneOf     []*node
 	ifN       *node
+	applies   bool // not, allOf, anyOf, oneOf or if is set
 	thenN     *node
 	elseN     *node
 	hasObject bool
@@ -242,8 +240,17 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	n.anyOf = c.nodes(s.AnyOf)
 	n.oneOf = c.nodes(s.OneOf)
 	n.ifN, n.thenN, n.elseN = c.node(s.If), c.node(s.Then), c.node(s.Else)
+	n.applies = n.not != nil || len(n.allOf) > 0 || len(n.anyOf) > 0 || len(n.oneOf) > 0 || n.ifN != nil
 
-	// object
+	c.objectKeywords(n, s)
+	c.arrayKeywords(n, s)
+	stringKeywords(n, s)
+	c.numberKeywords(n, s)
+	return n
+}
+
+// objectKeywords compiles the keywords s applies to objects into n.
+func (c *compiler) objectKeywords(n *node, s *jsonschema.Schema) {
 	setInt(&n.minProps, s.MinProperties)
 	setInt(&n.maxProps, s.MaxProperties)
 	n.required = s.Required
@@ -266,8 +273,10 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 	}
 	n.hasObject = n.minProps >= 0 || n.maxProps >= 0 || len(n.required) > 0 || n.props != nil ||
 		n.patterns != nil || n.addl != nil || n.depReq != nil
+}
 
-	// array
+// arrayKeywords compiles the keywords s applies to arrays into n.
+func (c *compiler) arrayKeywords(n *node, s *jsonschema.Schema) {
 	setInt(&n.minItems, s.MinItems)
 	setInt(&n.maxItems, s.MaxItems)
 	if s.DraftVersion < 2020 {
@@ -290,14 +299,18 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 		n.rest = c.node(s.Items2020)
 	}
 	n.hasArray = n.minItems >= 0 || n.maxItems >= 0 || len(n.prefix) > 0 || n.rest != nil
+}
 
-	// string
+// stringKeywords compiles the keywords s applies to strings into n.
+func stringKeywords(n *node, s *jsonschema.Schema) {
 	setInt(&n.minLen, s.MinLength)
 	setInt(&n.maxLen, s.MaxLength)
 	n.pattern = s.Pattern
 	n.hasString = n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil
+}
 
-	// number
+// numberKeywords compiles the keywords s applies to numbers into n.
+func (c *compiler) numberKeywords(n *node, s *jsonschema.Schema) {
 	n.min, n.max = newBound(s.Minimum), newBound(s.Maximum)
 	n.exMin, n.exMax = newBound(s.ExclusiveMinimum), newBound(s.ExclusiveMaximum)
 	if m := s.MultipleOf; m != nil {
@@ -310,7 +323,6 @@ func (c *compiler) node(s *jsonschema.Schema) *node {
 		}
 	}
 	n.hasNumber = n.min != nil || n.max != nil || n.exMin != nil || n.exMax != nil || n.multiple != nil
-	return n
 }
 
 // additional compiles additionalProperties or additionalItems: absent or
@@ -380,489 +392,4 @@ func (n *node) inPlace() []*node {
 	out = append(out, n.allOf...)
 	out = append(out, n.anyOf...)
 	return append(out, n.oneOf...)
-}
-
-// Decide reports whether v is valid against the schema without counting
-// violations (the check [Schema.Explain] uses for "not", the combinators
-// and "if"): decided is false when the fast path cannot tell; otherwise
-// ok is the verdict.
-func (s *Schema) Decide(v any) (ok, decided bool) {
-	r := s.root.check(v)
-	return r == valid, r != unknown
-}
-
-// worse combines two verdicts of keywords that must all hold.
-func worse(a, b result) result {
-	if a == invalid || b == invalid {
-		return invalid
-	}
-	if a == unknown || b == unknown {
-		return unknown
-	}
-	return valid
-}
-
-func (n *node) check(v any) result {
-	if n.boolean != 0 {
-		if n.boolean > 0 {
-			return valid
-		}
-		return invalid
-	}
-	r := valid
-	if n.types != 0 {
-		if t := n.typeCheck(v); t != valid {
-			return t
-		}
-	}
-	if n.constV != nil {
-		if r = worse(r, equals(v, *n.constV)); r == invalid {
-			return r
-		}
-	}
-	if n.enum != nil {
-		if r = worse(r, n.enumCheck(v)); r == invalid {
-			return r
-		}
-	}
-	if n.format != nil {
-		if n.format(v) != nil {
-			return invalid
-		}
-	}
-	if n.ref != nil {
-		if n.refOnly {
-			return worse(r, n.ref.check(v))
-		}
-		if r = worse(r, n.ref.check(v)); r == invalid {
-			return r
-		}
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		if n.hasObject {
-			r = worse(r, n.object(x))
-		}
-	case []any:
-		if n.hasArray {
-			r = worse(r, n.array(x))
-		}
-	case string:
-		if n.hasString {
-			r = worse(r, n.str(x))
-		}
-	case json.Number:
-		if n.hasNumber {
-			r = worse(r, n.number(x))
-		}
-	case nil, bool:
-	default:
-		return unknown
-	}
-	if r == invalid {
-		return r
-	}
-	if n.not != nil {
-		switch n.not.check(v) {
-		case valid:
-			return invalid
-		case unknown:
-			r = unknown
-		}
-	}
-	for _, a := range n.allOf {
-		if r = worse(r, a.check(v)); r == invalid {
-			return r
-		}
-	}
-	if len(n.anyOf) > 0 {
-		some := invalid
-		for _, a := range n.anyOf {
-			switch a.check(v) {
-			case valid:
-				some = valid
-			case unknown:
-				some = unknown
-			}
-			if some == valid {
-				break
-			}
-		}
-		if r = worse(r, some); r == invalid {
-			return r
-		}
-	}
-	if len(n.oneOf) > 0 {
-		matched, undecided := 0, false
-		for _, a := range n.oneOf {
-			switch a.check(v) {
-			case valid:
-				matched++
-			case unknown:
-				undecided = true
-			}
-			if matched > 1 {
-				return invalid
-			}
-		}
-		switch {
-		case undecided:
-			r = unknown
-		case matched == 0:
-			return invalid
-		}
-	}
-	if n.ifN != nil {
-		switch n.ifN.check(v) {
-		case valid:
-			if n.thenN != nil {
-				r = worse(r, n.thenN.check(v))
-			}
-		case invalid:
-			if n.elseN != nil {
-				r = worse(r, n.elseN.check(v))
-			}
-		default:
-			r = unknown
-		}
-	}
-	return r
-}
-
-func (n *node) typeCheck(v any) result {
-	var t uint8
-	switch x := v.(type) {
-	case nil:
-		t = tNull
-	case bool:
-		t = tBoolean
-	case string:
-		t = tString
-	case []any:
-		t = tArray
-	case map[string]any:
-		t = tObject
-	case json.Number:
-		if n.types&tNumber != 0 {
-			return valid
-		}
-		if n.types&tInteger != 0 && isInteger(x) {
-			return valid
-		}
-		return invalid
-	default:
-		return unknown
-	}
-	if n.types&t != 0 {
-		return valid
-	}
-	return invalid
-}
-
-func (n *node) enumCheck(v any) result {
-	r := invalid
-	for _, e := range n.enum {
-		switch equals(v, e) {
-		case valid:
-			return valid
-		case unknown:
-			r = unknown
-		}
-	}
-	return r
-}
-
-func (n *node) object(obj map[string]any) result {
-	if n.minProps >= 0 && len(obj) < n.minProps || n.maxProps >= 0 && len(obj) > n.maxProps {
-		return invalid
-	}
-	for _, k := range n.required {
-		if _, ok := obj[k]; !ok {
-			return invalid
-		}
-	}
-	for _, d := range n.depReq {
-		if _, ok := obj[d.prop]; ok {
-			for _, k := range d.reqd {
-				if _, ok := obj[k]; !ok {
-					return invalid
-				}
-			}
-		}
-	}
-	if n.props == nil && n.patterns == nil && n.addl == nil {
-		return valid
-	}
-	r := valid
-	for k, val := range obj {
-		evaluated := false
-		if p, ok := n.props[k]; ok {
-			evaluated = true
-			if r = worse(r, p.check(val)); r == invalid {
-				return r
-			}
-		}
-		for _, p := range n.patterns {
-			if p.re.MatchString(k) {
-				evaluated = true
-				if r = worse(r, p.n.check(val)); r == invalid {
-					return r
-				}
-			}
-		}
-		if !evaluated && n.addl != nil {
-			if r = worse(r, n.addl.check(val)); r == invalid {
-				return r
-			}
-		}
-	}
-	return r
-}
-
-func (n *node) array(arr []any) result {
-	if n.minItems >= 0 && len(arr) < n.minItems || n.maxItems >= 0 && len(arr) > n.maxItems {
-		return invalid
-	}
-	r := valid
-	for i, item := range arr {
-		var p *node
-		if i < len(n.prefix) {
-			p = n.prefix[i]
-		} else if p = n.rest; p == nil {
-			break
-		}
-		if r = worse(r, p.check(item)); r == invalid {
-			return r
-		}
-	}
-	return r
-}
-
-func (n *node) str(s string) result {
-	if n.minLen >= 0 || n.maxLen >= 0 {
-		l := utf8.RuneCountInString(s)
-		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
-			return invalid
-		}
-	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
-		return invalid
-	}
-	return valid
-}
-
-func (n *node) number(x json.Number) result {
-	r := valid
-	check := func(b *bound, ok func(c int) bool) {
-		if b == nil || r == invalid {
-			return
-		}
-		c, known := compare(x, b)
-		switch {
-		case !known:
-			r = unknown
-		case !ok(c):
-			r = invalid
-		}
-	}
-	check(n.min, func(c int) bool { return c >= 0 })
-	check(n.max, func(c int) bool { return c <= 0 })
-	check(n.exMin, func(c int) bool { return c > 0 })
-	check(n.exMax, func(c int) bool { return c < 0 })
-	if n.multiple != nil && r != invalid {
-		r = worse(r, n.multipleOf(x))
-	}
-	return r
-}
-
-// plainInt reports whether a JSON number is written as an integer that
-// fits an int64 without overflow checks.
-func plainInt(s string) (int64, bool) {
-	if len(s) == 0 || len(s) > 18 {
-		return 0, false
-	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	return i, err == nil
-}
-
-func (n *node) multipleOf(x json.Number) result {
-	r, _ := n.multipleOfRat(x)
-	return r
-}
-
-// multipleOfRat is multipleOf that also returns x as an exact rational
-// when it built one (nil otherwise), for a reason to quote.
-func (n *node) multipleOfRat(x json.Number) (result, *big.Rat) {
-	if n.mulInt != 0 {
-		if i, ok := plainInt(string(x)); ok {
-			return verdict(i%n.mulInt == 0), nil
-		}
-	}
-	r, ok := new(big.Rat).SetString(string(x))
-	if !ok {
-		return unknown, nil
-	}
-	// x/m is an integer when x's numerator times m's denominator is a
-	// multiple of x's denominator times m's numerator: a remainder, where
-	// the quotient as a rational would be reduced by a GCD of numbers as
-	// long as x's digits (1e308 has 309).
-	num := new(big.Int).Mul(r.Num(), n.multiple.Denom())
-	den := new(big.Int).Mul(r.Denom(), n.multiple.Num())
-	return verdict(num.Rem(num, den).Sign() == 0), r
-}
-
-// compare compares a JSON number with a bound by exact value. The float64
-// comparison decides when the two floats differ (rounding keeps order);
-// equal floats are compared as rationals.
-func compare(x json.Number, b *bound) (int, bool) {
-	f, err := strconv.ParseFloat(string(x), 64)
-	if err == nil || isRange(err) {
-		switch {
-		case f < b.f:
-			return -1, true
-		case f > b.f:
-			return 1, true
-		}
-	}
-	r, ok := new(big.Rat).SetString(string(x))
-	if !ok {
-		return 0, false
-	}
-	return r.Cmp(b.r), true
-}
-
-func isRange(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
-}
-
-// isInteger reports whether a JSON number has an integer value (1.0 and
-// 1e2 do), as the validator decides it.
-// isInteger reports whether a JSON number's value is an integer: whether
-// every digit its exponent moves past the decimal point is 0 ("1.50e1"
-// is, "1.25e1" is not). An exponent too large for an int is left to
-// exact arithmetic.
-func isInteger(x json.Number) bool {
-	s := string(x)
-	mant, exp, hasExp := s, 0, false
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		e, err := strconv.Atoi(s[i+1:])
-		if err != nil || e > 1<<40 || e < -1<<40 {
-			r, ok := new(big.Rat).SetString(s)
-			return ok && r.IsInt()
-		}
-		mant, exp, hasExp = s[:i], e, true
-	}
-	whole, frac, hasFrac := strings.Cut(strings.TrimPrefix(mant, "-"), ".")
-	if !hasExp && !hasFrac {
-		return true
-	}
-	// The digits are whole then frac; the point sits after len(whole)+exp
-	// of them.
-	for k := max(len(whole)+exp, 0); k < len(whole)+len(frac); k++ {
-		d := byte('0')
-		if k < len(whole) {
-			d = whole[k]
-		} else {
-			d = frac[k-len(whole)]
-		}
-		if d != '0' {
-			return false
-		}
-	}
-	return true
-}
-
-// equals is JSON equality with numbers compared by value.
-func equals(a, b any) result {
-	switch a := a.(type) {
-	case nil:
-		if b == nil {
-			return valid
-		}
-		if !isJSON(b) {
-			return unknown
-		}
-		return invalid
-	case bool:
-		if bb, ok := b.(bool); ok {
-			return verdict(a == bb)
-		}
-	case string:
-		if bs, ok := b.(string); ok {
-			return verdict(a == bs)
-		}
-	case json.Number:
-		if bn, ok := b.(json.Number); ok {
-			return numEqual(a, bn)
-		}
-	case []any:
-		if bs, ok := b.([]any); ok {
-			if len(a) != len(bs) {
-				return invalid
-			}
-			r := valid
-			for i := range a {
-				if r = worse(r, equals(a[i], bs[i])); r == invalid {
-					return r
-				}
-			}
-			return r
-		}
-	case map[string]any:
-		if bm, ok := b.(map[string]any); ok {
-			if len(a) != len(bm) {
-				return invalid
-			}
-			r := valid
-			for k, av := range a {
-				bv, ok := bm[k]
-				if !ok {
-					return invalid
-				}
-				if r = worse(r, equals(av, bv)); r == invalid {
-					return r
-				}
-			}
-			return r
-		}
-	default:
-		return unknown
-	}
-	if !isJSON(b) {
-		return unknown
-	}
-	return invalid
-}
-
-func isJSON(v any) bool {
-	switch v.(type) {
-	case nil, bool, string, json.Number, []any, map[string]any:
-		return true
-	}
-	return false
-}
-
-func verdict(ok bool) result {
-	if ok {
-		return valid
-	}
-	return invalid
-}
-
-func numEqual(a, b json.Number) result {
-	if a == b {
-		return valid
-	}
-	fa, ea := strconv.ParseFloat(string(a), 64)
-	fb, eb := strconv.ParseFloat(string(b), 64)
-	if (ea == nil || isRange(ea)) && (eb == nil || isRange(eb)) && fa != fb {
-		return invalid
-	}
-	ra, ok1 := new(big.Rat).SetString(string(a))
-	rb, ok2 := new(big.Rat).SetString(string(b))
-	if !ok1 || !ok2 {
-		return unknown
-	}
-	return verdict(ra.Cmp(rb) == 0)
 }

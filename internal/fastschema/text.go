@@ -134,24 +134,8 @@ func (n *node) text(s string, i int) (result, int) {
 				return broken, 0
 			}
 		}
-		if n.constV != nil {
-			if r := scalarEquals(s[i:end], str, strOK, *n.constV); r != valid {
-				return r, 0
-			}
-		}
-		if n.enum != nil {
-			some := invalid // or unknown once a member cannot be compared
-			for _, e := range n.enum {
-				r := scalarEquals(s[i:end], str, strOK, e)
-				if r == valid {
-					some = valid
-					break
-				}
-				some = max(some, r)
-			}
-			if some != valid {
-				return some, 0
-			}
+		if r := n.constEnumText(s[i:end], str, strOK); r != valid {
+			return r, 0
 		}
 	}
 	if n.ref != nil {
@@ -159,36 +143,67 @@ func (n *node) text(s string, i int) (result, int) {
 		if r != valid {
 			return r, 0
 		}
-		end = e
-		if n.refOnly {
+		if end = e; n.refOnly {
 			return valid, end
 		}
 	}
+	var r result
 	switch {
 	case c == '{' && n.hasObject:
-		r, e := n.objectText(s, i)
-		if r != valid {
+		if r, end = n.objectText(s, i); r != valid {
 			return r, 0
 		}
-		end = e
 	case c == '[' && n.hasArray:
-		r, e := n.arrayText(s, i)
-		if r != valid {
+		if r, end = n.arrayText(s, i); r != valid {
 			return r, 0
 		}
-		end = e
 	case c == '"' && n.hasString:
 		if !strOK {
 			return unknown, 0
 		}
-		if r := n.str(str); r != valid {
+		if r = n.str(str); r != valid {
 			return r, 0
 		}
 	case (c == '-' || c >= '0' && c <= '9') && n.hasNumber:
-		if r := n.number(json.Number(s[i:end])); r != valid {
+		if r = n.number(json.Number(s[i:end])); r != valid {
 			return r, 0
 		}
 	}
+	if len(n.allOf) > 0 || len(n.anyOf) > 0 {
+		if r, end = n.combinedText(s, i, end); r != valid {
+			return r, 0
+		}
+	}
+	return n.skip(valid, s, i, end)
+}
+
+// constEnumText checks const and enum on a scalar's text (a string's
+// content in str when strOK).
+func (n *node) constEnumText(text, str string, strOK bool) result {
+	if n.constV != nil {
+		if r := scalarEquals(text, str, strOK, *n.constV); r != valid {
+			return r
+		}
+	}
+	if n.enum != nil {
+		some := invalid // or unknown once a member cannot be compared
+		for _, e := range n.enum {
+			r := scalarEquals(text, str, strOK, e)
+			if r == valid {
+				some = valid
+				break
+			}
+			some = max(some, r)
+		}
+		return some
+	}
+	return valid
+}
+
+// combinedText checks allOf and anyOf on the value at i, whose end is
+// end when known (not -1); when valid, it returns the end the branches
+// found.
+func (n *node) combinedText(s string, i, end int) (result, int) {
 	for _, a := range n.allOf {
 		r, e := a.text(s, i)
 		if r != valid {
@@ -210,7 +225,7 @@ func (n *node) text(s string, i int) (result, int) {
 			return some, 0
 		}
 	}
-	return n.skip(valid, s, i, end)
+	return valid, end
 }
 
 // skip returns r and the end of the value at i: end when known (not -1),

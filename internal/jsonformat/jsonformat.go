@@ -227,10 +227,6 @@ func ULabel(u string) error {
 
 // Punycode decodes the part of an A-label after "xn--" (RFC 3492).
 func Punycode(s string) (string, error) {
-	const (
-		base, tmin, tmax, skew, damp = 36, 1, 26, 38, 700
-		initialBias, initialN        = 72, 128
-	)
 	var out []rune
 	rest := s
 	if i := strings.LastIndexByte(s, '-'); i >= 0 {
@@ -245,24 +241,17 @@ func Punycode(s string) (string, error) {
 	if rest == "" && len(out) > 0 {
 		return "", errors.New("no encoded code points")
 	}
-	n, bias, i := rune(initialN), initialBias, 0
+	n, bias, i := rune(punyInitialN), punyInitialBias, 0
 	for len(rest) > 0 {
 		oldi, w := i, 1
-		for k := base; ; k += base {
+		for k := punyBase; ; k += punyBase {
 			if len(rest) == 0 {
 				return "", errors.New("truncated")
 			}
 			c := rest[0]
 			rest = rest[1:]
-			var digit int
-			switch {
-			case c >= '0' && c <= '9':
-				digit = int(c-'0') + 26
-			case c >= 'a' && c <= 'z':
-				digit = int(c - 'a')
-			case c >= 'A' && c <= 'Z':
-				digit = int(c - 'A')
-			default:
+			digit, ok := punyDigit(c)
+			if !ok {
 				return "", fmt.Errorf("invalid digit %q", c)
 			}
 			if digit > (1<<31-1-i)/w {
@@ -271,32 +260,20 @@ func Punycode(s string) (string, error) {
 			i += digit * w
 			t := k - bias
 			if k <= bias {
-				t = tmin
-			} else if k >= bias+tmax {
-				t = tmax
+				t = punyTMin
+			} else if k >= bias+punyTMax {
+				t = punyTMax
 			}
 			if digit < t {
 				break
 			}
-			if w > (1<<31-1)/(base-t) {
+			if w > (1<<31-1)/(punyBase-t) {
 				return "", errors.New("overflow")
 			}
-			w *= base - t
+			w *= punyBase - t
 		}
-		// Adapt the bias.
-		delta, numPoints := i-oldi, len(out)+1
-		if oldi == 0 {
-			delta /= damp
-		} else {
-			delta /= 2
-		}
-		delta += delta / numPoints
-		k := 0
-		for delta > ((base-tmin)*tmax)/2 {
-			delta /= base - tmin
-			k += base
-		}
-		bias = k + (base-tmin+1)*delta/(delta+skew)
+		numPoints := len(out) + 1
+		bias = punyAdapt(i-oldi, numPoints, oldi == 0)
 		if i/numPoints > 0x10FFFF-int(n) {
 			return "", errors.New("overflow")
 		}
@@ -309,6 +286,44 @@ func Punycode(s string) (string, error) {
 		i++
 	}
 	return string(out), nil
+}
+
+// The parameters of Punycode (RFC 3492, section 5).
+const (
+	punyBase, punyTMin, punyTMax, punySkew, punyDamp = 36, 1, 26, 38, 700
+	punyInitialBias, punyInitialN                    = 72, 128
+)
+
+// punyDigit is the value of a Punycode digit: a-z (either case) 0-25,
+// 0-9 26-35; false for any other byte.
+func punyDigit(c byte) (int, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c-'0') + 26, true
+	case c >= 'a' && c <= 'z':
+		return int(c - 'a'), true
+	case c >= 'A' && c <= 'Z':
+		return int(c - 'A'), true
+	}
+	return 0, false
+}
+
+// punyAdapt is the bias adaptation of RFC 3492 (section 6.1) after a
+// code point is decoded from delta, with numPoints code points now
+// decoded; first for the first code point.
+func punyAdapt(delta, numPoints int, first bool) int {
+	if first {
+		delta /= punyDamp
+	} else {
+		delta /= 2
+	}
+	delta += delta / numPoints
+	k := 0
+	for delta > ((punyBase-punyTMin)*punyTMax)/2 {
+		delta /= punyBase - punyTMin
+		k += punyBase
+	}
+	return k + (punyBase-punyTMin+1)*delta/(delta+punySkew)
 }
 
 // URI refuses characters RFC 3986 does not allow anywhere in a URI

@@ -518,28 +518,40 @@ func (c *claims) readLines(prose string) {
 			}
 		}
 		pending = ""
-		if strings.Contains(read, "[[") {
-			for _, m := range bracketRe().FindAllStringSubmatch(read, -1) {
-				c.bracketed(m[1])
-			}
-		}
-		if strings.Contains(read, "]") {
-			for _, m := range resultRe().FindAllStringSubmatch(read, -1) {
-				c.bracketed(strings.TrimRight(m[1], ".,;"))
-			}
-		}
-		if t := strings.Trim(read, " \t*_"); strings.HasPrefix(t, "(") {
-			if m := letterRe().FindStringSubmatch(t); m != nil {
-				c.choices = append(c.choices, m[1])
-				c.loose = true
-			}
-		}
+		c.marks(read)
 		kept = append(kept, read)
 	}
 	c.text = strings.Join(kept, "\n")
-	if len(kept) == 0 {
-		return
+	if len(kept) > 0 {
+		c.ends(kept, labelledAt)
 	}
+}
+
+// marks reads the marks a line may hold anywhere: [[X]], [RESULT] X and a
+// "(B)" line.
+func (c *claims) marks(read string) {
+	if strings.Contains(read, "[[") {
+		for _, m := range bracketRe().FindAllStringSubmatch(read, -1) {
+			c.bracketed(m[1])
+		}
+	}
+	if strings.Contains(read, "]") {
+		for _, m := range resultRe().FindAllStringSubmatch(read, -1) {
+			c.bracketed(strings.TrimRight(m[1], ".,;"))
+		}
+	}
+	if t := strings.Trim(read, " \t*_"); strings.HasPrefix(t, "(") {
+		if m := letterRe().FindStringSubmatch(t); m != nil {
+			c.choices = append(c.choices, m[1])
+			c.loose = true
+		}
+	}
+}
+
+// ends reads the first and last of the kept lines (labelledAt marks
+// those read as labels): a verdict word standing alone there, the choice
+// they name, and whether an earlier line asked a question.
+func (c *claims) ends(kept []string, labelledAt map[int]bool) {
 	last := len(kept) - 1
 	for _, k := range kept[:last] {
 		if strings.HasSuffix(strings.TrimRight(k, " \t*_"), "?") {

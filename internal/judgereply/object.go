@@ -65,102 +65,34 @@ func (c *claims) objectAt(span string, depth int) {
 	var sc *float64
 	for _, p := range pairs {
 		k := keyName(p.key)
-		var s string
-		var f float64
-		var bl bool
-		var isStr, isNum, isBool bool
-		switch v := bytes.TrimSpace(p.val); {
-		case len(v) == 0:
-		case v[0] == '"':
-			isStr = json.Unmarshal(v, &s) == nil
-		case v[0] == 't' || v[0] == 'f':
-			isBool = json.Unmarshal(v, &bl) == nil
-		case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
-			isNum = json.Unmarshal(v, &f) == nil
-		}
+		v := decodeScalar(p.val)
 		switch k {
 		case "verdict", "decision", "final_verdict", "final_decision", "judgement", "judgment":
-			switch {
-			case isStr:
-				c.labelled(k, s)
-			case isBool:
-				c.verdict(boolVerdict(bl), true)
-			case isNum && (f == 0 || f == 1):
-				c.verdict(boolVerdict(f == 1), true)
-			default:
-				c.choices = append(c.choices, string(p.val))
-				c.loose = true
-			}
+			c.verdictMember(k, v)
 		case "pass", "passed", "criteria_met", "correct", "is_correct", "meets_criteria", "meets_criterion":
-			switch {
-			case isBool:
-				c.verdict(boolVerdict(bl), true)
-				if k == "pass" || k == "passed" {
-					passKey = &bl
-				}
-			case isStr:
-				c.labelled("final answer", s)
-			case isNum && (f == 0 || f == 1):
-				c.verdict(boolVerdict(f == 1), true)
-			default:
-				c.choices = append(c.choices, string(p.val))
+			if c.passMember(v) && (k == "pass" || k == "passed") {
+				b := v.b
+				passKey = &b
 			}
 		case "result", "answer", "final_answer", "grade", "final_grade", "choice", "selection":
-			switch {
-			case isBool:
-				c.verdict(boolVerdict(bl), true)
-			case isNum:
-				c.scores = append(c.scores, score{v: f})
-				c.loose = c.loose || k != "result"
-			case isStr:
-				if _, ok := verdictWords[strings.ToLower(choiceOf(s))]; ok || k != "result" {
-					c.labelled("final answer", s)
-				} else if sc, ok := parseScore(s); ok {
-					c.scores = append(c.scores, sc)
-				} else if ch := choiceOf(s); ch != "" {
-					// OpenAI's graders answer {"result": "<label>"}.
-					c.choices = append(c.choices, ch)
-				}
-			}
+			c.resultMember(k, v)
 		case "score", "rating", "overall_score", "final_score", "total_score", "overall_rating", "final_rating":
-			var got score
-			switch {
-			case isNum:
-				got = score{v: f}
-			case isStr:
-				var ok bool
-				if got, ok = parseScore(s); !ok {
-					c.choices = append(c.choices, s)
-					continue
-				}
-				c.loose = true
-			default:
-				continue
-			}
-			if k != "score" {
-				c.loose = true
-			}
-			if strings.HasPrefix(k, "final") || strings.HasPrefix(k, "overall") {
-				c.finalScores = append(c.finalScores, got)
-			} else {
-				c.scores = append(c.scores, got)
-			}
-			if got.of == 0 && !got.pct {
-				sc = &got.v
+			if plain := c.scoreMember(k, v); plain != nil {
+				sc = plain
 			}
 		case "category", "label", "classification", "class":
-			if isStr {
-				c.categories = append(c.categories, s)
+			if v.isStr {
+				c.categories = append(c.categories, v.s)
 			} else {
 				c.categories = append(c.categories, string(p.val))
 			}
 		case "confidence":
-			if isStr {
-				c.labelled("confidence", s)
+			if v.isStr {
+				c.labelled("confidence", v.s)
 			}
 		default:
-			if isStr {
-				c.field(k, s)
+			if v.isStr {
+				c.field(k, v.s)
 			} else if k == "steps" {
 				c.reasoning = append(c.reasoning, stepsText(p.val))
 			} else if depth < maxNest {
@@ -175,6 +107,123 @@ func (c *claims) objectAt(span string, depth int) {
 	if passKey != nil && sc != nil && *sc >= 0 && *sc <= 1 && (*passKey && *sc < 0.5 || !*passKey && *sc > 0.5) {
 		c.fail("\"pass\": %v with \"score\": %v", *passKey, *sc)
 	}
+}
+
+// jsonScalar is a member's value decoded as the string, number or
+// boolean its text is, if it is one.
+type jsonScalar struct {
+	raw                  []byte
+	s                    string
+	f                    float64
+	b                    bool
+	isStr, isNum, isBool bool
+}
+
+// decodeScalar decodes a member's value text raw.
+func decodeScalar(raw []byte) jsonScalar {
+	v := jsonScalar{raw: raw}
+	switch t := bytes.TrimSpace(raw); {
+	case len(t) == 0:
+	case t[0] == '"':
+		var s string
+		v.isStr = json.Unmarshal(t, &s) == nil
+		v.s = s
+	case t[0] == 't' || t[0] == 'f':
+		var b bool
+		v.isBool = json.Unmarshal(t, &b) == nil
+		v.b = b
+	case t[0] == '-' || t[0] >= '0' && t[0] <= '9':
+		var f float64
+		v.isNum = json.Unmarshal(t, &f) == nil
+		v.f = f
+	}
+	return v
+}
+
+// verdictMember reads a member named for the verdict ("verdict",
+// "decision", ...): a word, a boolean or 0/1.
+func (c *claims) verdictMember(k string, v jsonScalar) {
+	switch {
+	case v.isStr:
+		c.labelled(k, v.s)
+	case v.isBool:
+		c.verdict(boolVerdict(v.b), true)
+	case v.isNum && (v.f == 0 || v.f == 1):
+		c.verdict(boolVerdict(v.f == 1), true)
+	default:
+		c.choices = append(c.choices, string(v.raw))
+		c.loose = true
+	}
+}
+
+// passMember reads a member that says whether the criterion is met
+// ("pass", "correct", ...), and reports whether it was a boolean.
+func (c *claims) passMember(v jsonScalar) bool {
+	switch {
+	case v.isBool:
+		c.verdict(boolVerdict(v.b), true)
+		return true
+	case v.isStr:
+		c.labelled("final answer", v.s)
+	case v.isNum && (v.f == 0 || v.f == 1):
+		c.verdict(boolVerdict(v.f == 1), true)
+	default:
+		c.choices = append(c.choices, string(v.raw))
+	}
+	return false
+}
+
+// resultMember reads a member that holds the answer ("result", "grade",
+// "choice", ...): a verdict, a score or a label.
+func (c *claims) resultMember(k string, v jsonScalar) {
+	switch {
+	case v.isBool:
+		c.verdict(boolVerdict(v.b), true)
+	case v.isNum:
+		c.scores = append(c.scores, score{v: v.f})
+		c.loose = c.loose || k != "result"
+	case v.isStr:
+		if _, ok := verdictWords[strings.ToLower(choiceOf(v.s))]; ok || k != "result" {
+			c.labelled("final answer", v.s)
+		} else if sc, ok := parseScore(v.s); ok {
+			c.scores = append(c.scores, sc)
+		} else if ch := choiceOf(v.s); ch != "" {
+			// OpenAI's graders answer {"result": "<label>"}.
+			c.choices = append(c.choices, ch)
+		}
+	}
+}
+
+// scoreMember reads a member named for the score ("score", "rating",
+// "final_score", ...), and returns the score when it is a plain number
+// (no scale, not a percentage).
+func (c *claims) scoreMember(k string, v jsonScalar) *float64 {
+	var got score
+	switch {
+	case v.isNum:
+		got = score{v: v.f}
+	case v.isStr:
+		var ok bool
+		if got, ok = parseScore(v.s); !ok {
+			c.choices = append(c.choices, v.s)
+			return nil
+		}
+		c.loose = true
+	default:
+		return nil
+	}
+	if k != "score" {
+		c.loose = true
+	}
+	if strings.HasPrefix(k, "final") || strings.HasPrefix(k, "overall") {
+		c.finalScores = append(c.finalScores, got)
+	} else {
+		c.scores = append(c.scores, got)
+	}
+	if got.of == 0 && !got.pct {
+		return &got.v
+	}
+	return nil
 }
 
 func boolVerdict(b bool) string {

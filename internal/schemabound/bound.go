@@ -99,73 +99,16 @@ type Bound struct {
 // every compiled node.
 func New(sch *jsonschema.Schema, limit int, visit func(*jsonschema.Schema)) (*Bound, error) {
 	b := &Bound{limit: limit, pos: map[int]int{}}
-	index := map[*jsonschema.Schema]int{}
-	var list []*jsonschema.Schema
-	add := func(s *jsonschema.Schema) int {
-		if i, ok := index[s]; ok {
-			return i
-		}
-		index[s] = len(list)
-		list = append(list, s)
-		b.nodes = append(b.nodes, schemaNode{})
-		return len(list) - 1
-	}
-	adds := func(ss ...*jsonschema.Schema) []int {
-		var out []int
-		for _, s := range ss {
-			if s != nil {
-				out = append(out, add(s))
-			}
-		}
-		return out
-	}
-	asSchema := func(v any) *jsonschema.Schema { s, _ := v.(*jsonschema.Schema); return s }
-	add(sch)
+	g := graph{b: b, index: map[*jsonschema.Schema]int{}}
+	g.add(sch)
 	dynamic := map[string][]int{}
 	var recursive []int
-	for i := 0; i < len(list); i++ {
-		s := list[i]
+	for i := 0; i < len(g.list); i++ {
+		s := g.list[i]
 		if visit != nil {
 			visit(s)
 		}
-		n := schemaNode{}
-		n.inPlace = adds(s.Ref, s.Not, s.If, s.Then, s.Else)
-		if s.RecursiveRef != nil {
-			n.oneOf = append(n.oneOf, adds(s.RecursiveRef))
-		}
-		if s.DynamicRef != nil {
-			n.oneOf = append(n.oneOf, adds(s.DynamicRef.Ref))
-		}
-		n.inPlace = append(n.inPlace, adds(s.AllOf...)...)
-		n.inPlace = append(n.inPlace, adds(s.AnyOf...)...)
-		n.inPlace = append(n.inPlace, adds(s.OneOf...)...)
-		for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
-			n.inPlace = append(n.inPlace, adds(s.DependentSchemas[k])...)
-		}
-		for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
-			n.inPlace = append(n.inPlace, adds(asSchema(s.Dependencies[k]))...)
-		}
-		if len(s.Properties) > 0 {
-			n.props = make(map[string]int, len(s.Properties))
-			for k, p := range s.Properties {
-				n.props[k] = add(p)
-			}
-		}
-		for _, p := range s.PatternProperties {
-			n.objAll = append(n.objAll, add(p))
-		}
-		n.objAll = append(n.objAll, adds(s.UnevaluatedProperties)...)
-		n.objOther = adds(asSchema(s.AdditionalProperties))
-		n.prefix = adds(s.PrefixItems...)
-		if items, ok := s.Items.([]*jsonschema.Schema); ok {
-			n.prefix = append(n.prefix, adds(items...)...)
-			n.arrRest = adds(asSchema(s.AdditionalItems))
-		} else {
-			n.arrRest = adds(asSchema(s.Items), s.Items2020)
-		}
-		n.arrAll = adds(s.Contains, s.UnevaluatedItems)
-		n.names = adds(s.PropertyNames)
-		n.content = adds(s.ContentSchema)
+		n := g.node(s) // before indexing b.nodes: numbering grows it
 		b.nodes[i] = n
 		if s.DynamicAnchor != "" {
 			dynamic[s.DynamicAnchor] = append(dynamic[s.DynamicAnchor], i)
@@ -176,7 +119,7 @@ func New(sch *jsonschema.Schema, limit int, visit func(*jsonschema.Schema)) (*Bo
 	}
 	// A dynamic reference resolves to one node: its static target or any
 	// node with its anchor.
-	for i, s := range list {
+	for i, s := range g.list {
 		n := &b.nodes[i]
 		if s.RecursiveRef != nil {
 			n.oneOf[0] = append(n.oneOf[0], recursive...)
@@ -207,6 +150,84 @@ func New(sch *jsonschema.Schema, limit int, visit func(*jsonschema.Schema)) (*Bo
 	}
 	b.publish()
 	return b, nil
+}
+
+// graph numbers the compiled schemas reachable from the root as the
+// Bound's nodes, in the order they are met.
+type graph struct {
+	b     *Bound
+	index map[*jsonschema.Schema]int
+	list  []*jsonschema.Schema
+}
+
+// add numbers s, once.
+func (g *graph) add(s *jsonschema.Schema) int {
+	if i, ok := g.index[s]; ok {
+		return i
+	}
+	g.index[s] = len(g.list)
+	g.list = append(g.list, s)
+	g.b.nodes = append(g.b.nodes, schemaNode{})
+	return len(g.list) - 1
+}
+
+// adds numbers the schemas of ss that are not nil.
+func (g *graph) adds(ss ...*jsonschema.Schema) []int {
+	var out []int
+	for _, s := range ss {
+		if s != nil {
+			out = append(out, g.add(s))
+		}
+	}
+	return out
+}
+
+// asSchema is v when it is a schema (a keyword that may also hold a
+// boolean or a list), else nil.
+func asSchema(v any) *jsonschema.Schema { s, _ := v.(*jsonschema.Schema); return s }
+
+// node is s's edges to the schemas it applies, numbering them; a dynamic
+// reference's group holds its static target until New adds the anchors.
+func (g *graph) node(s *jsonschema.Schema) schemaNode {
+	n := schemaNode{}
+	n.inPlace = g.adds(s.Ref, s.Not, s.If, s.Then, s.Else)
+	if s.RecursiveRef != nil {
+		n.oneOf = append(n.oneOf, g.adds(s.RecursiveRef))
+	}
+	if s.DynamicRef != nil {
+		n.oneOf = append(n.oneOf, g.adds(s.DynamicRef.Ref))
+	}
+	n.inPlace = append(n.inPlace, g.adds(s.AllOf...)...)
+	n.inPlace = append(n.inPlace, g.adds(s.AnyOf...)...)
+	n.inPlace = append(n.inPlace, g.adds(s.OneOf...)...)
+	for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
+		n.inPlace = append(n.inPlace, g.adds(s.DependentSchemas[k])...)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
+		n.inPlace = append(n.inPlace, g.adds(asSchema(s.Dependencies[k]))...)
+	}
+	if len(s.Properties) > 0 {
+		n.props = make(map[string]int, len(s.Properties))
+		for k, p := range s.Properties {
+			n.props[k] = g.add(p)
+		}
+	}
+	for _, p := range s.PatternProperties {
+		n.objAll = append(n.objAll, g.add(p))
+	}
+	n.objAll = append(n.objAll, g.adds(s.UnevaluatedProperties)...)
+	n.objOther = g.adds(asSchema(s.AdditionalProperties))
+	n.prefix = g.adds(s.PrefixItems...)
+	if items, ok := s.Items.([]*jsonschema.Schema); ok {
+		n.prefix = append(n.prefix, g.adds(items...)...)
+		n.arrRest = g.adds(asSchema(s.AdditionalItems))
+	} else {
+		n.arrRest = g.adds(asSchema(s.Items), s.Items2020)
+	}
+	n.arrAll = g.adds(s.Contains, s.UnevaluatedItems)
+	n.names = g.adds(s.PropertyNames)
+	n.content = g.adds(s.ContentSchema)
+	return n
 }
 
 func closureSize(c []member, limit int) int {
@@ -246,86 +267,15 @@ func (b *Bound) spend(n int) error {
 func (b *Bound) closures() error {
 	// Nodes on an in-place cycle cannot be memoised: what the validator
 	// walks from them depends on the path that reached them.
-	cyclic := inPlaceCycles(b.nodes)
-	memo := make([]map[int]int, len(b.nodes))
-	onPath := make([]bool, len(b.nodes))
-	var walk func(n int) (map[int]int, error)
-	walk = func(n int) (map[int]int, error) {
-		if memo[n] != nil {
-			return memo[n], nil
-		}
-		out := map[int]int{n: 1}
-		onPath[n] = true
-		defer func() { onPath[n] = false }()
-		// sub is what the validator walks from t (one visit when it
-		// reports a cycle there).
-		sub := func(t int) (map[int]int, error) {
-			if onPath[t] {
-				return map[int]int{t: 1}, nil
-			}
-			return walk(t)
-		}
-		merge := func(from map[int]int) error {
-			if err := b.spend(len(from)); err != nil {
-				return err
-			}
-			total := 0
-			for k, m := range from {
-				out[k] = satAdd(out[k], m, b.limit)
-			}
-			if err := b.spend(len(out)); err != nil {
-				return err
-			}
-			for _, m := range out {
-				total = satAdd(total, m, b.limit)
-			}
-			if total > b.limit {
-				return fmt.Errorf("%w: over %d at one instance position (MaxVisits, max_visits); look for references that fan out through anyOf, allOf or oneOf", ErrTooComplex, b.limit)
-			}
-			return nil
-		}
-		for _, t := range b.nodes[n].inPlace {
-			c, err := sub(t)
-			if err == nil {
-				err = merge(c)
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
-		for _, group := range b.nodes[n].oneOf {
-			// One target is taken: the pointwise maximum bounds each.
-			most := map[int]int{}
-			for _, t := range group {
-				c, err := sub(t)
-				if err != nil {
-					return nil, err
-				}
-				if err := b.spend(len(c)); err != nil {
-					return nil, err
-				}
-				for k, m := range c {
-					most[k] = max(most[k], m)
-				}
-			}
-			if err := merge(most); err != nil {
-				return nil, err
-			}
-		}
-		if !cyclic[n] {
-			memo[n] = out
-		}
-		return out, nil
+	w := closureWalk{
+		b:      b,
+		cyclic: inPlaceCycles(b.nodes),
+		memo:   make([]map[int]int, len(b.nodes)),
+		onPath: make([]bool, len(b.nodes)),
 	}
-	root := func(n int) {
-		if _, ok := b.pos[n]; !ok {
-			b.pos[n] = len(b.roots)
-			b.roots = append(b.roots, n)
-		}
-	}
-	root(0)
+	b.root(0)
 	for i := 0; i < len(b.roots); i++ {
-		c, err := walk(b.roots[i])
+		c, err := w.walk(b.roots[i])
 		if err != nil {
 			return err
 		}
@@ -334,16 +284,107 @@ func (b *Bound) closures() error {
 			ms = append(ms, member{k, m})
 			nd := &b.nodes[k]
 			for _, p := range nd.props {
-				root(p)
+				b.root(p)
 			}
 			for _, set := range [][]int{nd.objAll, nd.objOther, nd.prefix, nd.arrAll, nd.arrRest, nd.names, nd.content} {
 				for _, t := range set {
-					root(t)
+					b.root(t)
 				}
 			}
 		}
 		slices.SortFunc(ms, func(a, b member) int { return a.node - b.node })
 		b.cl = append(b.cl, ms)
+	}
+	return nil
+}
+
+// root makes node n a position root, once.
+func (b *Bound) root(n int) {
+	if _, ok := b.pos[n]; !ok {
+		b.pos[n] = len(b.roots)
+		b.roots = append(b.roots, n)
+	}
+}
+
+// closureWalk computes in-place closures: each node the validator walks
+// at one instance position from a node, with how many paths reach it.
+type closureWalk struct {
+	b      *Bound
+	cyclic []bool        // on an in-place cycle: not memoised
+	memo   []map[int]int // closures computed, by node
+	onPath []bool        // on the walk's current path
+}
+
+// walk returns the closure of node n.
+func (w *closureWalk) walk(n int) (map[int]int, error) {
+	if w.memo[n] != nil {
+		return w.memo[n], nil
+	}
+	out := map[int]int{n: 1}
+	w.onPath[n] = true
+	defer func() { w.onPath[n] = false }()
+	for _, t := range w.b.nodes[n].inPlace {
+		c, err := w.sub(t)
+		if err == nil {
+			err = w.merge(out, c)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, group := range w.b.nodes[n].oneOf {
+		// One target is taken: the pointwise maximum bounds each.
+		most := map[int]int{}
+		for _, t := range group {
+			c, err := w.sub(t)
+			if err != nil {
+				return nil, err
+			}
+			if err := w.b.spend(len(c)); err != nil {
+				return nil, err
+			}
+			for k, m := range c {
+				most[k] = max(most[k], m)
+			}
+		}
+		if err := w.merge(out, most); err != nil {
+			return nil, err
+		}
+	}
+	if !w.cyclic[n] {
+		w.memo[n] = out
+	}
+	return out, nil
+}
+
+// sub is what the validator walks from t (one visit when it reports a
+// cycle there).
+func (w *closureWalk) sub(t int) (map[int]int, error) {
+	if w.onPath[t] {
+		return map[int]int{t: 1}, nil
+	}
+	return w.walk(t)
+}
+
+// merge adds the paths of from to out, and refuses a closure whose paths
+// add up past the limit.
+func (w *closureWalk) merge(out, from map[int]int) error {
+	b := w.b
+	if err := b.spend(len(from)); err != nil {
+		return err
+	}
+	total := 0
+	for k, m := range from {
+		out[k] = satAdd(out[k], m, b.limit)
+	}
+	if err := b.spend(len(out)); err != nil {
+		return err
+	}
+	for _, m := range out {
+		total = satAdd(total, m, b.limit)
+	}
+	if total > b.limit {
+		return fmt.Errorf("%w: over %d at one instance position (MaxVisits, max_visits); look for references that fan out through anyOf, allOf or oneOf", ErrTooComplex, b.limit)
 	}
 	return nil
 }
