@@ -1,0 +1,394 @@
+package reportio
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// maxDepth is encoding/json's nesting limit, which its Decoder counts
+// from the start of each value it decodes.
+const maxDepth = 10000
+
+// scanner reads the JSON of a report a value at a time: it finds where
+// each value ends (string and escape aware, counting nesting) and checks
+// its syntax as encoding/json does, byte by byte in one loop instead of
+// through encoding/json's state machine, which is what made splitting the
+// cases the slow part of reading a large report. A value comes back as a
+// slice of its buffer, good until the next read.
+type scanner struct {
+	rd  io.Reader
+	buf []byte
+	pos int  // next byte to read in buf
+	eof bool // rd has no more
+	err error
+}
+
+func newScanner(rd io.Reader) *scanner {
+	return &scanner{rd: rd, buf: make([]byte, 0, 256<<10)}
+}
+
+// more reads more of rd into buf, keeping buf[keep:] (moved to the front
+// of buf; keep is then 0). It reads until the kept bytes at least double
+// (or the buffer is full, or rd ends), so a value read in many small
+// pieces is scanned again a few times, not once a piece. It reports
+// whether it read anything.
+func (s *scanner) more(keep int) bool {
+	if s.eof {
+		return false
+	}
+	n := copy(s.buf[:cap(s.buf)], s.buf[keep:])
+	s.pos -= keep
+	if 2*n > cap(s.buf) {
+		grown := make([]byte, n, 4*n)
+		copy(grown, s.buf[:n])
+		s.buf = grown
+	}
+	s.buf = s.buf[:n]
+	target := min(cap(s.buf), max(2*n, 64<<10))
+	for len(s.buf) < target && !s.eof {
+		k, err := s.rd.Read(s.buf[len(s.buf):cap(s.buf)])
+		s.buf = s.buf[:len(s.buf)+k]
+		if err == io.EOF {
+			s.eof = true
+		} else if err != nil {
+			s.eof, s.err = true, err
+		}
+	}
+	return len(s.buf) > n
+}
+
+// peek skips white space and returns the next byte without reading it;
+// io.EOF at the end of the input.
+func (s *scanner) peek() (byte, error) {
+	for {
+		for s.pos < len(s.buf) {
+			switch c := s.buf[s.pos]; c {
+			case ' ', '\t', '\n', '\r':
+				s.pos++
+			default:
+				return c, nil
+			}
+		}
+		if !s.more(s.pos) {
+			if s.err != nil {
+				return 0, s.err
+			}
+			return 0, io.EOF
+		}
+	}
+}
+
+// value reads the next JSON value and returns its bytes.
+func (s *scanner) value() ([]byte, error) {
+	if _, err := s.peek(); err != nil {
+		return nil, endError(err)
+	}
+	start := s.pos
+	for {
+		final := s.eof
+		end, err := scanValue(s.buf[start:], final)
+		if err == errMore && !final {
+			s.more(start) // moves the value to the front of buf
+			start = 0
+			continue
+		}
+		if err == errMore {
+			if s.err != nil {
+				return nil, s.err
+			}
+			return nil, io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.pos = start + end
+		return s.buf[start:s.pos], nil
+	}
+}
+
+// endError is the error for input that ends inside a value.
+func endError(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// errMore is scanValue's word that the value goes on past the bytes it
+// was given.
+var errMore = errors.New("more input needed")
+
+// syntaxError is a syntax error worded as encoding/json words it.
+type syntaxError struct{ msg string }
+
+func (e *syntaxError) Error() string { return "not valid JSON: " + e.msg }
+
+// badChar words an unexpected byte as encoding/json does.
+func badChar(c byte, context string) error {
+	return &syntaxError{"invalid character " + quoteChar(c) + " " + context}
+}
+
+// quoteChar formats c as encoding/json's errors do.
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	s := strconv.Quote(string(rune(c)))
+	return "'" + s[1:len(s)-1] + "'"
+}
+
+// plain marks the bytes a JSON string holds as they are: not a quote, a
+// backslash or a control character.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// scanValue returns the length of the JSON value at the start of b (after
+// no white space), checking its syntax as encoding/json does. It returns errMore when b ends inside the value (or,
+// unless final, right after a number or literal that more bytes could
+// extend).
+func scanValue(b []byte, final bool) (int, error) {
+	var stack []byte // the open containers: '{' or '['
+	i := 0
+	for {
+		// A value starts at b[i].
+		if i >= len(b) {
+			return 0, errMore
+		}
+		var err error
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= maxDepth {
+				return 0, badChar(c, "exceeded max depth")
+			}
+			stack = append(stack, c)
+			i++
+			if i, err = skipSpace(b, i); err != nil {
+				return 0, err
+			}
+			if close := c + 2; b[i] == close { // '}' is '{'+2, ']' is '['+2
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i, err = scanKey(b, i); err != nil {
+					return 0, err
+				}
+			}
+			continue
+		case c == '"':
+			if i, err = scanString(b, i); err != nil {
+				return 0, err
+			}
+		case c == '-' || ('0' <= c && c <= '9'):
+			if i, err = scanNumber(b, i, final && len(stack) == 0); err != nil {
+				return 0, err
+			}
+		case c == 't':
+			i, err = scanLiteral(b, i, "true", final && len(stack) == 0)
+		case c == 'f':
+			i, err = scanLiteral(b, i, "false", final && len(stack) == 0)
+		case c == 'n':
+			i, err = scanLiteral(b, i, "null", final && len(stack) == 0)
+		default:
+			return 0, badChar(c, "looking for beginning of value")
+		}
+		if err != nil {
+			return 0, err
+		}
+		// A value ends before b[i]: what follows it in its container.
+	after:
+		for {
+			if len(stack) == 0 {
+				return i, nil
+			}
+			if i, err = skipSpace(b, i); err != nil {
+				return 0, err
+			}
+			top := stack[len(stack)-1]
+			switch c := b[i]; {
+			case c == ',':
+				if i, err = skipSpace(b, i+1); err != nil {
+					return 0, err
+				}
+				if top == '{' {
+					if i, err = scanKey(b, i); err != nil {
+						return 0, err
+					}
+				}
+				break after
+			case c == top+2:
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			case top == '{':
+				return 0, badChar(c, "after object key:value pair")
+			default:
+				return 0, badChar(c, "after array element")
+			}
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// white space; errMore when b ends first.
+func skipSpace(b []byte, i int) (int, error) {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return i, nil
+		}
+	}
+	return 0, errMore
+}
+
+// scanKey scans an object key and its colon at b[i] and returns the index
+// of the value after them.
+func scanKey(b []byte, i int) (int, error) {
+	if b[i] != '"' {
+		return 0, badChar(b[i], "looking for beginning of object key string")
+	}
+	i, err := scanString(b, i)
+	if err != nil {
+		return 0, err
+	}
+	if i, err = skipSpace(b, i); err != nil {
+		return 0, err
+	}
+	if b[i] != ':' {
+		return 0, badChar(b[i], "after object key")
+	}
+	return skipSpace(b, i+1)
+}
+
+// scanString scans the string whose quote is b[i] and returns the index
+// after its closing quote.
+func scanString(b []byte, i int) (int, error) {
+	for i++; ; i++ {
+		for i < len(b) && plain[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return 0, errMore
+		}
+		switch c := b[i]; c {
+		case '"':
+			return i + 1, nil
+		case '\\':
+			i++
+			if i >= len(b) {
+				return 0, errMore
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					if i+k >= len(b) {
+						return 0, errMore
+					}
+					if !isHex(b[i+k]) {
+						return 0, badChar(b[i+k], "in \\u hexadecimal character escape")
+					}
+				}
+				i += 4
+			default:
+				return 0, badChar(b[i], "in string escape code")
+			}
+		default:
+			return 0, badChar(c, "in string literal")
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// scanNumber scans the number at b[i] and returns the index after it. A
+// number at the end of b is complete only when final.
+func scanNumber(b []byte, i int, final bool) (int, error) {
+	digits := func(i int, context string) (int, error) {
+		if i >= len(b) {
+			return 0, errMore
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return 0, badChar(b[i], context)
+		}
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		return i, nil
+	}
+	var err error
+	if b[i] == '-' {
+		i++
+		if i >= len(b) {
+			return 0, errMore
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return 0, badChar(b[i], "in numeric literal")
+		}
+	}
+	if b[i] == '0' {
+		i++
+	} else if i, err = digits(i, "in numeric literal"); err != nil {
+		return 0, err
+	}
+	if i < len(b) && b[i] == '.' {
+		if i, err = digits(i+1, "after decimal point in numeric literal"); err != nil {
+			return 0, err
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i, err = digits(i, "in exponent of numeric literal"); err != nil {
+			return 0, err
+		}
+	}
+	if i >= len(b) && !final {
+		return 0, errMore
+	}
+	return i, nil
+}
+
+// scanLiteral scans true, false or null (word) at b[i].
+func scanLiteral(b []byte, i int, word string, final bool) (int, error) {
+	for k := 1; k < len(word); k++ {
+		if i+k >= len(b) {
+			return 0, errMore
+		}
+		if b[i+k] != word[k] {
+			return 0, badChar(b[i+k], fmt.Sprintf("in literal %s (expecting %s)", word, quoteChar(word[k])))
+		}
+	}
+	if i+len(word) >= len(b) && !final {
+		return 0, errMore
+	}
+	return i + len(word), nil
+}
+
+// unquote returns the text of the JSON string s (as scanned).
+func unquote(s []byte) (string, error) {
+	for _, c := range s[1 : len(s)-1] {
+		if c == '\\' || c >= 0x80 {
+			var out string
+			err := json.Unmarshal(s, &out)
+			return out, err
+		}
+	}
+	return string(s[1 : len(s)-1]), nil
+}
