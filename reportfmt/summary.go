@@ -137,6 +137,18 @@ func (s *Summary) Add(c proctor.CaseResult) {
 	s.keep(c)
 }
 
+// Keeps reports whether [Summary.Add] would keep a case of verdict v
+// given to it next for listing, so a caller decoding cases can decode
+// whole only those and give Add the rest with just the fields it counts
+// (verdict, split, group, cluster, attempts' verdicts, grades' graders,
+// statuses and caveats; a not-graded case's reason too).
+func (s *Summary) Keeps(v proctor.Status) bool {
+	if len(s.cases) < cmp.Or(s.Rows, DefaultRows) {
+		return true
+	}
+	return v != proctor.StatusPassed && slices.ContainsFunc(s.cases, func(k proctor.CaseResult) bool { return k.Verdict == proctor.StatusPassed })
+}
+
 func (s *Summary) keep(c proctor.CaseResult) {
 	limit := cmp.Or(s.Rows, DefaultRows)
 	if len(s.cases) < limit {

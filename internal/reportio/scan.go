@@ -1,11 +1,14 @@
 package reportio
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/proctorhq/proctor"
 )
 
 // maxDepth is encoding/json's nesting limit, which its Decoder counts
@@ -391,4 +394,106 @@ func unquote(s []byte) (string, error) {
 		}
 	}
 	return string(s[1 : len(s)-1]), nil
+}
+
+// IDVerdict returns the id of a case given as its JSON (as
+// [Reader.NextRaw] returns it) and whether its verdict is passed, as
+// decoding it into a [Verdict] would give them, without decoding the
+// rest: the top-level keys are scanned and the two values read, and
+// anything less plain (an escaped or non-ASCII id, a key matching only
+// case-blind) is left to encoding/json.
+func IDVerdict(raw json.RawMessage) (id string, passed bool, err error) {
+	if id, passed, ok := plainIDVerdict(raw); ok {
+		return id, passed, nil
+	}
+	var v Verdict
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", false, err
+	}
+	return v.ID, v.Verdict == proctor.StatusPassed, nil
+}
+
+// plainIDVerdict is IDVerdict's fast path; ok is false when raw needs
+// encoding/json.
+func plainIDVerdict(b []byte) (id string, passed bool, ok bool) {
+	i, err := skipSpace(b, 0)
+	if err != nil || b[i] != '{' {
+		return "", false, false
+	}
+	var idRaw, verdict []byte
+	for i++; ; {
+		if i, err = skipSpace(b, i); err != nil {
+			return "", false, false
+		}
+		switch b[i] {
+		case '}':
+			if idRaw == nil || verdict == nil {
+				return "", false, false
+			}
+			return string(idRaw), string(verdict) == "passed", true
+		case ',':
+			if i, err = skipSpace(b, i+1); err != nil {
+				return "", false, false
+			}
+		}
+		k := i
+		if b[i] != '"' {
+			return "", false, false
+		}
+		if i, err = scanString(b, i); err != nil {
+			return "", false, false
+		}
+		key := b[k+1 : i-1]
+		if i, err = skipSpace(b, i); err != nil || b[i] != ':' {
+			return "", false, false
+		}
+		if i, err = skipSpace(b, i+1); err != nil {
+			return "", false, false
+		}
+		v := i
+		n, err := scanValue(b[i:], true)
+		if err != nil {
+			return "", false, false
+		}
+		i += n
+		switch {
+		case string(key) == "id":
+			idRaw = plainString(b[v:i])
+		case string(key) == "verdict":
+			verdict = plainString(b[v:i])
+		case bytes.EqualFold(key, []byte("id")) || bytes.EqualFold(key, []byte("verdict")) || !plainKey(key):
+			return "", false, false
+		default:
+			continue
+		}
+		if (string(key) == "id" && idRaw == nil) || (string(key) == "verdict" && verdict == nil) {
+			return "", false, false
+		}
+	}
+}
+
+// plainString returns the text of the JSON string s when it is plain
+// ASCII without escapes; nil otherwise.
+func plainString(s []byte) []byte {
+	if len(s) < 2 || s[0] != '"' {
+		return nil
+	}
+	t := s[1 : len(s)-1]
+	for _, c := range t {
+		if c == '\\' || c >= 0x80 {
+			return nil
+		}
+	}
+	return t
+}
+
+// plainKey reports whether an object key is ASCII without escapes, so
+// that it matches a field name case-blind only as bytes.EqualFold says.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

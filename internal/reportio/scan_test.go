@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 )
 
 // chunkReader hands its data over n bytes at a time, so values straddle
@@ -100,6 +102,29 @@ func FuzzScanner(f *testing.F) {
 		}
 		if (gerr == nil) != (werr == nil) || (gerr != nil && errText(gerr) != errText(werr)) {
 			t.Fatalf("scanner error %v, encoding/json %v", gerr, werr)
+		}
+	})
+}
+
+// FuzzIDVerdict: for any case JSON encoding/json decodes into a Verdict,
+// IDVerdict gives its id and whether it passed.
+func FuzzIDVerdict(f *testing.F) {
+	for _, s := range []string{`{"id":"a","verdict":"passed"}`, `{"ID":"a","verdict":"failed"}`, `{"id":"\u00e9","verdict":"passed","id":"b"}`,
+		`{"verdict":"passed","x":[1,{"id":"no"}],"id":"c"}`, `{"id":null,"verdict":"passed"}`, `{"Verdict":"failed","verdict":"passed","id":"d"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v Verdict
+		werr := json.Unmarshal(data, &v)
+		if _, err := scanValue(bytes.TrimLeft(data, " \t\r\n"), true); err != nil && werr == nil {
+			t.Fatalf("scanner refuses what encoding/json reads: %v", err)
+		}
+		if werr != nil || !json.Valid(data) {
+			return
+		}
+		id, passed, err := IDVerdict(data)
+		if err != nil || id != v.ID || passed != (v.Verdict == proctor.StatusPassed) {
+			t.Fatalf("IDVerdict %q %v %v; encoding/json %q %v", id, passed, err, v.ID, v.Verdict)
 		}
 	})
 }
