@@ -64,6 +64,7 @@ type Summary struct {
 	clusters      clusterStats
 	calibrated    map[string]*CorrectedRate // by grader name
 	calibOrder    []string
+	gradeCounts   map[string]*[2]int // by grader name: passed, passed or failed
 }
 
 // NewSummary returns an empty Summary for the named suite.
@@ -98,9 +99,9 @@ const otherReasons = "(other reasons)"
 func (s *Summary) Add(c proctor.CaseResult) {
 	s.Totals.Count(c)
 	s.splits.add(c.Split, c)
-	if s.GroupBy != "" {
-		s.groups.add(c.Group, c)
-	}
+	// Counted whether or not GroupBy is set yet: a reader of a report
+	// learns it from the report's tail, after the cases.
+	s.groups.add(c.Group, c)
 	s.clusters.add(c)
 	s.countCalibrated(c)
 	var n, pass int

@@ -9,7 +9,10 @@ import (
 	"runtime/debug"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/calibrate"
+	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/internal/reportio"
+	"github.com/proctorhq/proctor/metric"
 	"github.com/proctorhq/proctor/reportfmt"
 )
 
@@ -234,6 +237,9 @@ func streamReport(path string, start func(head *proctor.Report) (caseSink, error
 	if err != nil {
 		return nil, err
 	}
+	if err := recordedSetup(r, sum); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	sum.Suite = tail.Suite
 	sum.Totals = tail.Totals
 	sum.Judges = append(sum.Judges, tail.Judges...)
@@ -357,4 +363,51 @@ func withMemoryLimit(f func() int) int {
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
 	return f()
+}
+
+// recordedSetup sets up sum as the run's summary was, from what its
+// report recorded after the cases: the suite's group_by field (from
+// "groups"), its cluster bootstrap (from "clustered_se") and the
+// calibrations of its checks (from "judge_corrected"), so show and html
+// print the group breakdown, the bootstrap interval and the corrected
+// pass rates the run printed. Counted from the cases, they come out as
+// the run's.
+func recordedSetup(r *reportio.Reader, sum *reportfmt.Summary) error {
+	var rec struct {
+		Groups *struct {
+			By string `json:"by"`
+		} `json:"groups"`
+		Clustered *struct {
+			Bootstrap *struct {
+				Reps int    `json:"reps"`
+				Seed uint64 `json:"seed"`
+			} `json:"bootstrap"`
+		} `json:"clustered_se"`
+		Corrected []struct {
+			Grader   string          `json:"grader"`
+			Accuracy metric.Accuracy `json:"calibration"`
+		} `json:"judge_corrected"`
+	}
+	for _, k := range []string{"groups", "clustered_se", "judge_corrected"} {
+		raw, ok := r.Raw(k)
+		if !ok {
+			continue
+		}
+		obj := append(append([]byte(`{"`+k+`":`), raw...), '}')
+		if err := json.Unmarshal(obj, &rec); err != nil {
+			return fmt.Errorf("its %q: %w", k, jsonerr.User(nil, err))
+		}
+	}
+	if rec.Groups != nil {
+		sum.GroupBy = rec.Groups.By
+	}
+	if rec.Clustered != nil && rec.Clustered.Bootstrap != nil {
+		sum.Bootstrap = &reportfmt.BootstrapOptions{Reps: rec.Clustered.Bootstrap.Reps, Seed: rec.Clustered.Bootstrap.Seed}
+	}
+	for _, c := range rec.Corrected {
+		a := c.Accuracy
+		sum.Calibrate(calibrate.File{Grader: c.Grader, Result: calibrate.Result{Confusion: calibrate.ConfusionMatrix{
+			PassPassed: a.GraderPass, PassFailed: a.HumanPass - a.GraderPass, FailFailed: a.GraderFail, FailPassed: a.HumanFail - a.GraderFail}}})
+	}
+	return nil
 }

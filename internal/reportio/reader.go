@@ -117,6 +117,15 @@ func (r *Reader) Has(k string) bool {
 	return ok
 }
 
+// Raw returns the JSON of the report's field k, read so far, that
+// [proctor.Report] does not hold (what the run's summary recorded beside
+// it: groups, clustered_se, judge_corrected, splits), and whether there
+// is one.
+func (r *Reader) Raw(k string) (json.RawMessage, bool) {
+	v, ok := r.fields[k]
+	return v, ok
+}
+
 // caseError words an error decoding a case as the other report readers
 // do: a wrong type is named by its field under "cases".
 func (r *Reader) caseError(data []byte, err error) error {
