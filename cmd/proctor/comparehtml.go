@@ -62,6 +62,15 @@ func streamCompareHTML(w io.Writer, basePath, headPath string, base, head *proct
 			return err
 		}
 	}
+	if err := addHeadOnly(page, sp, rh, onlyHead); err != nil {
+		return err
+	}
+	return page.Finish(base, head, c)
+}
+
+// addHeadOnly embeds the cases only in head, in head's order: those read
+// ahead into the scratch file, then the rest of rh.
+func addHeadOnly(page *reportfmt.CompareHTML, sp *spill, rh *reportio.Reader, onlyHead map[string]bool) error {
 	for _, ref := range sp.headOnly {
 		raw, err := sp.read(ref)
 		if err != nil {
@@ -89,7 +98,7 @@ func streamCompareHTML(w io.Writer, basePath, headPath string, base, head *proct
 			}
 		}
 	}
-	return page.Finish(base, head, c)
+	return nil
 }
 
 func idSet(ids []string) map[string]bool {

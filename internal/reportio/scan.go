@@ -168,79 +168,99 @@ func scanValue(b []byte, final bool) (int, error) {
 			return 0, errMore
 		}
 		var err error
-		switch c := b[i]; {
-		case c == '{' || c == '[':
-			if len(stack) >= maxDepth {
-				return 0, badChar(c, "exceeded max depth")
-			}
-			stack = append(stack, c)
-			i++
-			if i, err = skipSpace(b, i); err != nil {
+		if c := b[i]; c == '{' || c == '[' {
+			var empty bool
+			if i, stack, empty, err = scanOpen(b, i, stack); err != nil {
 				return 0, err
 			}
-			if close := c + 2; b[i] == close { // '}' is '{'+2, ']' is '['+2
-				stack = stack[:len(stack)-1]
-				i++
-				break
+			if !empty {
+				continue
 			}
-			if c == '{' {
-				if i, err = scanKey(b, i); err != nil {
-					return 0, err
-				}
-			}
-			continue
-		case c == '"':
-			if i, err = scanString(b, i); err != nil {
-				return 0, err
-			}
-		case c == '-' || ('0' <= c && c <= '9'):
-			if i, err = scanNumber(b, i, final && len(stack) == 0); err != nil {
-				return 0, err
-			}
-		case c == 't':
-			i, err = scanLiteral(b, i, "true", final && len(stack) == 0)
-		case c == 'f':
-			i, err = scanLiteral(b, i, "false", final && len(stack) == 0)
-		case c == 'n':
-			i, err = scanLiteral(b, i, "null", final && len(stack) == 0)
-		default:
-			return 0, badChar(c, "looking for beginning of value")
-		}
-		if err != nil {
+		} else if i, err = scanScalar(b, i, final && len(stack) == 0); err != nil {
 			return 0, err
 		}
-		// A value ends before b[i]: what follows it in its container.
-	after:
-		for {
-			if len(stack) == 0 {
-				return i, nil
-			}
-			if i, err = skipSpace(b, i); err != nil {
-				return 0, err
-			}
-			top := stack[len(stack)-1]
-			switch c := b[i]; {
-			case c == ',':
-				if i, err = skipSpace(b, i+1); err != nil {
-					return 0, err
-				}
-				if top == '{' {
-					if i, err = scanKey(b, i); err != nil {
-						return 0, err
-					}
-				}
-				break after
-			case c == top+2:
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			case top == '{':
-				return 0, badChar(c, "after object key:value pair")
-			default:
-				return 0, badChar(c, "after array element")
-			}
+		var done bool
+		if i, stack, done, err = scanAfter(b, i, stack); err != nil {
+			return 0, err
+		}
+		if done {
+			return i, nil
 		}
 	}
+}
+
+// scanOpen scans the opening of the object or list at b[i]: up to its
+// first value (after the first key, for an object), or past its end when
+// it is empty.
+func scanOpen(b []byte, i int, stack []byte) (int, []byte, bool, error) {
+	c := b[i]
+	if len(stack) >= maxDepth {
+		return 0, nil, false, badChar(c, "exceeded max depth")
+	}
+	i, err := skipSpace(b, i+1)
+	if err != nil {
+		return 0, nil, false, err
+	}
+	if b[i] == c+2 { // '}' is '{'+2, ']' is '['+2
+		return i + 1, stack, true, nil
+	}
+	if c == '{' {
+		if i, err = scanKey(b, i); err != nil {
+			return 0, nil, false, err
+		}
+	}
+	return i, append(stack, c), false, nil
+}
+
+// scanScalar scans the string, number or literal at b[i]; final is as
+// for scanNumber.
+func scanScalar(b []byte, i int, final bool) (int, error) {
+	switch c := b[i]; {
+	case c == '"':
+		return scanString(b, i)
+	case c == '-' || ('0' <= c && c <= '9'):
+		return scanNumber(b, i, final)
+	case c == 't':
+		return scanLiteral(b, i, "true", final)
+	case c == 'f':
+		return scanLiteral(b, i, "false", final)
+	case c == 'n':
+		return scanLiteral(b, i, "null", final)
+	default:
+		return 0, badChar(c, "looking for beginning of value")
+	}
+}
+
+// scanAfter scans what follows a value that ends before b[i] in the open
+// containers: the closing of any that end there, then the comma (and,
+// in an object, the key) before the next value. done is set when the
+// outermost value has ended.
+func scanAfter(b []byte, i int, stack []byte) (int, []byte, bool, error) {
+	var err error
+	for len(stack) > 0 {
+		if i, err = skipSpace(b, i); err != nil {
+			return 0, nil, false, err
+		}
+		top := stack[len(stack)-1]
+		switch c := b[i]; {
+		case c == ',':
+			if i, err = skipSpace(b, i+1); err != nil {
+				return 0, nil, false, err
+			}
+			if top == '{' {
+				i, err = scanKey(b, i)
+			}
+			return i, stack, false, err
+		case c == top+2:
+			stack = stack[:len(stack)-1]
+			i++
+		case top == '{':
+			return 0, nil, false, badChar(c, "after object key:value pair")
+		default:
+			return 0, nil, false, badChar(c, "after array element")
+		}
+	}
+	return i, stack, true, nil
 }
 
 // skipSpace returns the index of the first byte at or after i that is not
