@@ -418,78 +418,111 @@ func unquote(s []byte) (string, error) {
 
 // IDVerdict returns the id of a case given as its JSON (as
 // [Reader.NextRaw] returns it) and whether its verdict is passed, as
-// decoding it into a [Verdict] would give them, without decoding the
-// rest: the top-level keys are scanned and the two values read, and
-// anything less plain (an escaped or non-ASCII id, a key matching only
-// case-blind) is left to encoding/json.
+// decoding it into a [Verdict] would give them; see [DecodeVerdict].
 func IDVerdict(raw json.RawMessage) (id string, passed bool, err error) {
-	if id, passed, ok := plainIDVerdict(raw); ok {
-		return id, passed, nil
-	}
-	var v Verdict
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", false, err
-	}
-	return v.ID, v.Verdict == proctor.StatusPassed, nil
+	v, err := DecodeVerdict(raw)
+	return v.ID, v.Verdict == proctor.StatusPassed, err
 }
 
-// plainIDVerdict is IDVerdict's fast path; ok is false when raw needs
+// DecodeVerdict decodes a case's JSON (as [Reader.NextRaw] returns it)
+// into a [Verdict] as encoding/json would, without decoding the rest: the
+// top-level keys are scanned and the fields' values read, and anything
+// less plain (an escaped or non-ASCII string, a key matching a field only
+// case-blind, a value not a string) is left to encoding/json, for its
+// result or its error.
+func DecodeVerdict(raw json.RawMessage) (Verdict, error) {
+	var v Verdict
+	if plainVerdict(raw, &v) {
+		return v, nil
+	}
+	v = Verdict{}
+	err := json.Unmarshal(raw, &v)
+	return v, err
+}
+
+// verdictKeys are the JSON names of Verdict's fields.
+var verdictKeys = [...]string{"id", "verdict", "severity", "split", "cluster"}
+
+// plainVerdict is DecodeVerdict's fast path; false when raw needs
 // encoding/json.
-func plainIDVerdict(b []byte) (id string, passed bool, ok bool) {
+func plainVerdict(b []byte, v *Verdict) bool {
 	i, err := skipSpace(b, 0)
 	if err != nil || b[i] != '{' {
-		return "", false, false
+		return false
 	}
-	var idRaw, verdict []byte
 	for i++; ; {
 		if i, err = skipSpace(b, i); err != nil {
-			return "", false, false
+			return false
 		}
 		switch b[i] {
 		case '}':
-			if idRaw == nil || verdict == nil {
-				return "", false, false
-			}
-			return string(idRaw), string(verdict) == "passed", true
+			return true
 		case ',':
 			if i, err = skipSpace(b, i+1); err != nil {
-				return "", false, false
+				return false
 			}
 		}
 		k := i
 		if b[i] != '"' {
-			return "", false, false
+			return false
 		}
 		if i, err = scanString(b, i); err != nil {
-			return "", false, false
+			return false
 		}
 		key := b[k+1 : i-1]
 		if i, err = skipSpace(b, i); err != nil || b[i] != ':' {
-			return "", false, false
+			return false
 		}
 		if i, err = skipSpace(b, i+1); err != nil {
-			return "", false, false
+			return false
 		}
-		v := i
+		start := i
 		n, err := scanValue(b[i:], true)
 		if err != nil {
-			return "", false, false
+			return false
 		}
 		i += n
-		switch {
-		case string(key) == "id":
-			idRaw = plainString(b[v:i])
-		case string(key) == "verdict":
-			verdict = plainString(b[v:i])
-		case bytes.EqualFold(key, []byte("id")) || bytes.EqualFold(key, []byte("verdict")) || !plainKey(key):
-			return "", false, false
-		default:
-			continue
+		if !plainKey(key) {
+			return false
 		}
-		if (string(key) == "id" && idRaw == nil) || (string(key) == "verdict" && verdict == nil) {
-			return "", false, false
+		if !setVerdictField(v, key, b[start:i]) {
+			return false
 		}
 	}
+}
+
+// setVerdictField sets v's field of JSON name key from its value val;
+// false when encoding/json must: the key matches a field only
+// case-blind, or the value is not a plain string, or not a valid one.
+func setVerdictField(v *Verdict, key, val []byte) bool {
+	field := -1
+	for f, name := range verdictKeys {
+		if string(key) == name {
+			field = f
+		} else if bytes.EqualFold(key, []byte(name)) {
+			return false
+		}
+	}
+	if field < 0 || string(val) == "null" {
+		return true // not a field, or null: encoding/json leaves it
+	}
+	text := plainString(val)
+	if text == nil {
+		return false
+	}
+	switch field {
+	case 0:
+		v.ID = string(text)
+	case 1:
+		return v.Verdict.UnmarshalText(text) == nil
+	case 2:
+		return v.Severity.UnmarshalText(text) == nil
+	case 3:
+		v.Split = string(text)
+	case 4:
+		v.Cluster = string(text)
+	}
+	return true
 }
 
 // plainString returns the text of the JSON string s when it is plain
@@ -497,6 +530,9 @@ func plainIDVerdict(b []byte) (id string, passed bool, ok bool) {
 func plainString(s []byte) []byte {
 	if len(s) < 2 || s[0] != '"' {
 		return nil
+	}
+	if len(s) == 2 {
+		return []byte{}
 	}
 	t := s[1 : len(s)-1]
 	for _, c := range t {

@@ -106,25 +106,30 @@ func FuzzScanner(f *testing.F) {
 	})
 }
 
-// FuzzIDVerdict: for any case JSON encoding/json decodes into a Verdict,
-// IDVerdict gives its id and whether it passed.
-func FuzzIDVerdict(f *testing.F) {
+// FuzzDecodeVerdict: for any valid JSON, DecodeVerdict gives what
+// encoding/json decodes into a Verdict, or fails where it fails.
+func FuzzDecodeVerdict(f *testing.F) {
 	for _, s := range []string{`{"id":"a","verdict":"passed"}`, `{"ID":"a","verdict":"failed"}`, `{"id":"\u00e9","verdict":"passed","id":"b"}`,
-		`{"verdict":"passed","x":[1,{"id":"no"}],"id":"c"}`, `{"id":null,"verdict":"passed"}`, `{"Verdict":"failed","verdict":"passed","id":"d"}`} {
+		`{"verdict":"passed","x":[1,{"id":"no"}],"id":"c"}`, `{"id":null,"verdict":"passed"}`, `{"Verdict":"failed","verdict":"passed","id":"d"}`,
+		`{"id":"e","verdict":"nope"}`, `{"id":"f","severity":"high","split":"dev","cluster":"k"}`, `{"id":7}`, `{"split":null,"severity":""}`, `[1]`, " \n {\"id\":\"g\"} "} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var v Verdict
-		werr := json.Unmarshal(data, &v)
+		var want Verdict
+		werr := json.Unmarshal(data, &want)
 		if _, err := scanValue(bytes.TrimLeft(data, " \t\r\n"), true); err != nil && werr == nil {
 			t.Fatalf("scanner refuses what encoding/json reads: %v", err)
 		}
-		if werr != nil || !json.Valid(data) {
+		if !json.Valid(data) {
 			return
 		}
-		id, passed, err := IDVerdict(data)
-		if err != nil || id != v.ID || passed != (v.Verdict == proctor.StatusPassed) {
-			t.Fatalf("IDVerdict %q %v %v; encoding/json %q %v", id, passed, err, v.ID, v.Verdict)
+		got, err := DecodeVerdict(data)
+		if (err == nil) != (werr == nil) || (err == nil && got != want) {
+			t.Fatalf("DecodeVerdict %+v, %v; encoding/json %+v, %v", got, err, want, werr)
+		}
+		id, passed, _ := IDVerdict(data)
+		if err == nil && (id != want.ID || passed != (want.Verdict == proctor.StatusPassed)) {
+			t.Fatalf("IDVerdict %q %v, want %q %v", id, passed, want.ID, want.Verdict)
 		}
 	})
 }
