@@ -68,15 +68,16 @@ type shardCursor struct {
 
 // advance reads the cursor's next case; c.next is nil at the end.
 func (c *shardCursor) advance() error {
-	var raw json.RawMessage
-	ok, err := c.r.Next(&raw)
+	// The case's JSON is the reader's until its next read, which comes
+	// after the merge has written it.
+	raw, ok, err := c.r.NextRaw()
 	if err != nil || !ok {
 		c.next = nil
 		return err
 	}
 	rc := &rawCase{raw: raw}
-	if err := c.r.Decode(raw, &rc.Verdict); err != nil {
-		return err
+	if rc.Verdict, err = reportio.DecodeVerdict(raw); err != nil {
+		return c.r.Decode(raw, &rc.Verdict)
 	}
 	if c.pos != nil {
 		if c.k >= len(c.pos) {
