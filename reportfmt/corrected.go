@@ -33,8 +33,9 @@ type CorrectedRate struct {
 }
 
 // Calibrate asks the summary to correct the pass rate of each calibrated
-// grader's check; call it before adding cases. Grades are matched to a
-// calibration by the grader's name.
+// grader's check. It may be called before or after the cases are added
+// (a reader of a report learns the calibrations from its tail). Grades
+// are matched to a calibration by the grader's name.
 func (s *Summary) Calibrate(cals ...calibrate.File) {
 	if s.calibrated == nil {
 		s.calibrated = map[string]*CorrectedRate{}
@@ -47,20 +48,25 @@ func (s *Summary) Calibrate(cals ...calibrate.File) {
 	}
 }
 
-// countCalibrated counts the grades of calibrated graders in c.
+// countCalibrated counts the passed and failed grades of every grader in
+// c, for the graders calibrated now or later.
 func (s *Summary) countCalibrated(c proctor.CaseResult) {
-	if len(s.calibrated) == 0 {
-		return
-	}
 	for _, a := range c.Attempts {
 		for _, g := range a.Grades {
-			r := s.calibrated[g.Grader]
-			if r == nil || (g.Status != proctor.StatusPassed && g.Status != proctor.StatusFailed) {
+			if g.Status != proctor.StatusPassed && g.Status != proctor.StatusFailed {
 				continue
 			}
-			r.Graded++
+			n := s.gradeCounts[g.Grader]
+			if n == nil {
+				if s.gradeCounts == nil {
+					s.gradeCounts = map[string]*[2]int{}
+				}
+				n = &[2]int{}
+				s.gradeCounts[g.Grader] = n
+			}
+			n[1]++
 			if g.Status == proctor.StatusPassed {
-				r.Passed++
+				n[0]++
 			}
 		}
 	}
@@ -73,6 +79,9 @@ func (s *Summary) Corrected() []CorrectedRate {
 	for _, name := range s.calibOrder {
 		r := *s.calibrated[name]
 		r.Corrected, r.Note = nil, ""
+		if n := s.gradeCounts[name]; n != nil {
+			r.Passed, r.Graded = n[0], n[1]
+		}
 		if r.Graded == 0 {
 			r.Note = "no grade of this check passed or failed"
 			out = append(out, r)

@@ -149,6 +149,18 @@ func (h *HTML) EmbedsPassed() bool { return h.bytes < h.opts.MaxBytes }
 
 // Add counts one case result in the charts and embeds it if there is room.
 func (h *HTML) Add(c proctor.CaseResult) error {
+	h.tally(c)
+	if c.Verdict == proctor.StatusPassed && h.bytes >= h.opts.MaxBytes {
+		h.omitted++
+		return h.err
+	}
+	err := h.addJSON(c)
+	h.bytes += h.buf.Len()
+	return err
+}
+
+// tally counts c's grades in the grader charts.
+func (h *HTML) tally(c proctor.CaseResult) {
 	for _, a := range c.Attempts {
 		for _, g := range a.Grades {
 			t := h.graders[g.Grader]
@@ -173,13 +185,35 @@ func (h *HTML) Add(c proctor.CaseResult) error {
 			}
 		}
 	}
+}
+
+// HTMLCaseJSON returns the JSON [HTML.Add] embeds for c, for a caller
+// that encodes cases on several goroutines and adds them with
+// [HTML.AddEncoded].
+func HTMLCaseJSON(c proctor.CaseResult) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(c); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// AddEncoded is [HTML.Add] for a case whose JSON is already encoded: js
+// must be what [HTMLCaseJSON] returns for c. Only its grades are read of
+// c, for the charts, so c may hold just those and its verdict.
+func (h *HTML) AddEncoded(c proctor.CaseResult, js []byte) error {
+	h.tally(c)
 	if c.Verdict == proctor.StatusPassed && h.bytes >= h.opts.MaxBytes {
 		h.omitted++
 		return h.err
 	}
-	err := h.addJSON(c)
-	h.bytes += h.buf.Len()
-	return err
+	if !h.first {
+		h.write(",\n")
+	}
+	h.first = false
+	h.writeBytes(js)
+	h.bytes += len(js) + 1 // as Add counts it, with the encoder's newline
+	return h.err
 }
 
 // htmlSummary is the part of the embedded data that follows the cases.
@@ -434,6 +468,12 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 			}
 		}
 	}
+	return finishCompare(h, base, head, c, 0)
+}
+
+// finishCompare writes the compare page's summary after its pairs and
+// the script; omitted counts the pairs passed in both runs left out.
+func finishCompare(h *HTML, base, head *proctor.Report, c *proctor.Comparison, omitted int) error {
 	data := struct {
 		Kind       string              `json:"kind"`
 		Suite      string              `json:"suite"`
@@ -442,9 +482,10 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 		Base       htmlRun             `json:"base"`
 		Head       htmlRun             `json:"head"`
 		Comparison *proctor.Comparison `json:"comparison"`
-	}{Kind: "compare", Suite: base.Suite, Version: opts.Version, Base: runOf(base), Head: runOf(head), Comparison: c}
-	if !opts.Generated.IsZero() {
-		data.Generated = opts.Generated.UTC().Format(time.RFC3339)
+		Omitted    int                 `json:"omitted_passed,omitempty"`
+	}{Kind: "compare", Suite: base.Suite, Version: h.opts.Version, Base: runOf(base), Head: runOf(head), Comparison: c, Omitted: omitted}
+	if !h.opts.Generated.IsZero() {
+		data.Generated = h.opts.Generated.UTC().Format(time.RFC3339)
 	}
 	b, err := scriptJSON(data)
 	if err != nil {
@@ -454,6 +495,88 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 	h.writeBytes(b)
 	h.write("}")
 	return h.finish()
+}
+
+// CompareHTML writes the page of [WriteCompareHTML] pair by pair, from
+// the cases' JSON as the reports hold it, so two reports of any size are
+// compared in flat memory. Past [HTMLOptions.MaxBytes] of embedded pairs,
+// a case that passed in both runs is counted, not embedded, and the page
+// says how many were; every other pair is always embedded. A CompareHTML
+// is not safe for concurrent use.
+type CompareHTML struct {
+	h       *HTML
+	omitted int
+}
+
+// NewCompareHTML starts the compare page of the named suite on w.
+func NewCompareHTML(w io.Writer, suite string, opts HTMLOptions) *CompareHTML {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultHTMLMaxBytes
+	}
+	h := &HTML{bw: bufio.NewWriterSize(w, 64<<10), opts: opts, first: true}
+	h.start("compare", suite)
+	h.write(`{"cases":[`)
+	return &CompareHTML{h: h}
+}
+
+// AddRaw embeds the results of case id in base and head, each the case's
+// JSON object as its report holds it (nil where the run has no such
+// case); passedBoth says it passed in both runs. The JSON must be valid
+// (the caller has checked it): it is written as given but for "<", ">"
+// and "&", escaped as [WriteCompareHTML] escapes them, so for a report
+// proctor wrote the page is byte for byte WriteCompareHTML's.
+func (p *CompareHTML) AddRaw(id string, base, head json.RawMessage, passedBoth bool) error {
+	h := p.h
+	if passedBoth && h.bytes >= h.opts.MaxBytes {
+		p.omitted++
+		return h.err
+	}
+	h.buf.Reset()
+	h.buf.WriteString(`{"id":`)
+	idJSON, err := json.Marshal(id)
+	if err != nil {
+		return err
+	}
+	h.buf.Write(idJSON)
+	for i, side := range []json.RawMessage{base, head} {
+		h.buf.WriteString([]string{`,"base":`, `,"head":`}[i])
+		if side == nil {
+			h.buf.WriteString("null")
+			continue
+		}
+		escapeHTMLJSON(&h.buf, side)
+	}
+	h.buf.WriteString("}")
+	if !h.first {
+		h.write(",\n")
+	}
+	h.first = false
+	h.writeBytes(h.buf.Bytes())
+	h.bytes += h.buf.Len() + 1
+	return h.err
+}
+
+// Finish writes the comparison c of base and head (the reports without
+// their cases) and the script, and flushes.
+func (p *CompareHTML) Finish(base, head *proctor.Report, c *proctor.Comparison) error {
+	return finishCompare(p.h, base, head, c, p.omitted)
+}
+
+// escapeHTMLJSON appends the JSON js to buf with "<", ">" and "&" written
+// as \u003c, \u003e and \u0026; in valid JSON they are only ever inside
+// strings, where the escapes mean the same.
+func escapeHTMLJSON(buf *bytes.Buffer, js []byte) {
+	start := 0
+	for i, c := range js {
+		if c == '<' || c == '>' || c == '&' {
+			buf.Write(js[start:i])
+			buf.WriteString(`\u00`)
+			buf.WriteByte("0123456789abcdef"[c>>4])
+			buf.WriteByte("0123456789abcdef"[c&0xf])
+			start = i + 1
+		}
+	}
+	buf.Write(js[start:])
 }
 
 // scriptJSON marshals v for a <script type="application/json"> element:

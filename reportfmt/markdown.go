@@ -20,6 +20,41 @@ import (
 func WriteMarkdown(w io.Writer, s *Summary) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	mdTotals(p, s)
+	for _, b := range s.breakdowns() {
+		mdBreakdown(bw, b.by, b.rows)
+	}
+	var notPassed []proctor.CaseResult
+	for _, c := range s.Cases() {
+		if c.Verdict != proctor.StatusPassed {
+			notPassed = append(notPassed, c)
+		}
+	}
+	if len(notPassed) > 0 {
+		mdNotPassed(p, s, notPassed)
+	}
+	if t := s.Totals; t.NotGraded > 0 {
+		p("\n#### Not graded (%d)\n\n", t.NotGraded)
+		for _, r := range s.NotGradedReasons() {
+			p("- %d × %s\n", r.Cases, mdText(clip(r.Reason, 200)))
+		}
+	}
+	mdJudges(p, s)
+	if len(s.Caveats) > 0 {
+		p("\n#### Caveats\n\n")
+		for _, c := range s.Caveats {
+			p("- %s\n", mdText(c))
+		}
+	}
+	return bw.Flush()
+}
+
+// mdPrintf is how the Markdown writers print.
+type mdPrintf func(format string, args ...any)
+
+// mdTotals writes the heading, the totals table and the lines of rates
+// under it.
+func mdTotals(p mdPrintf, s *Summary) {
 	t := s.Totals
 	p("### proctor: %s\n\n", mdText(s.Suite))
 	p("| passed | failed | flaky | not graded | cases | pass rate (95%% CI) |\n")
@@ -47,72 +82,58 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if line := attemptLine(s); line != "" {
 		p("Attempts: %s.\n", line)
 	}
-	for _, b := range s.breakdowns() {
-		mdBreakdown(bw, b.by, b.rows)
+}
+
+// mdNotPassed writes the table of the listed cases that did not pass and
+// their attempts and checks.
+func mdNotPassed(p mdPrintf, s *Summary, notPassed []proctor.CaseResult) {
+	p("\n#### Cases that did not pass\n\n")
+	p("| case | verdict | attempts passed | reason |\n|---|---|---:|---|\n")
+	for _, c := range notPassed {
+		pass, total := attemptCounts(c)
+		p("| `%s` | %s | %d/%d | %s |\n", mdCode(c.ID), verdictWord(c.Verdict), pass, total, mdText(clip(CaseReason(c), 120)))
 	}
-	var notPassed []proctor.CaseResult
-	for _, c := range s.Cases() {
-		if c.Verdict != proctor.StatusPassed {
-			notPassed = append(notPassed, c)
-		}
+	if _, oo := s.Omitted(); oo > 0 {
+		p("\n%d more %s not listed.\n", oo, plural(oo, "case", "cases"))
 	}
-	if len(notPassed) > 0 {
-		p("\n#### Cases that did not pass\n\n")
-		p("| case | verdict | attempts passed | reason |\n|---|---|---:|---|\n")
-		for _, c := range notPassed {
-			pass, total := attemptCounts(c)
-			p("| `%s` | %s | %d/%d | %s |\n", mdCode(c.ID), verdictWord(c.Verdict), pass, total, mdText(clip(CaseReason(c), 120)))
-		}
-		if _, oo := s.Omitted(); oo > 0 {
-			p("\n%d more %s not listed.\n", oo, plural(oo, "case", "cases"))
-		}
-		p("\n<details><summary>Attempts and checks</summary>\n\n")
-		for _, c := range notPassed {
-			p("**`%s`**: %s\n\n", mdCode(c.ID), verdictWord(c.Verdict))
-			for i, a := range c.Attempts {
-				p("- attempt %d: %s", i+1, verdictWord(a.Verdict))
-				if a.Error != "" {
-					p(" (subject: %s)", mdText(clip(a.Error, 200)))
-				}
-				p("\n")
-				for _, g := range a.Grades {
-					p("  - %s: %s", mdText(g.Grader), verdictWord(g.Status))
-					if g.Reason != "" {
-						p(": %s", mdText(clip(g.Reason, 200)))
-					}
-					p("\n")
-				}
-				if len(a.Skipped) > 0 {
-					p("  - skipped after a required check: %s\n", mdText(strings.Join(a.Skipped, ", ")))
-				}
+	p("\n<details><summary>Attempts and checks</summary>\n\n")
+	for _, c := range notPassed {
+		p("**`%s`**: %s\n\n", mdCode(c.ID), verdictWord(c.Verdict))
+		for i, a := range c.Attempts {
+			p("- attempt %d: %s", i+1, verdictWord(a.Verdict))
+			if a.Error != "" {
+				p(" (subject: %s)", mdText(clip(a.Error, 200)))
 			}
 			p("\n")
+			for _, g := range a.Grades {
+				p("  - %s: %s", mdText(g.Grader), verdictWord(g.Status))
+				if g.Reason != "" {
+					p(": %s", mdText(clip(g.Reason, 200)))
+				}
+				p("\n")
+			}
+			if len(a.Skipped) > 0 {
+				p("  - skipped after a required check: %s\n", mdText(strings.Join(a.Skipped, ", ")))
+			}
 		}
-		p("</details>\n")
+		p("\n")
 	}
-	if t.NotGraded > 0 {
-		p("\n#### Not graded (%d)\n\n", t.NotGraded)
-		for _, r := range s.NotGradedReasons() {
-			p("- %d × %s\n", r.Cases, mdText(clip(r.Reason, 200)))
-		}
+	p("</details>\n")
+}
+
+// mdJudges writes the judges table and the panels' agreement.
+func mdJudges(p mdPrintf, s *Summary) {
+	if len(s.Judges) == 0 {
+		return
 	}
-	if len(s.Judges) > 0 {
-		p("\n#### Judges\n\n| judge | model | family | prompts | calls | cache hits | tokens | cost (USD) |\n|---|---|---|---|---:|---:|---:|---:|\n")
-		for _, j := range s.Judges {
-			p("| %s | %s | %s | %s | %d | %d | %d | %s |\n", mdText(j.Name), mdText(j.Model), mdText(j.Family),
-				mdText(j.PromptVersion), j.Calls, j.CacheHits, j.Tokens, mdText(strings.TrimPrefix(j.CostText(), "$")))
-		}
-		if line := panelLine(s.Panels); line != "" {
-			p("\n%s\n", mdText(line))
-		}
+	p("\n#### Judges\n\n| judge | model | family | prompts | calls | cache hits | tokens | cost (USD) |\n|---|---|---|---|---:|---:|---:|---:|\n")
+	for _, j := range s.Judges {
+		p("| %s | %s | %s | %s | %d | %d | %d | %s |\n", mdText(j.Name), mdText(j.Model), mdText(j.Family),
+			mdText(j.PromptVersion), j.Calls, j.CacheHits, j.Tokens, mdText(strings.TrimPrefix(j.CostText(), "$")))
 	}
-	if len(s.Caveats) > 0 {
-		p("\n#### Caveats\n\n")
-		for _, c := range s.Caveats {
-			p("- %s\n", mdText(c))
-		}
+	if line := panelLine(s.Panels); line != "" {
+		p("\n%s\n", mdText(line))
 	}
-	return bw.Flush()
 }
 
 // mdReplacer escapes text for a Markdown table cell or list item, so

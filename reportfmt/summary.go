@@ -61,10 +61,12 @@ type Summary struct {
 	reasons       map[string]int
 	attempts      map[[2]int]int // (measured attempts, passed attempts) -> cases
 	splits        breakdown
-	groups        breakdown
+	groups        breakdown // by each case's group field
+	tagGroups     breakdown // by each of its tags
 	clusters      clusterStats
 	calibrated    map[string]*CorrectedRate // by grader name
 	calibOrder    []string
+	gradeCounts   map[string]*[2]int // by grader name: passed, passed or failed
 }
 
 // NewSummary returns an empty Summary for the named suite.
@@ -99,6 +101,8 @@ const otherReasons = "(other reasons)"
 func (s *Summary) Add(c proctor.CaseResult) {
 	s.Totals.Count(c)
 	s.splits.add(c.Split, c)
+	// Counted whether or not GroupBy is set yet: a reader of a report
+	// learns it from the report's tail, after the cases.
 	s.addGroups(c)
 	s.clusters.add(c)
 	s.countCalibrated(c)
@@ -134,6 +138,18 @@ func (s *Summary) Add(c proctor.CaseResult) {
 		s.reasons[r]++
 	}
 	s.keep(c)
+}
+
+// Keeps reports whether [Summary.Add] would keep a case of verdict v
+// given to it next for listing, so a caller decoding cases can decode
+// whole only those and give Add the rest with just the fields it counts
+// (verdict, split, group, cluster, attempts' verdicts, grades' graders,
+// statuses and caveats; a not-graded case's reason too).
+func (s *Summary) Keeps(v proctor.Status) bool {
+	if len(s.cases) < cmp.Or(s.Rows, DefaultRows) {
+		return true
+	}
+	return v != proctor.StatusPassed && slices.ContainsFunc(s.cases, func(k proctor.CaseResult) bool { return k.Verdict == proctor.StatusPassed })
 }
 
 func (s *Summary) keep(c proctor.CaseResult) {
@@ -188,17 +204,14 @@ const GroupByTags = "tags"
 // addGroups counts c in its group_by groups: its Group, or each of its
 // distinct tags when grouping by tags.
 func (s *Summary) addGroups(c proctor.CaseResult) {
-	switch {
-	case s.GroupBy == "":
-	case s.GroupBy != GroupByTags:
-		s.groups.add(c.Group, c)
-	case len(c.Tags) == 0:
-		s.groups.add("", c)
-	default:
-		for i, tag := range c.Tags {
-			if !slices.Contains(c.Tags[:i], tag) {
-				s.groups.add(tag, c)
-			}
+	s.groups.add(c.Group, c)
+	if len(c.Tags) == 0 {
+		s.tagGroups.add("", c)
+		return
+	}
+	for i, tag := range c.Tags {
+		if !slices.Contains(c.Tags[:i], tag) {
+			s.tagGroups.add(tag, c)
 		}
 	}
 }
@@ -234,8 +247,12 @@ func (s *Summary) Groups() []GroupTotals {
 	if s.GroupBy == "" {
 		return nil
 	}
+	b := s.groups
+	if s.GroupBy == GroupByTags {
+		b = s.tagGroups
+	}
 	var out []GroupTotals
-	for _, e := range s.groups.list() {
+	for _, e := range b.list() {
 		out = append(out, GroupTotals{Group: e.key, Totals: e.Totals, ClusteredSE: e.ClusteredSE})
 	}
 	return out

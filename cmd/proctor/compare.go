@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/internal/termsafe"
 )
 
@@ -53,13 +54,13 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		printUsage(stderr, fs, compareUsage)
 		return exitUsage
 	}
-	base, head, c, err := compareFiles(files[0], files[1], *htmlOut != "", opts)
+	base, head, c, err := reportio.CompareFiles(files[0], files[1], opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 		return exitUsage
 	}
 	if *htmlOut != "" {
-		if err := writeCompareHTML(*htmlOut, base, head, c); err != nil {
+		if err := writeCompareHTML(*htmlOut, files[0], files[1], base, head, c); err != nil {
 			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 			return exitUsage
 		}

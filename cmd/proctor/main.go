@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "report":
 		return cmdReport(ctx, args[1:], stdin, stdout, stderr)
 	case "compare":
-		return cmdCompare(ctx, args[1:], stdin, stdout, stderr)
+		return withMemoryLimit(func() int { return cmdCompare(ctx, args[1:], stdin, stdout, stderr) })
 	case "plan":
 		return cmdPlan(ctx, args[1:], stdin, stdout, stderr)
 	case "calibrate":

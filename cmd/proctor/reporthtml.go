@@ -101,9 +101,3 @@ func htmlRunReport(path, suite string) (add func(proctor.CaseResult) error, fini
 		return f.Close()
 	}, nil
 }
-
-// writeCompareHTML writes the page proctor compare --html writes.
-func writeCompareHTML(path string, base, head *proctor.Report, c *proctor.Comparison) error {
-	opts := reportfmt.HTMLOptions{Generated: time.Now(), Version: version()}
-	return writeOut(path, io.Discard, func(w io.Writer) error { return reportfmt.WriteCompareHTML(w, base, head, c, opts) })
-}

@@ -140,3 +140,9 @@ func BenchmarkReportShow(b *testing.B) {
 func BenchmarkReportHTML(b *testing.B) {
 	benchReportTool(b, 1, func(f []string) []string { return []string{"report", "html", f[0]} })
 }
+
+// BenchmarkReportCompareHTML: proctor compare --html p.html r.json r.json.
+func BenchmarkReportCompareHTML(b *testing.B) {
+	out := filepath.Join(b.TempDir(), "p.html")
+	benchReportTool(b, 1, func(f []string) []string { return []string{"compare", "--html", out, f[0], f[0]} })
+}

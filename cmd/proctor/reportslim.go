@@ -28,6 +28,7 @@ type slimAttempt struct {
 type slimCase struct {
 	reportio.Verdict // id, verdict, severity, split, cluster
 	Group            string
+	Tags             []string
 	MinPass          int
 	AttemptsSaved    int
 	Attempts         []slimAttempt
@@ -36,7 +37,7 @@ type slimCase struct {
 // result is s as a CaseResult with only the slim fields set.
 func (s *slimCase) result() proctor.CaseResult {
 	c := proctor.CaseResult{ID: s.ID, Verdict: s.Verdict.Verdict, Severity: s.Severity, Split: s.Split,
-		Cluster: s.Cluster, Group: s.Group, MinPass: s.MinPass, AttemptsSaved: s.AttemptsSaved}
+		Cluster: s.Cluster, Group: s.Group, Tags: s.Tags, MinPass: s.MinPass, AttemptsSaved: s.AttemptsSaved}
 	n := 0
 	for _, a := range s.Attempts {
 		n += len(a.Grades)
@@ -58,30 +59,53 @@ func (s *slimCase) result() proctor.CaseResult {
 }
 
 // streamCase is one case as streamReport's workers decode it: whole, or
-// slim with its JSON kept for decoding whole if it is listed after all.
+// slim with its JSON kept for decoding whole if it is listed after all;
+// js is its HTML encoding when the decoder was asked for one.
 type streamCase struct {
 	c   proctor.CaseResult
 	raw json.RawMessage // set when c is slim
+	js  []byte
 }
 
-// caseDecoder decodes the cases of r for streamReport: a case that is
-// not passed, or any case while wholeAll is set, whole; a passed case
-// slim.
+// caseDecoder decodes the cases of r for streamReport: a passed case slim
+// unless wholeAll is set, a failed or flaky one slim unless wholeOther
+// is, any other whole. encode, when set, encodes each case decoded whole
+// as the sink embeds it, on the decoding goroutine.
 type caseDecoder struct {
-	r        *reportio.Reader
-	wholeAll atomic.Bool
+	r          *reportio.Reader
+	wholeAll   atomic.Bool
+	wholeOther bool
+	encode     func(proctor.CaseResult) ([]byte, error)
 }
 
 func (d *caseDecoder) decode(raw json.RawMessage) (streamCase, error) {
 	var sc streamCase
 	if !d.wholeAll.Load() {
 		var s slimCase
-		if decodeSlim(raw, &s) && s.Verdict.Verdict == proctor.StatusPassed {
+		if decodeSlim(raw, &s) && d.slim(s.Verdict.Verdict) {
 			return streamCase{c: s.result(), raw: raw}, nil
 		}
 	}
-	err := d.r.Decode(raw, &sc.c)
-	return sc, err
+	if err := d.r.Decode(raw, &sc.c); err != nil {
+		return sc, err
+	}
+	if d.encode != nil {
+		var err error
+		sc.js, err = d.encode(sc.c)
+		return sc, err
+	}
+	return sc, nil
+}
+
+// slim reports whether a case of verdict v may be decoded slim.
+func (d *caseDecoder) slim(v proctor.Status) bool {
+	switch v {
+	case proctor.StatusPassed:
+		return true
+	case proctor.StatusFailed, proctor.StatusFlaky:
+		return !d.wholeOther
+	}
+	return false // a not-graded case's reason is counted
 }
 
 // whole returns sc's case decoded whole.

@@ -217,6 +217,9 @@ func FuzzDecodeSlim(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Add([]byte(`{"id":"a","verdict":"passed","severity":"high","split":"dev","cluster":"c","group":"g","min_pass":2,"attempts_saved":1,"input":"i","expected":null,"attempts":[{"verdict":"passed","skipped":["x"],"error":"","output":"o","grades":[{"grader":"judge","status":"passed","score":0.5,"reason":"r","evidence":{"a":[1,{"b":null}]},"caveats":["c1","c2"]}]}],"extra":{"x":[1,2]}}`))
+	f.Add([]byte(`{"id":"t","verdict":"failed","tags":["a","b"],"attempts":[]}`))
+	f.Add([]byte(`{"id":"t","tags":["a"],"tags":null,"attempts":[{"verdict":"passed"}],"attempts":null}`))
+	f.Add([]byte(`{"id":"t","tags":[],"tags":["b",1]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if !json.Valid(raw) {
 			return // the splitter hands the decoders valid JSON only

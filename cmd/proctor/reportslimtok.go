@@ -19,6 +19,7 @@ const (
 	inGrade                   // a grade object
 	inCaveats                 // a grade's caveats list
 	inSkipped                 // an attempt's skipped list
+	inTags                    // the case's tags list
 )
 
 // slimList returns the list t's key k holds (attempts, grades, skipped,
@@ -27,6 +28,8 @@ func slimList(t slimCtx, k string) (slimCtx, bool) {
 	switch {
 	case t == inCase && k == "attempts":
 		return inAttempts, true
+	case t == inCase && k == "tags":
+		return inTags, true
 	case t == inAttempt && k == "grades":
 		return inGrades, true
 	case t == inAttempt && k == "skipped":
@@ -69,11 +72,12 @@ func slimScalar(t slimCtx, k string) (byte, bool) {
 
 // slimFields are the keys of t the whole decode reads.
 var slimFields = [...][]string{
-	inCase:    {"id", "verdict", "severity", "split", "cluster", "group", "min_pass", "attempts_saved", "attempts", "input", "expected"},
+	inCase:    {"id", "verdict", "severity", "split", "cluster", "group", "tags", "min_pass", "attempts_saved", "attempts", "input", "expected"},
 	inAttempt: {"verdict", "grades", "skipped", "error", "output"},
 	inGrade:   {"grader", "status", "score", "reason", "evidence", "caveats"},
 	inCaveats: nil,
 	inSkipped: nil,
+	inTags:    nil,
 }
 
 // slimTokens fills a slimCase from ojg's tokens of one case's JSON, about
@@ -135,15 +139,22 @@ func (h *slimTokens) scalar(kind byte, s string, f float64) {
 	switch t := h.top(); t {
 	case inAttempts, inGrades:
 		h.bad = true
-	case inCaveats, inSkipped:
+	case inCaveats, inSkipped, inTags:
 		h.bad = h.bad || kind != 's' || !utf8.ValidString(s)
-		if t == inCaveats {
+		switch t {
+		case inCaveats:
 			g := h.grade()
 			g.Caveats = append(g.Caveats, s)
+		case inTags:
+			h.c.Tags = append(h.c.Tags, s)
 		}
 	case inCase, inAttempt, inGrade:
 		if kind == 'z' {
-			return // encoding/json leaves the field as it is
+			// encoding/json leaves a scalar field as it is, but sets a
+			// list to nil: left to it.
+			_, list := slimList(t, h.key)
+			h.bad = h.bad || list
+			return
 		}
 		if _, list := slimList(t, h.key); list {
 			h.bad = true
@@ -228,7 +239,7 @@ func (h *slimTokens) open(list bool) {
 			a := h.attempt()
 			a.Grades = append(a.Grades, slimGrade{})
 		}
-	case t == inCaveats || t == inSkipped:
+	case t == inCaveats || t == inSkipped || t == inTags:
 		h.bad = true
 	default:
 		if l, ok := slimList(t, h.key); ok {
@@ -256,6 +267,8 @@ func (h *slimTokens) filled(l slimCtx) bool {
 		return len(h.attempt().Grades) > 0
 	case inCaveats:
 		return len(h.grade().Caveats) > 0
+	case inTags:
+		return len(h.c.Tags) > 0
 	}
 	return false
 }

@@ -1,35 +1,20 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/calibrate"
+	"github.com/proctorhq/proctor/internal/jsonerr"
 	"github.com/proctorhq/proctor/internal/reportio"
+	"github.com/proctorhq/proctor/metric"
 	"github.com/proctorhq/proctor/reportfmt"
 )
-
-// compareFiles reads and compares two reports. For an HTML page, which
-// shows the cases, the reports are read whole; otherwise they are read as
-// streams keeping per case only its id and verdict, and the reports come
-// back without their cases.
-func compareFiles(basePath, headPath string, whole bool, opts proctor.CompareOptions) (base, head *proctor.Report, c *proctor.Comparison, err error) {
-	if !whole {
-		return reportio.CompareFiles(basePath, headPath, opts)
-	}
-	if base, err = readReport(basePath); err != nil {
-		return nil, nil, nil, err
-	}
-	if head, err = readReport(headPath); err != nil {
-		return nil, nil, nil, err
-	}
-	c, err = proctor.CompareReportsWith(base, head, opts)
-	return base, head, c, err
-}
 
 // openReports opens the reports in files for streaming; close closes
 // every one opened.
@@ -83,15 +68,16 @@ type shardCursor struct {
 
 // advance reads the cursor's next case; c.next is nil at the end.
 func (c *shardCursor) advance() error {
-	var raw json.RawMessage
-	ok, err := c.r.Next(&raw)
+	// The case's JSON is the reader's until its next read, which comes
+	// after the merge has written it.
+	raw, ok, err := c.r.NextRaw()
 	if err != nil || !ok {
 		c.next = nil
 		return err
 	}
 	rc := &rawCase{raw: raw}
-	if err := c.r.Decode(raw, &rc.Verdict); err != nil {
-		return err
+	if rc.Verdict, err = reportio.DecodeVerdict(raw); err != nil {
+		return c.r.Decode(raw, &rc.Verdict)
 	}
 	if c.pos != nil {
 		if c.k >= len(c.pos) {
@@ -210,15 +196,20 @@ func pickCursor(cur []*shardCursor, ordered bool) int {
 // caseSink is what a streamReport caller does with each case: add takes
 // it (nil: nothing); wantsPassed reports whether add reads the whole of a
 // passed case given to it next (nil: always), and when it does not, add
-// gets a passed case with only the fields of [slimCase].
+// gets a passed case with only the fields of [slimCase]. With encode and
+// addEncoded set, a case add would take whole is encoded by encode on the
+// decoding goroutines and given to addEncoded with its encoding instead.
 type caseSink struct {
 	add         func(proctor.CaseResult) error
 	wantsPassed func() bool
+	encode      func(proctor.CaseResult) ([]byte, error)
+	addEncoded  func(proctor.CaseResult, []byte) error
 }
 
-// wants reports whether the next passed case must be decoded whole for k.
-func (k caseSink) wants() bool {
-	return k.add != nil && (k.wantsPassed == nil || k.wantsPassed())
+// wants reports whether the next case, of verdict v, must be decoded
+// whole for k.
+func (k caseSink) wants(v proctor.Status) bool {
+	return k.add != nil && (v != proctor.StatusPassed || k.wantsPassed == nil || k.wantsPassed())
 }
 
 // streamReport reads the report at path as a stream: start is given its
@@ -247,6 +238,9 @@ func streamReport(path string, start func(head *proctor.Report) (caseSink, error
 	if err != nil {
 		return nil, err
 	}
+	if err := recordedSetup(r, sum); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	sum.Suite = tail.Suite
 	sum.Totals = tail.Totals
 	sum.Judges = append(sum.Judges, tail.Judges...)
@@ -258,28 +252,34 @@ func streamReport(path string, start func(head *proctor.Report) (caseSink, error
 }
 
 // streamCases adds r's cases to sum and sink, decoding whole the ones
-// either lists: the Summary lists its first rows cases and every one not
-// passed.
+// either lists: the Summary the cases it keeps ([reportfmt.Summary.Keeps]),
+// the sink the ones it wants.
 func streamCases(r *reportio.Reader, sum *reportfmt.Summary, sink caseSink) error {
-	d := &caseDecoder{r: r}
-	d.wholeAll.Store(sink.wants())
-	rows := cmp.Or(sum.Rows, reportfmt.DefaultRows)
-	n := 0
+	d := &caseDecoder{r: r, wholeOther: sink.add != nil}
+	if sink.addEncoded != nil {
+		d.encode = sink.encode
+	}
+	d.wholeAll.Store(sink.wants(proctor.StatusPassed))
 	return reportio.Stream(r, d.decode, func(sc streamCase) error {
 		c := sc.c
-		if sc.raw != nil && (n < rows || sink.wants()) {
+		wanted := sink.wants(c.Verdict)
+		if sc.raw != nil && (wanted || sum.Keeps(c.Verdict)) {
 			var err error
 			if c, err = d.whole(sc); err != nil {
 				return err
 			}
+			sc.raw = nil
 		}
-		n++
 		sum.Add(c)
-		if sink.add == nil {
-			return nil
+		var err error
+		switch {
+		case sink.add == nil:
+		case sc.js != nil:
+			err = sink.addEncoded(c, sc.js)
+		default:
+			err = sink.add(c)
 		}
-		err := sink.add(c)
-		if w := sink.wants(); w != d.wholeAll.Load() {
+		if w := sink.wants(proctor.StatusPassed); w != d.wholeAll.Load() {
 			d.wholeAll.Store(w)
 		}
 		return err
@@ -315,7 +315,7 @@ func writeHTMLStream(path string, w io.Writer, opts reportfmt.HTMLOptions) error
 	var h *reportfmt.HTML
 	sum, err := streamReport(path, func(head *proctor.Report) (caseSink, error) {
 		h = reportfmt.NewHTML(w, head.Suite, opts)
-		return caseSink{add: h.Add, wantsPassed: h.EmbedsPassed}, nil
+		return caseSink{add: h.Add, wantsPassed: h.EmbedsPassed, encode: reportfmt.HTMLCaseJSON, addEncoded: h.AddEncoded}, nil
 	})
 	if err != nil {
 		return err
@@ -347,4 +347,68 @@ func writeOutWhole(path string, stdout io.Writer, write func(io.Writer) error) e
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// reportMemoryLimit is the soft memory limit compare runs under when
+// GOMEMLIMIT sets none: what it keeps per case (the ids and verdicts of
+// both reports, and the maps that pair them) is about 250 bytes, and
+// without a limit the collector lets the heap grow to twice that before
+// it runs (about 400 MB at a million cases instead of 300).
+const reportMemoryLimit = 200 << 20
+
+// withMemoryLimit runs f under reportMemoryLimit, unless GOMEMLIMIT is
+// set, and puts the previous limit back.
+func withMemoryLimit(f func() int) int {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return f()
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
+	return f()
+}
+
+// recordedSetup sets up sum as the run's summary was, from what its
+// report recorded after the cases: the suite's group_by field (from
+// "groups"), its cluster bootstrap (from "clustered_se") and the
+// calibrations of its checks (from "judge_corrected"), so show and html
+// print the group breakdown, the bootstrap interval and the corrected
+// pass rates the run printed. Counted from the cases, they come out as
+// the run's.
+func recordedSetup(r *reportio.Reader, sum *reportfmt.Summary) error {
+	var rec struct {
+		Groups *struct {
+			By string `json:"by"`
+		} `json:"groups"`
+		Clustered *struct {
+			Bootstrap *struct {
+				Reps int    `json:"reps"`
+				Seed uint64 `json:"seed"`
+			} `json:"bootstrap"`
+		} `json:"clustered_se"`
+		Corrected []struct {
+			Grader   string          `json:"grader"`
+			Accuracy metric.Accuracy `json:"calibration"`
+		} `json:"judge_corrected"`
+	}
+	for _, k := range []string{"groups", "clustered_se", "judge_corrected"} {
+		raw, ok := r.Raw(k)
+		if !ok {
+			continue
+		}
+		obj := append(append([]byte(`{"`+k+`":`), raw...), '}')
+		if err := json.Unmarshal(obj, &rec); err != nil {
+			return fmt.Errorf("its %q: %w", k, jsonerr.User(nil, err))
+		}
+	}
+	if rec.Groups != nil {
+		sum.GroupBy = rec.Groups.By
+	}
+	if rec.Clustered != nil && rec.Clustered.Bootstrap != nil {
+		sum.Bootstrap = &reportfmt.BootstrapOptions{Reps: rec.Clustered.Bootstrap.Reps, Seed: rec.Clustered.Bootstrap.Seed}
+	}
+	for _, c := range rec.Corrected {
+		a := c.Accuracy
+		sum.Calibrate(calibrate.File{Grader: c.Grader, Result: calibrate.Result{Confusion: calibrate.ConfusionMatrix{
+			PassPassed: a.GraderPass, PassFailed: a.HumanPass - a.GraderPass, FailFailed: a.GraderFail, FailPassed: a.HumanFail - a.GraderFail}}})
+	}
+	return nil
 }

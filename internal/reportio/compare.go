@@ -35,13 +35,16 @@ func readCompared(path string) (*proctor.Report, []proctor.ComparedCase, error) 
 	defer r.Close()
 	var cases []proctor.ComparedCase
 	for {
-		var v Verdict
-		ok, err := r.Next(&v)
+		raw, ok, err := r.NextRaw()
 		if err != nil {
 			return nil, nil, err
 		}
 		if !ok {
 			break
+		}
+		v, err := DecodeVerdict(raw)
+		if err != nil {
+			return nil, nil, r.caseError(nil, err)
 		}
 		cases = append(cases, proctor.ComparedCase{ID: v.ID, Verdict: v.Verdict, Cluster: v.Cluster})
 	}

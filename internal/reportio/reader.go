@@ -5,7 +5,6 @@
 package reportio
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -30,9 +29,10 @@ var ErrNotReport = errors.New("not a proctor JSON report (proctor run --out writ
 type Reader struct {
 	name   string
 	f      *os.File
-	dec    *json.Decoder
+	sc     *scanner
 	fields map[string]json.RawMessage // the report's fields but cases
 	inCase bool                       // inside the cases list
+	first  bool                       // no case of the list read yet
 	done   bool                       // the cases list has ended
 }
 
@@ -55,15 +55,16 @@ func Open(path string) (*Reader, error) {
 // NewReader reads a report from rd, named name in errors, up to its first
 // case. Close does not close rd.
 func NewReader(name string, rd io.Reader) (*Reader, error) {
-	r := &Reader{name: name, dec: json.NewDecoder(bufio.NewReaderSize(rd, 256<<10)), fields: map[string]json.RawMessage{}}
-	tok, err := r.dec.Token()
+	r := &Reader{name: name, sc: newScanner(rd), fields: map[string]json.RawMessage{}}
+	c, err := r.sc.peek()
 	if err != nil {
 		return nil, r.notReport(err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, r.notReport(fmt.Errorf("want an object, got %s", tokenWord(tok)))
+	if c != '{' {
+		return nil, r.notReport(r.notObject(c))
 	}
-	if err := r.fieldsUntilCases(); err != nil {
+	r.sc.pos++
+	if err := r.fieldsUntilCases(true); err != nil {
 		return nil, err
 	}
 	if r.done {
@@ -75,23 +76,24 @@ func NewReader(name string, rd io.Reader) (*Reader, error) {
 	return r, nil
 }
 
-// tokenWord names the kind of a first JSON token.
-func tokenWord(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			return "a list"
-		}
-	case string:
-		return "a string"
-	case float64, json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
+// notObject is the error for a report that starts with c, not an object.
+func (r *Reader) notObject(c byte) error {
+	if c == '[' {
+		return errors.New("want an object, got a list")
 	}
-	return "something else"
+	if _, err := r.sc.value(); err != nil {
+		return err
+	}
+	word := "a number"
+	switch c {
+	case '"':
+		word = "a string"
+	case 't', 'f':
+		word = "a boolean"
+	case 'n':
+		word = "null"
+	}
+	return fmt.Errorf("want an object, got %s", word)
 }
 
 // required refuses a report without its suite, totals or cases.
@@ -113,6 +115,15 @@ func (r *Reader) required() error {
 func (r *Reader) Has(k string) bool {
 	_, ok := r.fields[k]
 	return ok
+}
+
+// Raw returns the JSON of the report's field k, read so far, that
+// [proctor.Report] does not hold (what the run's summary recorded beside
+// it: groups, clustered_se, judge_corrected, splits), and whether there
+// is one.
+func (r *Reader) Raw(k string) (json.RawMessage, bool) {
+	v, ok := r.fields[k]
+	return v, ok
 }
 
 // caseError words an error decoding a case as the other report readers
@@ -145,41 +156,84 @@ func (r *Reader) notReport(why error) error {
 }
 
 // fieldsUntilCases reads object members into r.fields until the cases
-// list opens (r.inCase) or the object ends (r.done).
-func (r *Reader) fieldsUntilCases() error {
-	for r.dec.More() {
-		tok, err := r.dec.Token()
+// list opens (r.inCase) or the object ends (r.done); first is whether no
+// member has been read.
+func (r *Reader) fieldsUntilCases(first bool) error {
+	for {
+		c, err := r.sc.peek()
+		if err != nil {
+			return r.notReport(endError(err))
+		}
+		switch {
+		case c == '}':
+			r.sc.pos++
+			r.done = true
+			return nil
+		case first:
+		case c == ',':
+			r.sc.pos++
+			if c, err = r.sc.peek(); err != nil {
+				return r.notReport(endError(err))
+			}
+		default:
+			return r.notReport(badChar(c, "after object key:value pair"))
+		}
+		first = false
+		key, err := r.key(c)
 		if err != nil {
 			return r.notReport(err)
 		}
-		key, _ := tok.(string)
 		if key == "cases" {
 			if _, seen := r.fields["cases"]; seen {
 				return r.notReport(errors.New(`it has "cases" twice`))
 			}
 			r.fields["cases"] = json.RawMessage("[]")
-			if t, err := r.dec.Token(); err != nil {
+			if c, err := r.sc.peek(); err != nil {
+				return r.notReport(endError(err))
+			} else if c == '[' {
+				r.sc.pos++
+				r.inCase, r.first = true, true
+				return nil
+			}
+			v, err := r.sc.value()
+			if err != nil {
 				return r.notReport(err)
-			} else if t == nil {
-				r.fields["cases"] = json.RawMessage("null")
-				continue
-			} else if d, ok := t.(json.Delim); !ok || d != '[' {
+			}
+			if string(v) != "null" {
 				return r.notReport(errors.New(`its "cases" is not a list`))
 			}
-			r.inCase = true
-			return nil
+			r.fields["cases"] = json.RawMessage("null")
+			continue
 		}
-		var v json.RawMessage
-		if err := r.dec.Decode(&v); err != nil {
+		v, err := r.sc.value()
+		if err != nil {
 			return r.notReport(err)
 		}
-		r.fields[key] = v
+		r.fields[key] = append(json.RawMessage(nil), v...)
 	}
-	if _, err := r.dec.Token(); err != nil { // the closing brace
-		return r.notReport(err)
+}
+
+// key reads an object key and its colon; c is its first byte.
+func (r *Reader) key(c byte) (string, error) {
+	if c != '"' {
+		return "", badChar(c, "looking for beginning of object key string")
 	}
-	r.done = true
-	return nil
+	k, err := r.sc.value()
+	if err != nil {
+		return "", err
+	}
+	key, err := unquote(k)
+	if err != nil {
+		return "", err
+	}
+	if c, err = r.sc.peek(); err != nil {
+		return "", endError(err)
+	}
+	if c != ':' {
+		return "", badChar(c, "after object key")
+	}
+	r.sc.pos++
+	return key, nil
 }
 
 // Head returns the report's fields read so far (before the cases, or all
@@ -199,40 +253,65 @@ func (r *Reader) Head() (*proctor.Report, error) {
 // Next decodes the next case into v (a *proctor.CaseResult, or a struct
 // of the few fields a caller needs) and reports whether there was one.
 func (r *Reader) Next(v any) (bool, error) {
-	if !r.inCase {
-		return false, nil
+	raw, ok, err := r.NextRaw()
+	if err != nil || !ok {
+		return false, err
 	}
-	if r.dec.More() {
-		if err := r.dec.Decode(v); err != nil {
-			return false, r.caseError(nil, err)
-		}
+	if rm, isRaw := v.(*json.RawMessage); isRaw {
+		*rm = append((*rm)[:0:0], raw...)
 		return true, nil
 	}
-	if _, err := r.dec.Token(); err != nil { // the closing bracket
-		return false, r.notReport(err)
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, r.caseError(nil, err)
 	}
-	r.inCase = false
-	return false, r.fieldsUntilCases()
+	return true, nil
+}
+
+// NextRaw returns the next case's JSON, its syntax checked, and whether
+// there was one. The bytes are the Reader's: good until its next read.
+func (r *Reader) NextRaw() (json.RawMessage, bool, error) {
+	if !r.inCase {
+		return nil, false, nil
+	}
+	c, err := r.sc.peek()
+	if err != nil {
+		return nil, false, r.notReport(endError(err))
+	}
+	switch {
+	case c == ']':
+		r.sc.pos++
+		r.inCase = false
+		return nil, false, r.fieldsUntilCases(false)
+	case r.first:
+	case c == ',':
+		r.sc.pos++
+	default:
+		return nil, false, r.notReport(badChar(c, "after array element"))
+	}
+	r.first = false
+	raw, err := r.sc.value()
+	if err != nil {
+		return nil, false, r.caseError(nil, err)
+	}
+	return raw, true, nil
 }
 
 // Finish skips any cases not read, reads the fields after the cases and
 // returns the report's fields as a Report without cases. It refuses a
 // report without its suite, totals or cases, or with text after it.
 func (r *Reader) Finish() (*proctor.Report, error) {
-	var skip json.RawMessage
-	for {
-		ok, err := r.Next(&skip)
-		if err != nil {
+	for r.inCase {
+		if _, _, err := r.NextRaw(); err != nil {
 			return nil, err
-		}
-		if !ok && !r.inCase {
-			break
 		}
 	}
 	if !r.done {
 		return nil, r.notReport(errors.New(`it has "cases" twice`))
 	}
-	if _, err := r.dec.Token(); err != io.EOF {
+	if _, err := r.sc.peek(); err != io.EOF {
+		if err != nil {
+			return nil, r.notReport(err)
+		}
 		return nil, r.notReport(errors.New("there is text after the report"))
 	}
 	if err := r.required(); err != nil {

@@ -19,7 +19,7 @@ type batch[T any] struct {
 // Stream reads the rest of r's cases and calls emit with each, in order,
 // from the caller's goroutine, decoding them with decode on up to
 // GOMAXPROCS goroutines at once: the splitting of the cases (one
-// goroutine), their decoding and emit overlap, and at most a few batches
+// goroutine, see [scanner]), their decoding and emit overlap, and at most a few batches
 // are in memory. It stops at the first error, from reading, decode or
 // emit, and returns it; every goroutine it starts has ended when it
 // returns. After it, call [Reader.Finish] for the fields after the cases.
@@ -35,18 +35,7 @@ func Stream[T any](r *Reader, decode func(json.RawMessage) (T, error), emit func
 		defer close(work)
 		for {
 			b := &batch[T]{done: make(chan struct{})}
-			for len(b.raws) < streamBatch {
-				var raw json.RawMessage
-				ok, err := r.Next(&raw)
-				if err != nil {
-					readErr = err
-					break
-				}
-				if !ok {
-					break
-				}
-				b.raws = append(b.raws, raw)
-			}
+			b.raws, readErr = nextBatch(r)
 			if len(b.raws) == 0 {
 				return
 			}
@@ -98,4 +87,29 @@ func Stream[T any](r *Reader, decode func(json.RawMessage) (T, error), emit func
 		return err
 	}
 	return readErr
+}
+
+// nextBatch reads up to streamBatch cases of r, their JSON in one buffer.
+func nextBatch(r *Reader) ([]json.RawMessage, error) {
+	var data []byte
+	var ends []int
+	var err error
+	for len(ends) < streamBatch {
+		raw, ok, e := r.NextRaw()
+		if err = e; err != nil || !ok {
+			break
+		}
+		if data == nil {
+			data = make([]byte, 0, len(raw)*streamBatch*5/4)
+		}
+		data = append(data, raw...)
+		ends = append(ends, len(data))
+	}
+	raws := make([]json.RawMessage, len(ends))
+	start := 0
+	for i, end := range ends {
+		raws[i] = data[start:end:end]
+		start = end
+	}
+	return raws, err
 }

@@ -613,6 +613,7 @@
     box.appendChild(searchBox(st, table.apply));
     box.appendChild(table.count);
     main.appendChild(el("h2", null, "Cases, regressions and fixes first"));
+    if (S.omitted_passed) main.appendChild(el("p", { "class": "note", id: "omitted" }, num(S.omitted_passed) + " cases that passed in both runs are counted above but not listed: the file would have grown past its size bound. Every other case is listed."));
     main.appendChild(box);
     main.appendChild(table.grid);
     var byId = {};
