@@ -363,9 +363,11 @@ func judgeCacheOptions(fc *fileConfig) ([]proctor.Option, error) {
 			opts = append(opts, proctor.WithJudgeCacheKey([]byte(k)))
 		}
 	}
-	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
-	if err != nil {
-		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+	var mode proctor.JudgeCacheMode
+	if fc.JudgeCacheMode != "" {
+		if err := mode.UnmarshalText([]byte(fc.JudgeCacheMode)); err != nil {
+			return nil, fmt.Errorf("judge_cache_mode: %w", err)
+		}
 	}
 	if mode != proctor.JudgeCacheReadWrite {
 		if fc.JudgeCache == "" {

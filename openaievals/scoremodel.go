@@ -66,6 +66,16 @@ func newEvalModel(typ string, input []EvalMessage, model string, jo proctor.Judg
 	return g, nil
 }
 
+// messageText is the templates of input, one after another, as a MustX
+// panic quotes them.
+func messageText(input []EvalMessage) string {
+	parts := make([]string, len(input))
+	for i, m := range input {
+		parts[i] = m.Content
+	}
+	return strings.Join(parts, "\n")
+}
+
 // compileMessages checks the roles and parses the content templates.
 func compileMessages(input []EvalMessage) ([]evalMessage, error) {
 	if len(input) == 0 {
@@ -357,7 +367,7 @@ func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOp
 func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.CompilerOption) *ScoreModel {
 	g, err := NewScoreModel(input, passThreshold, opts, with...)
 	if err != nil {
-		panic("proctor: MustScoreModel: " + err.Error())
+		panic(kit.MustFailed("openaievals.MustScoreModel", messageText(input), err))
 	}
 	return g
 }
@@ -547,7 +557,7 @@ func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelMode
 func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.CompilerOption) *LabelModel {
 	g, err := NewLabelModel(input, labels, passing, opts, with...)
 	if err != nil {
-		panic("proctor: MustLabelModel: " + err.Error())
+		panic(kit.MustFailed("openaievals.MustLabelModel", messageText(input), err))
 	}
 	return g
 }
