@@ -71,15 +71,6 @@ func NewNumeric(opts NumericOptions) (*Numeric, error) {
 	return g, nil
 }
 
-// MustNumeric is [NewNumeric] that panics on error.
-func MustNumeric(opts NumericOptions) *Numeric {
-	g, err := NewNumeric(opts)
-	if err != nil {
-		panic("proctor: MustNumeric: " + err.Error())
-	}
-	return g
-}
-
 // Name returns the grader's name.
 func (g *Numeric) Name() string { return g.name }
 

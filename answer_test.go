@@ -43,7 +43,7 @@ func TestChoice(t *testing.T) {
 		{"letter not a choice", "Answer: F", StatusFailed, "F is not among ABCDE"},
 		{"empty", "", StatusFailed, "nothing to read"},
 	}
-	g := MustChoice(ChoiceOptions{Expected: "B"})
+	g := must(NewChoice(ChoiceOptions{Expected: "B"}))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := g.Grade(context.Background(), sampleOut(tt.out))
@@ -55,7 +55,7 @@ func TestChoice(t *testing.T) {
 }
 
 func TestChoiceReasons(t *testing.T) {
-	g := MustChoice(ChoiceOptions{Expected: "B"})
+	g := must(NewChoice(ChoiceOptions{Expected: "B"}))
 	tests := []struct{ out, contains string }{
 		{"It could be A or it could be C.", "A, C"},
 		{"No idea.", "no answer letter"},
@@ -86,7 +86,7 @@ func TestChoiceExpected(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := MustChoice(tt.opts)
+			g := must(NewChoice(tt.opts))
 			got := g.Grade(context.Background(), &Sample{Output: tt.out, Expected: tt.expected})
 			if got.Status != tt.want {
 				t.Errorf("got %v (%s), want %v", got.Status, got.Reason, tt.want)
@@ -136,7 +136,7 @@ func TestNumeric(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := MustNumeric(NumericOptions{Expected: Ptr(tt.want), AbsTol: tt.abs, RelTol: tt.rel})
+			g := must(NewNumeric(NumericOptions{Expected: Ptr(tt.want), AbsTol: tt.abs, RelTol: tt.rel}))
 			got := g.Grade(context.Background(), sampleOut(tt.out))
 			if got.Status != tt.status {
 				t.Errorf("Grade(%q) = %v (%s), want %v: %s", tt.out, got.Status, got.Reason, tt.status, tt.why)
@@ -146,7 +146,7 @@ func TestNumeric(t *testing.T) {
 }
 
 func TestNumericExpectedFromSample(t *testing.T) {
-	g := MustNumeric(NumericOptions{AbsTol: 0.01})
+	g := must(NewNumeric(NumericOptions{AbsTol: 0.01}))
 	tests := []struct {
 		name     string
 		expected *string
@@ -230,7 +230,7 @@ func FuzzReadChoice(f *testing.F) {
 	for _, s := range []string{"B", "(B)", "Answer: B", "**B**", "A good choice is C", "It could be A or C", "U.S.A.", "answer: a", "Option", "", "\xff\xfe", "B)", "I'm", "The answer is "} {
 		f.Add(s)
 	}
-	g := MustChoice(ChoiceOptions{Expected: "B"})
+	g := must(NewChoice(ChoiceOptions{Expected: "B"}))
 	f.Fuzz(func(t *testing.T, out string) {
 		r, all := readChoice(out, "ABCDE")
 		if r != 0 && len(all) > 0 {
@@ -272,7 +272,7 @@ func FuzzLastNumber(f *testing.F) {
 		if !ok2 || text2 != text || (v2 != v && !(math.IsInf(v, 0) && math.IsInf(v2, 0))) {
 			t.Fatalf("lastNumber(%q) = %v %q; its text reads back as %v %q %v", out, v, text, v2, text2, ok2)
 		}
-		g := MustNumeric(NumericOptions{Expected: Ptr(1.0)})
+		g := must(NewNumeric(NumericOptions{Expected: Ptr(1.0)}))
 		if st := g.Grade(context.Background(), sampleOut(out)).Status; st != StatusPassed && st != StatusFailed {
 			t.Fatalf("Grade(%q) status %v", out, st)
 		}

@@ -40,26 +40,14 @@ type BLEU struct {
 	refs      []string
 	threshold float64
 	weights   []float64
-	err       error // invalid weights given to NewBLEU
 }
 
 var _ Grader = (*BLEU)(nil)
 
-// NewBLEU returns a BLEU grader. Invalid [BLEUOptions.Weights] make every
-// grade not graded with the reason; use [NewWeightedBLEU] to get the error
-// at construction instead.
-func NewBLEU(opts BLEUOptions) *BLEU {
-	g, err := NewWeightedBLEU(opts)
-	if err != nil {
-		return &BLEU{name: cmp.Or(opts.Name, "bleu"), refs: opts.References, err: err}
-	}
-	return g
-}
-
-// NewWeightedBLEU is [NewBLEU] that returns an error when opts.Weights is
+// NewBLEU returns a BLEU grader. It returns an error when opts.Weights is
 // invalid: more than 4 weights, a negative or non-finite one, or none
 // above 0.
-func NewWeightedBLEU(opts BLEUOptions) (*BLEU, error) {
+func NewBLEU(opts BLEUOptions) (*BLEU, error) {
 	if err := metric.CheckBLEUWeights(opts.Weights); err != nil {
 		return nil, err
 	}
@@ -75,9 +63,6 @@ func (g *BLEU) Grade(_ context.Context, s *Sample) Grade {
 	refs, ok := multiRefs(g.refs, s)
 	if !ok {
 		return NotGraded(noReference)
-	}
-	if g.err != nil {
-		return ErrorGrade("", g.err)
 	}
 	if tl, over := overNGramLimit("bleu", s.Output, refs); over {
 		return tl

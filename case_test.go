@@ -275,7 +275,7 @@ func TestRunnerCheckInfo(t *testing.T) {
 		got = CheckInfoFrom(ctx)
 		return Pass("")
 	}}
-	det := Check{Grader: MustContains([]string{"a"}, ContainsOptions{}), Criterion: "has-a"}
+	det := Check{Grader: must(NewContains([]string{"a"}, ContainsOptions{})), Criterion: "has-a"}
 	NewRunner().RunCase(context.Background(), &Case{ID: "k", Severity: SeverityHigh, Sample: Sample{Output: "a"},
 		Checks: []Check{{Grader: spy, Criterion: "has-a"}, det}})
 	if got == nil || got.CaseID != "k" || got.Severity != SeverityHigh || got.Criterion != "has-a" ||
@@ -297,7 +297,7 @@ func (k kindFunc) Grade(ctx context.Context, s *Sample) Grade { return k.f(ctx, 
 // check beside calling the grader directly.
 func BenchmarkRunCase(b *testing.B) {
 	ctx := context.Background()
-	g := MustContains([]string{"Paris"}, ContainsOptions{})
+	g := must(NewContains([]string{"Paris"}, ContainsOptions{}))
 	b.Run("runner", func(b *testing.B) {
 		r := NewRunner()
 		c := Case{ID: "c", Sample: Sample{Output: kbOutput}, Checks: []Check{{Grader: g}}}

@@ -49,23 +49,13 @@ func (v Severity) MarshalText() ([]byte, error) {
 
 // UnmarshalText decodes "low", "medium", "high" or "critical" ("" is unset).
 func (v *Severity) UnmarshalText(b []byte) error {
-	s, err := ParseSeverity(string(b))
-	if err != nil {
-		return err
-	}
-	*v = s
-	return nil
-}
-
-// ParseSeverity parses "low", "medium", "high" or "critical"; "" is
-// [SeverityUnset].
-func ParseSeverity(s string) (Severity, error) {
 	for i, n := range severityNames {
-		if n == s {
-			return Severity(i), nil
+		if n == string(b) {
+			*v = Severity(i)
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("severity %q: want low, medium, high or critical", s)
+	return fmt.Errorf("proctor: unknown severity %q (want low, medium, high or critical)", b)
 }
 
 // AtLeast reports whether v is at least w.

@@ -84,15 +84,6 @@ func NewChoice(opts ChoiceOptions) (*Choice, error) {
 	return g, nil
 }
 
-// MustChoice is [NewChoice] that panics on error.
-func MustChoice(opts ChoiceOptions) *Choice {
-	g, err := NewChoice(opts)
-	if err != nil {
-		panic("proctor: MustChoice: " + err.Error())
-	}
-	return g
-}
-
 // choiceLetter reads an expected value: one letter, optionally in brackets
 // or followed by '.' or ')'.
 func choiceLetter(s, choices string) (rune, bool) {

@@ -41,8 +41,12 @@ func TestNGramTextLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bleu, err := proctor.NewBLEU(proctor.BLEUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	at, over := strings.Repeat("a b ", proctor.MaxNGramText/4), strings.Repeat("a b ", proctor.MaxNGramText/4)+"c"
-	for _, g := range []proctor.Grader{proctor.NewBLEU(proctor.BLEUOptions{}), chrf} {
+	for _, g := range []proctor.Grader{bleu, chrf} {
 		for _, tc := range []struct {
 			out, ref string
 			graded   bool

@@ -109,16 +109,6 @@ func NewContextF1(opts ContextF1Options) (*ContextF1, error) {
 	return g, nil
 }
 
-// MustContextF1 is [NewContextF1] that panics on error, for package-level
-// variables.
-func MustContextF1(opts ContextF1Options) *ContextF1 {
-	g, err := NewContextF1(opts)
-	if err != nil {
-		panic(fmt.Sprintf("proctor.MustContextF1: %v", err))
-	}
-	return g
-}
-
 // Name returns the grader's name.
 func (g *ContextF1) Name() string { return g.name }
 

@@ -90,7 +90,10 @@ func TestContextF1SpecErrors(t *testing.T) {
 }
 
 func BenchmarkContextF1(b *testing.B) {
-	g := proctor.MustContextF1(proctor.ContextF1Options{})
+	g, err := proctor.NewContextF1(proctor.ContextF1Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
 	s := &proctor.Sample{Context: []string{"Paris is in France.", "Lyon is big.", "x y z"}, References: []string{"paris is in  france.", "Nice is sunny."}}
 	ctx := context.Background()
 	for b.Loop() {

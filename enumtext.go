@@ -75,3 +75,11 @@ func (f TokenField) MarshalText() ([]byte, error) { return []byte(f.String()), n
 func (f *TokenField) UnmarshalText(b []byte) error {
 	return unmarshalEnum(f, b, len(tokenFieldNames), "token field")
 }
+
+// MarshalText encodes m as [JudgeCacheMode.String] does.
+func (m JudgeCacheMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes "read_write", "replay" or "record".
+func (m *JudgeCacheMode) UnmarshalText(b []byte) error {
+	return unmarshalEnum(m, b, len(judgeCacheModeNames), "judge cache mode")
+}

@@ -72,17 +72,6 @@ func NewExactMatchJSON(want any, opts ExactMatchOptions) (*ExactMatch, error) {
 	return g, nil
 }
 
-// MustExactMatchJSON is [NewExactMatchJSON] for values known to encode as
-// JSON (package-level variables); it panics, naming the call, when
-// NewExactMatchJSON fails.
-func MustExactMatchJSON(want any, opts ExactMatchOptions) *ExactMatch {
-	g, err := NewExactMatchJSON(want, opts)
-	if err != nil {
-		panic("proctor.MustExactMatchJSON: " + err.Error())
-	}
-	return g
-}
-
 // Name returns the grader's name.
 func (g *ExactMatch) Name() string { return g.name }
 
@@ -176,16 +165,6 @@ func NewOneOf(values []string, opts OneOfOptions) (*OneOf, error) {
 		vs[i] = strings.TrimSpace(v)
 	}
 	return &OneOf{name: cmp.Or(opts.Name, "one_of"), values: vs, opts: opts}, nil
-}
-
-// MustOneOf is [NewOneOf] for values known to be valid; it panics, naming
-// the call, when NewOneOf fails.
-func MustOneOf(values []string, opts OneOfOptions) *OneOf {
-	g, err := NewOneOf(values, opts)
-	if err != nil {
-		panic("proctor.MustOneOf: " + err.Error())
-	}
-	return g
 }
 
 // Name returns the grader's name.

@@ -8,7 +8,10 @@ import (
 )
 
 func ExampleNewChoice() {
-	g := proctor.MustChoice(proctor.ChoiceOptions{Expected: "B"})
+	g, err := proctor.NewChoice(proctor.ChoiceOptions{Expected: "B"})
+	if err != nil {
+		panic(err)
+	}
 	for _, out := range []string{
 		"After weighing the options, the answer is **B**.",
 		"A good choice is B.",
@@ -24,7 +27,10 @@ func ExampleNewChoice() {
 }
 
 func ExampleNewNumeric() {
-	g := proctor.MustNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01})
+	g, err := proctor.NewNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01})
+	if err != nil {
+		panic(err)
+	}
 	r := g.Grade(context.Background(), &proctor.Sample{Output: "The total comes to $1,234.50."})
 	fmt.Println(r.Status)
 	// Output: passed

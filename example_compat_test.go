@@ -9,7 +9,10 @@ import (
 
 // context_f1 scores what a retriever returned against the relevant items.
 func ExampleNewContextF1() {
-	g := proctor.MustContextF1(proctor.ContextF1Options{Threshold: proctor.Ptr(0.6)})
+	g, err := proctor.NewContextF1(proctor.ContextF1Options{Threshold: proctor.Ptr(0.6)})
+	if err != nil {
+		panic(err)
+	}
 	s := &proctor.Sample{
 		Context:    []string{"Paris is in France.", "Lyon is big."},
 		References: []string{"paris is in  france.", "Nice is sunny."},

@@ -13,6 +13,10 @@ import (
 func Example_fromGo() {
 	ctx := context.Background()
 	schema := proctor.MustJSONSchema(`{"type":"object","required":["order_id"]}`, proctor.JSONSchemaOptions{})
+	orderID, err := proctor.NewContains([]string{"A-17"}, proctor.ContainsOptions{})
+	if err != nil {
+		panic(err)
+	}
 	runner := proctor.NewRunner(proctor.WithConcurrency(8))
 	report, err := runner.Run(ctx, []proctor.Case{{
 		ID:      "ticket-1",
@@ -20,7 +24,7 @@ func Example_fromGo() {
 		Outputs: []proctor.Sample{{Output: "```json\n{\"order_id\": \"A-17\"}\n```"}},
 		Checks: []proctor.Check{
 			{Grader: schema, Required: true},
-			{Grader: proctor.MustContains([]string{"A-17"}, proctor.ContainsOptions{})},
+			{Grader: orderID},
 		},
 	}})
 	if err != nil {

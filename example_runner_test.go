@@ -13,7 +13,11 @@ import (
 func ExampleRunner_Run() {
 	exact := proctor.Check{Grader: proctor.NewExactMatch(proctor.ExactMatchOptions{})}
 	steps := proctor.Check{Grader: proctor.NewStartsWith("1.", proctor.AffixOptions{}), Required: true}
-	mentions := proctor.Check{Grader: proctor.MustContains([]string{"Settings"}, proctor.ContainsOptions{})}
+	settings, err := proctor.NewContains([]string{"Settings"}, proctor.ContainsOptions{})
+	if err != nil {
+		panic(err)
+	}
+	mentions := proctor.Check{Grader: settings}
 	out := func(ss ...string) (samples []proctor.Sample) {
 		for _, s := range ss {
 			samples = append(samples, proctor.Sample{Output: s})

@@ -8,7 +8,10 @@ import (
 )
 
 func ExampleNewRouge() {
-	g := proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1", Stemmer: true})
+	g, err := proctor.NewRouge(proctor.RougeOptions{Variant: "rouge1", Stemmer: true})
+	if err != nil {
+		panic(err)
+	}
 	sc := g.Score("The quick brown fox jumps over the lazy dog", "The quick brown dog jumps on the log.")
 	fmt.Printf("precision %.3f recall %.3f fmeasure %.3f\n", sc.Precision, sc.Recall, sc.FMeasure)
 

@@ -27,5 +27,5 @@ func Example_valueTemplates() {
 	// Output:
 	// passed
 	// failed output does not contain "Rome"
-	// not_graded value: {{item.city}}: the sample's item has no key "city": template variable missing from the sample
+	// not_graded value: proctor: template variable missing from the sample: {{item.city}}: the sample's item has no key "city"
 }

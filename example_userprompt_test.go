@@ -25,7 +25,10 @@ func ExampleLLMPairwiseOptions_prompt() {
 		return "Assistant B is right.\n\nMy final verdict is: [[B>>A]]", nil
 	}
 	judges := proctor.WithJudges(proctor.JudgeModel{Name: "j1", Family: "acme", Model: "acme-judge-1", Call: judge})
-	g := proctor.NewLLMPairwise("Lyon.", proctor.LLMPairwiseOptions{Prompt: arena}, judges)
+	g, err := proctor.NewLLMPairwise("Lyon.", proctor.LLMPairwiseOptions{Prompt: arena}, judges)
+	if err != nil {
+		panic(err)
+	}
 	gr := g.Grade(context.Background(), &proctor.Sample{Input: "What is the capital of France?", Output: "Paris."})
 	fmt.Println(gr.Status, "-", gr.Reason)
 	// Output:

@@ -59,8 +59,14 @@ func ExampleVerifyWebhookSignature() {
 	defer srv.Close()
 
 	loopback := proctor.Network{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	signed := proctor.MustCustomWebhook(srv.URL, proctor.WebhookOptions{SigningKey: key, Now: sent, Network: loopback})
-	unsigned := proctor.MustCustomWebhook(srv.URL, proctor.WebhookOptions{Network: loopback})
+	signed, err := proctor.NewCustomWebhook(srv.URL, proctor.WebhookOptions{SigningKey: key, Now: sent, Network: loopback})
+	if err != nil {
+		panic(err)
+	}
+	unsigned, err := proctor.NewCustomWebhook(srv.URL, proctor.WebhookOptions{Network: loopback})
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(signed.Grade(context.Background(), &proctor.Sample{Output: "x"}).Status)
 	fmt.Println(unsigned.Grade(context.Background(), &proctor.Sample{Output: "x"}).Reason)
 	// Output:

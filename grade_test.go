@@ -43,17 +43,18 @@ func TestStatusText(t *testing.T) {
 
 func TestSeverityText(t *testing.T) {
 	for _, w := range []string{"", "low", "medium", "high", "critical"} {
-		v, err := ParseSeverity(w)
-		if err != nil {
-			t.Fatalf("ParseSeverity(%q): %v", w, err)
+		var v Severity
+		if err := v.UnmarshalText([]byte(w)); err != nil {
+			t.Fatalf("UnmarshalText(%q): %v", w, err)
 		}
 		b, err := v.MarshalText()
 		if err != nil || string(b) != w {
 			t.Errorf("MarshalText(%v) = %q, %v; want %q", v, b, err, w)
 		}
 	}
-	if _, err := ParseSeverity("urgent"); err == nil {
-		t.Errorf(`ParseSeverity("urgent") succeeded, want an error`)
+	var v Severity
+	if err := v.UnmarshalText([]byte("urgent")); err == nil {
+		t.Errorf(`UnmarshalText("urgent") succeeded, want an error`)
 	}
 	if _, err := Severity(7).MarshalText(); err == nil {
 		t.Errorf("Severity(7).MarshalText() succeeded, want an error")

@@ -159,7 +159,7 @@ func MustJSONPathOneOf(path string, values []any, opts JSONPathOptions) *JSONPat
 func mustJSONPath(call, path string) func(*JSONPath, error) *JSONPath {
 	return func(g *JSONPath, err error) *JSONPath {
 		if err != nil {
-			panic(fmt.Sprintf("proctor: %s(%q): %v", call, path, err))
+			panic(kit.MustFailed(call, path, err))
 		}
 		return g
 	}
@@ -174,14 +174,14 @@ const MaxJSONPathNesting = 32
 
 // ErrPathTooDeep is wrapped by the error for a JSONPath query nested
 // deeper than [MaxJSONPathNesting].
-var ErrPathTooDeep = errors.New("JSONPath query nested too deeply")
+var ErrPathTooDeep = errors.New("proctor: JSONPath query nested too deeply")
 
 func newJSONPath(path string, op jsonPathOp, opts JSONPathOptions) (*JSONPath, error) {
 	if opts.MaxWork < 0 || opts.MaxNodes < 0 {
 		return nil, fmt.Errorf("proctor: json_path: max_work and max_nodes must be >= 0, got %d and %d", opts.MaxWork, opts.MaxNodes)
 	}
 	if d := nesting.Depth([]byte(path), "[(", "])", `"'`, MaxJSONPathNesting); d > MaxJSONPathNesting {
-		return nil, fmt.Errorf("proctor: json_path: path nests brackets and parentheses more than %d levels deep (the limit): %w", MaxJSONPathNesting, ErrPathTooDeep)
+		return nil, fmt.Errorf("%w: json_path: path nests brackets and parentheses more than %d levels deep (the limit)", ErrPathTooDeep, MaxJSONPathNesting)
 	}
 	p, err := jsonpath.Parse(path)
 	if err != nil {

@@ -139,7 +139,7 @@ func NewJSONSchema(schema any, opts JSONSchemaOptions) (*JSONSchema, error) {
 func MustJSONSchema(schema any, opts JSONSchemaOptions) *JSONSchema {
 	g, err := NewJSONSchema(schema, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor: MustJSONSchema: %v", err))
+		panic(kit.MustFailed("MustJSONSchema", schema, err))
 	}
 	return g
 }

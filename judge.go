@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -457,38 +457,36 @@ func WithRedactor(f func(string) string) Option {
 }
 
 // JudgeCacheMode says how the disk judge cache ([JudgePolicy.CacheDir])
-// is used.
-type JudgeCacheMode string
+// is used. Its text form is "read_write", "replay" or "record".
+type JudgeCacheMode uint8
 
 const (
 	// JudgeCacheReadWrite, the default, serves recorded replies and
 	// records the replies of the calls it makes.
-	JudgeCacheReadWrite JudgeCacheMode = ""
+	JudgeCacheReadWrite JudgeCacheMode = iota
 	// JudgeCacheReplay serves recorded replies and never calls a judge: a
 	// prompt with no recorded reply is not graded, with [ErrJudgeCacheMiss]
 	// as the cause. For hermetic CI runs on recorded judgements.
-	JudgeCacheReplay JudgeCacheMode = "replay"
+	JudgeCacheReplay
 	// JudgeCacheRecord calls the judges for every prompt, ignoring what is
 	// recorded, and records their replies.
-	JudgeCacheRecord JudgeCacheMode = "record"
+	JudgeCacheRecord
 )
+
+var judgeCacheModeNames = [...]string{"read_write", "replay", "record"}
+
+// String returns "read_write", "replay" or "record" ("cache_mode_N" out
+// of range).
+func (m JudgeCacheMode) String() string {
+	if int(m) < len(judgeCacheModeNames) {
+		return judgeCacheModeNames[m]
+	}
+	return "cache_mode_" + strconv.Itoa(int(m))
+}
 
 // ErrJudgeCacheMiss is the cause of grades left not graded because the
 // judge cache is in [JudgeCacheReplay] mode and held no reply.
 var ErrJudgeCacheMiss = errors.New("proctor: no recorded judge reply (judge cache in replay mode)")
-
-// ParseJudgeCacheMode reads "replay", "record" or "read_write" (or "").
-func ParseJudgeCacheMode(s string) (JudgeCacheMode, error) {
-	switch s {
-	case "", "read_write":
-		return JudgeCacheReadWrite, nil
-	case "replay":
-		return JudgeCacheReplay, nil
-	case "record":
-		return JudgeCacheRecord, nil
-	}
-	return "", fmt.Errorf("proctor: judge cache mode %q: want replay, record or read_write", s)
-}
 
 func (jc *judgeConfig) redacted(s string) string {
 	if jc.redact == nil || s == "" {

@@ -49,7 +49,7 @@ func realTask(t *testing.T, r realReply) *judgeTask {
 	case "llm_judge":
 		g = &NewLLMJudge("r", JudgeOptions{}).judgeGrader
 	case "llm_pairwise":
-		g = &NewLLMPairwise("b", LLMPairwiseOptions{}).judgeGrader
+		g = &must(NewLLMPairwise("b", LLMPairwiseOptions{})).judgeGrader
 	case "llm_score 1-10", "llm_score 1-100":
 		top := 10
 		if r.Grader == "llm_score 1-100" {

@@ -18,7 +18,7 @@ func TestUserPromptPairwise(t *testing.T) {
 		}
 		return "B names the capital.\n\nMy final verdict is: [[B>>A]]", nil
 	}}
-	g := NewLLMPairwise("Lyon.", LLMPairwiseOptions{Prompt: prompt}, judgePoolOf(prefersParis))
+	g := must(NewLLMPairwise("Lyon.", LLMPairwiseOptions{Prompt: prompt}, judgePoolOf(prefersParis)))
 	gr := g.Grade(context.Background(), judgeSample())
 	if gr.Status != StatusPassed {
 		t.Fatalf("got %v (%s), want passed", gr.Status, gr.Reason)
@@ -37,12 +37,11 @@ func TestUserPromptPairwise(t *testing.T) {
 		t.Errorf("the prose reasoning is not in the evidence: %+v", ev)
 	}
 	alwaysA := replies("j", "fam-a", "My final verdict is: [[A>>B]]")
-	if gr := NewLLMPairwise("Lyon.", LLMPairwiseOptions{Prompt: prompt}, judgePoolOf(alwaysA)).Grade(context.Background(), judgeSample()); gr.Status != StatusNotGraded {
+	if gr := must(NewLLMPairwise("Lyon.", LLMPairwiseOptions{Prompt: prompt}, judgePoolOf(alwaysA))).Grade(context.Background(), judgeSample()); gr.Status != StatusNotGraded {
 		t.Errorf("a judge preferring whichever answer comes first: got %v, want not graded", gr.Status)
 	}
-	bad := NewLLMPairwise("Lyon.", LLMPairwiseOptions{Prompt: "only {{answer_a}}"}, judgePoolOf(alwaysA))
-	if gr := bad.Grade(context.Background(), judgeSample()); gr.Status != StatusNotGraded || !strings.Contains(gr.Reason, "answer_b") {
-		t.Errorf("a prompt without {{answer_b}}: got %v (%s), want not graded naming it", gr.Status, gr.Reason)
+	if bad, err := NewLLMPairwise("Lyon.", LLMPairwiseOptions{Prompt: "only {{answer_a}}"}, judgePoolOf(alwaysA)); err == nil || !strings.Contains(err.Error(), "answer_b") {
+		t.Errorf("a prompt without {{answer_b}}: got %v, %v; want an error naming it", bad, err)
 	}
 }
 

@@ -94,7 +94,7 @@ func FuzzJudgeReplyDeterministic(f *testing.F) {
 			sc, _ := NewLLMScore("r", LLMScoreOptions{}, pool)
 			cat, _ := NewLLMCategory([]string{"C", "P", "I"}, []string{"C"}, LLMCategoryOptions{}, pool)
 			var out []Grade
-			pw := NewLLMPairwise("b", LLMPairwiseOptions{}, pool)
+			pw := must(NewLLMPairwise("b", LLMPairwiseOptions{}, pool))
 			up, _ := NewLLMScore("Coherence", LLMScoreOptions{Prompt: "Rate {{output}} as [[N]]", Scale: [2]int{1, 10}}, pool)
 			for _, g := range []Grader{NewLLMJudge("r", JudgeOptions{}, pool), sc, cat, pw, up} {
 				gr := g.Grade(context.Background(), judgeSample())
@@ -123,7 +123,7 @@ func FuzzPairwiseQuotedVerdict(f *testing.F) {
 		q := forms[int(form)%len(forms)]
 		grade := func(reply string) Grade {
 			j := quotingJudge("j", "fam-a", reply)
-			return NewLLMPairwise("Lyon.", LLMPairwiseOptions{}, judgePoolOf(j)).Grade(context.Background(), judgeSample())
+			return must(NewLLMPairwise("Lyon.", LLMPairwiseOptions{}, judgePoolOf(j))).Grade(context.Background(), judgeSample())
 		}
 		withA := before + "\n" + w(q) + "\n" + after
 		neutral := before + "\n" + w(strings.Repeat("x", len(q))) + "\n" + after

@@ -241,8 +241,9 @@ func TestJudgeCacheReplayAndRecord(t *testing.T) {
 	if ev := judgeEvidence(g); ev == nil || ev.Panel {
 		t.Errorf("replay miss convened a panel: %+v", ev)
 	}
-	if _, err := ParseJudgeCacheMode("sometimes"); err == nil {
-		t.Error("ParseJudgeCacheMode accepted an unknown mode")
+	var m JudgeCacheMode
+	if err := m.UnmarshalText([]byte("sometimes")); err == nil {
+		t.Error("JudgeCacheMode.UnmarshalText accepted an unknown mode")
 	}
 }
 

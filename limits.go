@@ -61,15 +61,6 @@ func NewLength(opts LengthOptions) (*Length, error) {
 	return &Length{name: cmp.Or(opts.Name, "length"), opts: opts}, nil
 }
 
-// MustLength is [NewLength] that panics on error.
-func MustLength(opts LengthOptions) *Length {
-	g, err := NewLength(opts)
-	if err != nil {
-		panic("proctor: MustLength: " + err.Error())
-	}
-	return g
-}
-
 // Name returns the grader's name.
 func (g *Length) Name() string { return g.name }
 
@@ -167,15 +158,6 @@ func NewBlocklist(words []string, opts BlocklistOptions) (*Blocklist, error) {
 		return nil, fmt.Errorf("proctor: blocklist: %w", err)
 	}
 	return &Blocklist{name: cmp.Or(opts.Name, "blocklist"), re: re, sorted: sorted, fold: !opts.CaseSensitive}, nil
-}
-
-// MustBlocklist is [NewBlocklist] that panics on error.
-func MustBlocklist(words []string, opts BlocklistOptions) *Blocklist {
-	g, err := NewBlocklist(words, opts)
-	if err != nil {
-		panic("proctor: MustBlocklist: " + err.Error())
-	}
-	return g
 }
 
 // Name returns the grader's name.

@@ -27,7 +27,7 @@ func TestLength(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := MustLength(tt.opts).Grade(context.Background(), sampleOut(tt.out))
+			got := must(NewLength(tt.opts)).Grade(context.Background(), sampleOut(tt.out))
 			if got.Status != tt.want {
 				t.Errorf("got %v (%s), want %v: %s", got.Status, got.Reason, tt.want, tt.why)
 			}
@@ -66,7 +66,7 @@ func TestBlocklist(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := MustBlocklist(tt.words, BlocklistOptions{CaseSensitive: tt.cs})
+			g := must(NewBlocklist(tt.words, BlocklistOptions{CaseSensitive: tt.cs}))
 			got := g.Grade(context.Background(), sampleOut(tt.out))
 			if got.Status != tt.want {
 				t.Errorf("got %v (%s), want %v: %s", got.Status, got.Reason, tt.want, tt.why)
@@ -84,7 +84,7 @@ func FuzzBlocklist(f *testing.F) {
 	for _, s := range []string{"Darn it.", "darning", "", "\xffdarn\xff", "DARN", "darn_"} {
 		f.Add(s)
 	}
-	g := MustBlocklist([]string{"darn", "c++", "café"}, BlocklistOptions{})
+	g := must(NewBlocklist([]string{"darn", "c++", "café"}, BlocklistOptions{}))
 	f.Fuzz(func(t *testing.T, out string) {
 		st := g.Grade(context.Background(), sampleOut(out)).Status
 		if st != StatusPassed && st != StatusFailed {

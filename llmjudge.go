@@ -41,8 +41,7 @@ type judgeTask struct {
 
 	baseline string // taskPairwise, with {{expected}}, {{input}}, {{item.KEY}}
 
-	prompt    *userPrompt // the user's own judge prompt, or nil
-	promptErr error       // why the user's prompt did not parse
+	prompt *userPrompt // the user's own judge prompt, or nil
 	// material, when set, is all the prompt quotes, under the task
 	// materialTask (a JudgeAsk's Material and Task); it returns why the
 	// sample cannot be graded, or "".
@@ -107,7 +106,7 @@ func (t *judgeTask) build(s *Sample, jc *judgeConfig) ([]builtPrompt, string) {
 		if strings.TrimSpace(base) == "" {
 			return nil, "baseline is empty for this sample: nothing to compare with"
 		}
-		if t.prompt != nil || t.promptErr != nil {
+		if t.prompt != nil {
 			return t.buildUser(s, red, base)
 		}
 		base = red(base)
@@ -481,20 +480,24 @@ type LLMPairwiseOptions struct {
 	// a template that places the answers with {{answer_a}} and
 	// {{answer_b}} and may use {{input}}, {{expected}} and {{item.KEY}}.
 	// It is sent in both orders, as proctor's own is. A prompt that does
-	// not parse leaves every sample not graded, with the reason; the spec
-	// type reports it when the spec is compiled.
+	// not parse is an error from [NewLLMPairwise].
 	Prompt string
 }
 
 // NewLLMPairwise returns a grader comparing the output with baseline, in
 // which {{expected}}, {{input}} and {{item.KEY}} are replaced by the
-// sample's values (a literal substitution, no other template syntax).
-func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...CompilerOption) *LLMPairwise {
+// sample's values (a literal substitution, no other template syntax). It
+// returns an error when opts.Prompt does not parse.
+func NewLLMPairwise(baseline string, opts LLMPairwiseOptions, with ...CompilerOption) (*LLMPairwise, error) {
 	t := judgeTask{kind: taskPairwise, rubric: cmp.Or(opts.Rubric, rubricPairwise), baseline: baseline}
 	if opts.Prompt != "" {
-		t.prompt, t.promptErr = parseUserPrompt(opts.Prompt, true)
+		p, err := parseUserPrompt(opts.Prompt, true)
+		if err != nil {
+			return nil, fmt.Errorf("proctor: llm_pairwise prompt: %w", err)
+		}
+		t.prompt = p
 	}
-	return &LLMPairwise{newJudgeGrader("llm_pairwise", opts.JudgeOptions, t, with)}
+	return &LLMPairwise{newJudgeGrader("llm_pairwise", opts.JudgeOptions, t, with)}, nil
 }
 
 // LLMAnswerMatch passes when the judges find the output means the same as
@@ -669,7 +672,7 @@ func llmPairwiseSpec(o *SpecOptions) (Grader, error) {
 			return nil, o.Err()
 		}
 	}
-	return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric, Prompt: prompt}, with...), nil
+	return NewLLMPairwise(base, LLMPairwiseOptions{JudgeOptions: jo, Rubric: rubric, Prompt: prompt}, with...)
 }
 
 // configOption copies what a Compiler injects (judges and their policy,

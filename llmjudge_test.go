@@ -160,7 +160,7 @@ func TestLLMPairwise(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			j := &fakeJudge{name: "j", family: "fam-a", reply: tt.judge}
-			gr := NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, judgePoolOf(j)).Grade(context.Background(), s)
+			gr := must(NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, judgePoolOf(j))).Grade(context.Background(), s)
 			if gr.Status != tt.want {
 				t.Errorf("got %v (%s), want %v (%s)", gr.Status, gr.Reason, tt.want, tt.why)
 			}
@@ -170,7 +170,7 @@ func TestLLMPairwise(t *testing.T) {
 		})
 	}
 	noExp := judgeSample()
-	if gr := NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, judgePoolOf(says("j", "f", "pass", "high"))).Grade(context.Background(), noExp); gr.Status != StatusNotGraded {
+	if gr := must(NewLLMPairwise("{{expected}}", LLMPairwiseOptions{}, judgePoolOf(says("j", "f", "pass", "high")))).Grade(context.Background(), noExp); gr.Status != StatusNotGraded {
 		t.Errorf("empty baseline: got %v, want not graded", gr.Status)
 	}
 }
@@ -232,7 +232,7 @@ func TestPromptGolden(t *testing.T) {
 		"llm_score":        &score.judgeGrader,
 		"llm_score_range":  &ranged.judgeGrader,
 		"llm_category":     &cat.judgeGrader,
-		"llm_pairwise":     &NewLLMPairwise("The capital is {{expected}}.", LLMPairwiseOptions{}).judgeGrader,
+		"llm_pairwise":     &must(NewLLMPairwise("The capital is {{expected}}.", LLMPairwiseOptions{})).judgeGrader,
 		"llm_answer_match": &NewLLMAnswerMatch(LLMAnswerMatchOptions{}).judgeGrader,
 		"faithfulness":     &NewFaithfulness(JudgeOptions{}).judgeGrader,
 		"relevance":        &NewRelevance(JudgeOptions{}).judgeGrader,

@@ -11,21 +11,21 @@ import (
 // ErrSuiteMismatch is returned by [MergeReports] when the reports come from
 // different suites: different suite names, or shard reports of different
 // suite digests.
-var ErrSuiteMismatch = errors.New("reports are of different suites")
+var ErrSuiteMismatch = errors.New("proctor: reports are of different suites")
 
 // ErrDuplicateCase is returned by [MergeReports] when two reports hold the
 // same case id: shards of one run never overlap, so the reports are not
 // shards of one run.
-var ErrDuplicateCase = errors.New("a case id appears in more than one report")
+var ErrDuplicateCase = errors.New("proctor: a case id appears in more than one report")
 
 // ErrRepeatedShard is returned by [MergeReports] when two reports are the
 // same shard I/N.
-var ErrRepeatedShard = errors.New("a shard is given twice")
+var ErrRepeatedShard = errors.New("proctor: a shard is given twice")
 
 // ErrIncompleteShards is returned by [MergeReports] when shards of the run
 // are missing (and [MergeOptions.AllowPartial] is not set), when the
 // shards disagree on N, or when shard and whole-run reports are mixed.
-var ErrIncompleteShards = errors.New("not a complete set of shards")
+var ErrIncompleteShards = errors.New("proctor: not a complete set of shards")
 
 // ReportShard says which slice of a suite a shard report covers (proctor
 // run --shard I/N).
@@ -88,13 +88,13 @@ func MergeReportsWith(opts MergeOptions, reports ...*Report) (*Report, error) {
 	}
 	missing, err := checkShards(opts, reports)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: merge: %w", err)
+		return nil, err
 	}
 	out := NewReport(reports[0].Suite)
 	out.SuiteDigest = reports[0].SuiteDigest
 	for i, r := range reports {
 		if r.Suite != out.Suite {
-			return nil, fmt.Errorf("proctor: merge: %s is of suite %q, %s of %q: %w", opts.name(i), r.Suite, opts.name(0), out.Suite, ErrSuiteMismatch)
+			return nil, fmt.Errorf("%w: %s is of suite %q, %s of %q", ErrSuiteMismatch, opts.name(i), r.Suite, opts.name(0), out.Suite)
 		}
 		mergeTotals(&out.Totals, r.Totals)
 		mergeJudges(out, r.Judges)
@@ -124,7 +124,7 @@ func checkShards(opts MergeOptions, reports []*Report) (missing []string, err er
 	if first.Shard == nil {
 		for i, r := range reports {
 			if r.Shard != nil {
-				return nil, fmt.Errorf("%s is shard %d/%d, %s is a whole run: %w", opts.name(i), r.Shard.I, r.Shard.N, opts.name(0), ErrIncompleteShards)
+				return nil, fmt.Errorf("%w: %s is shard %d/%d, %s is a whole run", ErrIncompleteShards, opts.name(i), r.Shard.I, r.Shard.N, opts.name(0))
 			}
 		}
 		return nil, nil
@@ -134,16 +134,16 @@ func checkShards(opts MergeOptions, reports []*Report) (missing []string, err er
 	for i, r := range reports {
 		switch {
 		case r.Shard == nil:
-			return nil, fmt.Errorf("%s is a whole run, %s is shard %d/%d: %w", opts.name(i), opts.name(0), first.Shard.I, n, ErrIncompleteShards)
+			return nil, fmt.Errorf("%w: %s is a whole run, %s is shard %d/%d", ErrIncompleteShards, opts.name(i), opts.name(0), first.Shard.I, n)
 		case r.Shard.N != n:
-			return nil, fmt.Errorf("%s is shard %d/%d, %s is shard %d/%d: %w", opts.name(i), r.Shard.I, r.Shard.N, opts.name(0), first.Shard.I, n, ErrIncompleteShards)
+			return nil, fmt.Errorf("%w: %s is shard %d/%d, %s is shard %d/%d", ErrIncompleteShards, opts.name(i), r.Shard.I, r.Shard.N, opts.name(0), first.Shard.I, n)
 		case r.SuiteDigest != first.SuiteDigest:
-			return nil, fmt.Errorf("%s has suite digest %s, %s has %s: %w", opts.name(i), cmp.Or(r.SuiteDigest, "(none)"), opts.name(0), cmp.Or(first.SuiteDigest, "(none)"), ErrSuiteMismatch)
+			return nil, fmt.Errorf("%w: %s has suite digest %s, %s has %s", ErrSuiteMismatch, opts.name(i), cmp.Or(r.SuiteDigest, "(none)"), opts.name(0), cmp.Or(first.SuiteDigest, "(none)"))
 		case r.Shard.I < 1 || r.Shard.I > n:
-			return nil, fmt.Errorf("%s is shard %d/%d: want 1 <= I <= N: %w", opts.name(i), r.Shard.I, n, ErrIncompleteShards)
+			return nil, fmt.Errorf("%w: %s is shard %d/%d: want 1 <= I <= N", ErrIncompleteShards, opts.name(i), r.Shard.I, n)
 		}
 		if j, dup := have[r.Shard.I]; dup {
-			return nil, fmt.Errorf("%s and %s are both shard %d/%d: %w", opts.name(j), opts.name(i), r.Shard.I, n, ErrRepeatedShard)
+			return nil, fmt.Errorf("%w: %s and %s are both shard %d/%d", ErrRepeatedShard, opts.name(j), opts.name(i), r.Shard.I, n)
 		}
 		have[r.Shard.I] = i
 	}
@@ -153,7 +153,7 @@ func checkShards(opts MergeOptions, reports []*Report) (missing []string, err er
 		}
 	}
 	if len(missing) > 0 && !opts.AllowPartial {
-		return nil, fmt.Errorf("shards %s missing (%d of %d given): %w", strings.Join(missing, ", "), len(reports), n, ErrIncompleteShards)
+		return nil, fmt.Errorf("%w: shards %s missing (%d of %d given)", ErrIncompleteShards, strings.Join(missing, ", "), len(reports), n)
 	}
 	return missing, nil
 }
@@ -209,7 +209,7 @@ func mergeCases(opts MergeOptions, reports []*Report) ([]CaseResult, error) {
 	for i, r := range reports {
 		for k, c := range r.Cases {
 			if j, dup := seen[c.ID]; dup {
-				return nil, fmt.Errorf("proctor: merge: case %q is in %s and %s: %w", c.ID, opts.name(j), opts.name(i), ErrDuplicateCase)
+				return nil, fmt.Errorf("%w: case %q is in %s and %s", ErrDuplicateCase, c.ID, opts.name(j), opts.name(i))
 			}
 			seen[c.ID] = i
 			cases = append(cases, c)
@@ -229,7 +229,7 @@ func mergeCases(opts MergeOptions, reports []*Report) ([]CaseResult, error) {
 	sorted := make([]CaseResult, len(cases))
 	for k, j := range idx {
 		if k > 0 && at[j].pos == at[idx[k-1]].pos {
-			return nil, fmt.Errorf("proctor: merge: %s and %s both hold position %d: %w", opts.name(at[idx[k-1]].report), opts.name(at[j].report), at[j].pos, ErrDuplicateCase)
+			return nil, fmt.Errorf("%w: %s and %s both hold position %d", ErrDuplicateCase, opts.name(at[idx[k-1]].report), opts.name(at[j].report), at[j].pos)
 		}
 		sorted[k] = cases[j]
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dlclark/regexp2"
 	"github.com/proctorhq/proctor/internal/fastre"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Limits of the regex graders (docs/spec.md). They bound the work one sample can
@@ -33,7 +34,7 @@ const (
 
 // ErrPatternTooLong is wrapped by the error of [NewRegex] and [NewNotRegex]
 // for a pattern over [MaxPatternLen] characters.
-var ErrPatternTooLong = errors.New("pattern too long")
+var ErrPatternTooLong = errors.New("proctor: pattern too long")
 
 // MatchMode says how much of the trimmed output a pattern must match.
 type MatchMode uint8
@@ -118,7 +119,7 @@ func NewRegex(pattern string, opts RegexOptions) (*Regex, error) {
 func MustRegex(pattern string, opts RegexOptions) *Regex {
 	g, err := NewRegex(pattern, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor: MustRegex(%q): %v", pattern, err))
+		panic(kit.MustFailed("MustRegex", pattern, err))
 	}
 	return g
 }
@@ -135,14 +136,14 @@ func NewNotRegex(pattern string, opts RegexOptions) (*Regex, error) {
 func MustNotRegex(pattern string, opts RegexOptions) *Regex {
 	g, err := NewNotRegex(pattern, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor: MustNotRegex(%q): %v", pattern, err))
+		panic(kit.MustFailed("MustNotRegex", pattern, err))
 	}
 	return g
 }
 
 func newRegex(typ, pattern string, opts RegexOptions, negate bool) (*Regex, error) {
 	if n := utf8.RuneCountInString(pattern); n > MaxPatternLen {
-		return nil, fmt.Errorf("proctor: %s: %w: %d characters, the limit is %d", typ, ErrPatternTooLong, n, MaxPatternLen)
+		return nil, fmt.Errorf("%w: %s: %d characters, the limit is %d", ErrPatternTooLong, typ, n, MaxPatternLen)
 	}
 	match := opts.Match
 	if match == MatchDefault {

@@ -149,15 +149,6 @@ func TestNewRegexErrors(t *testing.T) {
 	}
 }
 
-func TestMustRegexPanics(t *testing.T) {
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "MustRegex") {
-			t.Errorf("got panic %v, want one naming MustRegex", r)
-		}
-	}()
-	MustRegex(`(`, RegexOptions{})
-}
-
 func TestRegexSpec(t *testing.T) {
 	runSpecCases(t, NewCompiler(), []specCase{
 		{"regex default full", `{"type":"regex","pattern":"\\d+"}`, "abc 123", StatusFailed},

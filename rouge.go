@@ -128,16 +128,6 @@ func NewRouge(opts RougeOptions) (*Rouge, error) {
 	return g, nil
 }
 
-// MustRouge is [NewRouge] that panics on an error, for package-level
-// variables.
-func MustRouge(opts RougeOptions) *Rouge {
-	g, err := NewRouge(opts)
-	if err != nil {
-		panic("proctor: MustRouge(" + opts.Variant + "): " + err.Error())
-	}
-	return g
-}
-
 // Name returns the grader's name.
 func (g *Rouge) Name() string { return g.name }
 

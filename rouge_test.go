@@ -17,7 +17,7 @@ func TestRougeInvalidTypes(t *testing.T) {
 }
 
 func TestRougeGrader(t *testing.T) {
-	g := MustRouge(RougeOptions{Variant: "rouge1", Measure: RougeRecall})
+	g := must(NewRouge(RougeOptions{Variant: "rouge1", Measure: RougeRecall}))
 	s := &Sample{Output: "testing", References: []string{"totally different", "testing one two"}}
 	gr := g.Grade(t.Context(), s)
 	// Best reference by F-measure is the second: recall 1/3 < 0.5.
@@ -34,7 +34,7 @@ func TestRougeGrader(t *testing.T) {
 // side are refused with the pair count they make.
 func TestRougeLimitStatesPairs(t *testing.T) {
 	t.Parallel()
-	g := MustRouge(RougeOptions{Variant: "rougeL"})
+	g := must(NewRouge(RougeOptions{Variant: "rougeL"}))
 	many := strings.Repeat("a ", 150_000)
 	word := strings.Repeat("a", 300_000)
 	if got := g.Grade(context.Background(), &Sample{Output: word, Expected: &many}); got.Status == StatusNotGraded {

@@ -32,7 +32,7 @@ const MaxSchemaDepth = 128
 
 // ErrSchemaTooDeep is wrapped by the error for a schema nested deeper than
 // [MaxSchemaDepth].
-var ErrSchemaTooDeep = errors.New("schema nested too deeply")
+var ErrSchemaTooDeep = errors.New("proctor: schema nested too deeply")
 
 // schemaDepthOK refuses schema text nested deeper than MaxSchemaDepth.
 func schemaDepthOK(text []byte) error {
@@ -44,7 +44,7 @@ func schemaDepthOK(text []byte) error {
 
 // ErrPathEscapes is wrapped by errors for a file path that would leave the
 // file system it is read from.
-var ErrPathEscapes = errors.New("path escapes the suite's folder")
+var ErrPathEscapes = errors.New("proctor: path escapes the suite's folder")
 
 // ErrSchemaTooComplex is wrapped by the error for a schema whose
 // validation could visit more schema nodes at one instance position than

@@ -24,7 +24,7 @@ func similaritySpecs(m map[string]Builder) {
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		g, err := NewWeightedBLEU(opts)
+		g, err := NewBLEU(opts)
 		if err != nil {
 			o.Wrap("weights", "want 1 to 4 weights >= 0, one > 0", err)
 			return nil, o.Err()

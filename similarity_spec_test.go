@@ -106,8 +106,8 @@ func TestSimilarityGradersHostileInput(t *testing.T) {
 	long := strings.Repeat("word Ünïcödé, punct!? ", 3000) // ~64 KB
 	inputs := []string{"", "   ", "!!! ??? ...", "\xff\xfe invalid utf-8", "日本語のテキスト", long}
 	graders := []Grader{
-		NewBLEU(BLEUOptions{}), NewGLEU(GLEUOptions{}), MustRouge(RougeOptions{}),
-		MustRouge(RougeOptions{Variant: "rougeLsum", Stemmer: true}), MustRouge(RougeOptions{Variant: "rouge4"}),
+		must(NewBLEU(BLEUOptions{})), NewGLEU(GLEUOptions{}), must(NewRouge(RougeOptions{})),
+		must(NewRouge(RougeOptions{Variant: "rougeLsum", Stemmer: true})), must(NewRouge(RougeOptions{Variant: "rouge4"})),
 		NewTokenF1(TokenF1Options{}), NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{}),
 		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationF1Options{Expected: metric.Locations{"a.go": {{Start: 1, End: 2}}}}),
 	}
@@ -147,7 +147,7 @@ func FuzzTokenizers(f *testing.F) {
 			}
 		}
 		_ = metric.SentenceBLEU(s, []string{s})
-		if sc := MustRouge(RougeOptions{Variant: "rougeLsum"}).Score(s, s); sc.FMeasure < 0 || sc.FMeasure > 1+1e-12 {
+		if sc := must(NewRouge(RougeOptions{Variant: "rougeLsum"})).Score(s, s); sc.FMeasure < 0 || sc.FMeasure > 1+1e-12 {
 			t.Fatalf("rougeLsum(%q, same) = %v", s, sc)
 		}
 	})

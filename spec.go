@@ -255,8 +255,8 @@ func (c *Compiler) compileAt(ctx context.Context, where string, spec []byte, dep
 		Criterion: o.String("criterion", ""),
 	}
 	if sv, ok := o.OptString("severity"); ok {
-		s, err := ParseSeverity(sv)
-		if err != nil || s == SeverityUnset {
+		var s Severity
+		if err := s.UnmarshalText([]byte(sv)); err != nil || s == SeverityUnset {
 			o.Errorf("severity", "want low, medium, high or critical, got %q", sv)
 		}
 		ch.Severity = s

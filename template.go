@@ -14,7 +14,7 @@ import (
 // what a template names: an {{item.KEY}} the sample's item does not hold,
 // or {{expected}} on a sample with no expected value. Graders turn it into
 // [StatusNotGraded], never into an empty string.
-var ErrMissingVariable = errors.New("template variable missing from the sample")
+var ErrMissingVariable = errors.New("proctor: template variable missing from the sample")
 
 // TemplateError is a template that does not parse: an unclosed {{, an empty
 // or unknown variable. Offset is the byte offset of the variable's opening
@@ -133,7 +133,7 @@ func parseTemplate(s string, escapes bool) (*Template, error) {
 func MustTemplate(s string) *Template {
 	t, err := ParseTemplate(s)
 	if err != nil {
-		panic("proctor: MustTemplate(" + strconv.Quote(s) + "): " + err.Error())
+		panic(kit.MustFailed("MustTemplate", s, err))
 	}
 	return t
 }
@@ -282,7 +282,7 @@ func (p *tmplPart) value(s *Sample) (string, error) {
 		if e, ok := s.ExpectedText(); ok {
 			return e, nil
 		}
-		return "", fmt.Errorf("{{expected}}: the sample has no expected value: %w", ErrMissingVariable)
+		return "", fmt.Errorf("%w: {{expected}}: the sample has no expected value", ErrMissingVariable)
 	}
 	var cur any = s.Item
 	for i, k := range p.path {
@@ -290,24 +290,24 @@ func (p *tmplPart) value(s *Sample) (string, error) {
 		case map[string]any:
 			v, ok := c[k]
 			if !ok {
-				return "", fmt.Errorf("{{%s}}: the sample's item has no key %q: %w", p.name, strings.Join(p.path[:i+1], "."), ErrMissingVariable)
+				return "", fmt.Errorf("%w: {{%s}}: the sample's item has no key %q", ErrMissingVariable, p.name, strings.Join(p.path[:i+1], "."))
 			}
 			cur = v
 		case []any:
 			n, err := strconv.Atoi(k)
 			if err != nil || n < 0 || n >= len(c) {
-				return "", fmt.Errorf("{{%s}}: the sample's item has no element %q: %w", p.name, strings.Join(p.path[:i+1], "."), ErrMissingVariable)
+				return "", fmt.Errorf("%w: {{%s}}: the sample's item has no element %q", ErrMissingVariable, p.name, strings.Join(p.path[:i+1], "."))
 			}
 			cur = c[n]
 		default:
-			return "", fmt.Errorf("{{%s}}: the sample's item has no key %q: %w", p.name, strings.Join(p.path[:i+1], "."), ErrMissingVariable)
+			return "", fmt.Errorf("%w: {{%s}}: the sample's item has no key %q", ErrMissingVariable, p.name, strings.Join(p.path[:i+1], "."))
 		}
 	}
 	switch v := cur.(type) {
 	case string:
 		return v, nil
 	case nil:
-		return "", fmt.Errorf("{{%s}}: the sample's item value is null: %w", p.name, ErrMissingVariable)
+		return "", fmt.Errorf("%w: {{%s}}: the sample's item value is null", ErrMissingVariable, p.name)
 	}
 	b, err := json.Marshal(cur)
 	if err != nil {

@@ -68,31 +68,11 @@ func NewContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("contains", values, opts, false)
 }
 
-// MustContains is [NewContains] for values known to be valid (package-level
-// variables); it panics, naming the call, when NewContains fails.
-func MustContains(values []string, opts ContainsOptions) *Contains {
-	g, err := NewContains(values, opts)
-	if err != nil {
-		panic("proctor.MustContains: " + err.Error())
-	}
-	return g
-}
-
 // NewNotContains returns a grader that passes when the output contains none
 // of values (with ContainsAll, the default) or lacks at least one
 // (ContainsAny). It returns an error as [NewContains] does.
 func NewNotContains(values []string, opts ContainsOptions) (*Contains, error) {
 	return newContains("not_contains", values, opts, true)
-}
-
-// MustNotContains is [NewNotContains] for values known to be valid; it
-// panics, naming the call, when NewNotContains fails.
-func MustNotContains(values []string, opts ContainsOptions) *Contains {
-	g, err := NewNotContains(values, opts)
-	if err != nil {
-		panic("proctor.MustNotContains: " + err.Error())
-	}
-	return g
 }
 
 func newContains(typ string, values []string, opts ContainsOptions, negate bool) (*Contains, error) {

@@ -198,8 +198,8 @@ func TestTextGradersDoNotAllocateOnPass(t *testing.T) {
 	s := &Sample{Output: kbOutput, Expected: Ptr(strings.ToUpper(kbOutput))}
 	graders := map[string]Grader{
 		"exact_match":          NewExactMatch(ExactMatchOptions{}),
-		"contains":             MustContains([]string{"Paris"}, ContainsOptions{}),
-		"contains ignore case": MustContains([]string{"paris"}, ContainsOptions{IgnoreCase: true}),
+		"contains":             must(NewContains([]string{"Paris"}, ContainsOptions{})),
+		"contains ignore case": must(NewContains([]string{"paris"}, ContainsOptions{IgnoreCase: true})),
 		"not_contains":         must(NewNotContains([]string{"London"}, ContainsOptions{})),
 		"starts_with":          NewStartsWith("The committee", AffixOptions{}),
 		"ends_with":            NewEndsWith("paris.", AffixOptions{IgnoreCase: true}),
@@ -229,7 +229,7 @@ func BenchmarkContains(b *testing.B) {
 	ctx := context.Background()
 	s := &Sample{Output: kbOutput}
 	b.Run("grader", func(b *testing.B) {
-		g := MustContains([]string{"Paris"}, ContainsOptions{})
+		g := must(NewContains([]string{"Paris"}, ContainsOptions{}))
 		for b.Loop() {
 			g.Grade(ctx, s)
 		}
@@ -240,7 +240,7 @@ func BenchmarkContains(b *testing.B) {
 		}
 	})
 	b.Run("grader-ignore-case", func(b *testing.B) {
-		g := MustContains([]string{"paris"}, ContainsOptions{IgnoreCase: true})
+		g := must(NewContains([]string{"paris"}, ContainsOptions{IgnoreCase: true}))
 		for b.Loop() {
 			g.Grade(ctx, s)
 		}

@@ -84,9 +84,6 @@ func (p *userPrompt) render(s *Sample, redact func(string) string, a, b string) 
 // carry no nonce tags: what the judged text says is not told apart from
 // the judge's own words by tags, only by the reader's rules.
 func (t *judgeTask) buildUser(s *Sample, red func(string) string, base string) ([]builtPrompt, string) {
-	if t.promptErr != nil {
-		return nil, "the judge prompt does not parse: " + t.promptErr.Error()
-	}
 	one := func(a, b string) (builtPrompt, string) {
 		text, err := t.prompt.render(s, red, a, b)
 		if err != nil {

@@ -231,15 +231,6 @@ func newCustomWebhook(rawURL string, opts WebhookOptions) (*CustomWebhook, strin
 	}, "", nil
 }
 
-// MustCustomWebhook is [NewCustomWebhook] that panics on error.
-func MustCustomWebhook(rawURL string, opts WebhookOptions) *CustomWebhook {
-	g, err := NewCustomWebhook(rawURL, opts)
-	if err != nil {
-		panic("proctor: MustCustomWebhook(" + strconv.Quote(rawURL) + "): " + err.Error())
-	}
-	return g
-}
-
 func validHeaderName(k string) bool {
 	if k == "" {
 		return false

@@ -90,7 +90,7 @@ func TestCustomWebhookReplies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.handler)
 			defer srv.Close()
-			g := MustCustomWebhook(srv.URL+"/grade", WebhookOptions{Network: loopbackOnly, Timeout: tt.timeout})
+			g := must(NewCustomWebhook(srv.URL+"/grade", WebhookOptions{Network: loopbackOnly, Timeout: tt.timeout}))
 			got := g.Grade(context.Background(), &Sample{Output: "hello"})
 			if got.Status != tt.want {
 				t.Errorf("status = %v (%s), want %v", got.Status, got.Reason, tt.want)
@@ -133,14 +133,14 @@ func TestCustomWebhookRequest(t *testing.T) {
 		io.WriteString(w, `{"passed": true}`)
 	}))
 	defer srv.Close()
-	g := MustCustomWebhook(srv.URL, WebhookOptions{
+	g := must(NewCustomWebhook(srv.URL, WebhookOptions{
 		Network:      loopbackOnly,
 		Headers:      map[string]string{"Authorization": "Bearer t0", "x-team": "evals"},
 		SendID:       true,
 		SendExpected: true,
 		SigningKey:   key,
 		Now:          func() time.Time { return time.Unix(1_800_000_000, 0) },
-	})
+	}))
 	got := g.Grade(context.Background(), &Sample{ID: "c1", Input: "not sent", Output: "Zoë said hi", Expected: Ptr("hi")})
 	if got.Status != StatusPassed {
 		t.Fatalf("status = %v (%s), want passed (signature verified by the server)", got.Status, got.Reason)
@@ -170,7 +170,7 @@ func TestCustomWebhookRequest(t *testing.T) {
 		t.Errorf("signature header = %q, want t=1800000000,v1=...", h)
 	}
 	// Without SendExpected, expected is not sent at all.
-	g2 := MustCustomWebhook(srv.URL, WebhookOptions{Network: loopbackOnly})
+	g2 := must(NewCustomWebhook(srv.URL, WebhookOptions{Network: loopbackOnly}))
 	g2.Grade(context.Background(), &Sample{ID: "c1", Output: "x", Expected: Ptr("hi")})
 	mu.Lock()
 	defer mu.Unlock()
@@ -248,12 +248,12 @@ func TestCustomWebhookBlocked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rec := &recordingDial{}
-		g := MustCustomWebhook("http://hook.test/grade", WebhookOptions{Network: Network{
+		g := must(NewCustomWebhook("http://hook.test/grade", WebhookOptions{Network: Network{
 			Resolve: func(context.Context, string) ([]netip.Addr, error) {
 				return []netip.Addr{netip.MustParseAddr(tt.answer)}, nil
 			},
 			Dial: rec.dial,
-		}})
+		}}))
 		got := g.Grade(context.Background(), &Sample{Output: "x"})
 		if got.Status != StatusNotGraded || !errors.Is(got.Err, ErrWebhookBlocked) {
 			t.Errorf("%s: grade = %v %q (err %v), want not graded and ErrWebhookBlocked", tt.why, got.Status, got.Reason, got.Err)
@@ -271,7 +271,7 @@ func TestCustomWebhookRebinding(t *testing.T) {
 	var mu sync.Mutex
 	n := 0
 	rec := &recordingDial{}
-	g := MustCustomWebhook("http://rebind.test/grade", WebhookOptions{Network: Network{
+	g := must(NewCustomWebhook("http://rebind.test/grade", WebhookOptions{Network: Network{
 		Resolve: func(context.Context, string) ([]netip.Addr, error) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -282,7 +282,7 @@ func TestCustomWebhookRebinding(t *testing.T) {
 			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 		},
 		Dial: rec.dial,
-	}})
+	}}))
 	first := g.Grade(context.Background(), &Sample{Output: "x"})
 	if first.Status != StatusNotGraded || !errors.Is(first.Err, errTestNoConnect) {
 		t.Errorf("first grade = %v %q, want not graded by the recorder's error", first.Status, first.Reason)
@@ -304,7 +304,7 @@ func TestCustomWebhookCancel(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	defer srv.Close()
-	g := MustCustomWebhook(srv.URL, WebhookOptions{Network: loopbackOnly})
+	g := must(NewCustomWebhook(srv.URL, WebhookOptions{Network: loopbackOnly}))
 	before := runtime.NumGoroutine()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -528,7 +528,7 @@ func TestCustomWebhookIgnoresProxyEnv(t *testing.T) {
 	t.Setenv("NO_PROXY", "")
 	rec := &recordingDial{}
 	res := &blockedResolver{addrs: []netip.Addr{netip.MustParseAddr("93.184.215.14")}}
-	g := MustCustomWebhook("http://hook.test/grade", WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial, Allow: loopbackOnly.Allow}})
+	g := must(NewCustomWebhook("http://hook.test/grade", WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial, Allow: loopbackOnly.Allow}}))
 	if tr, ok := g.client.Transport.(*http.Transport); !ok || tr.Proxy != nil {
 		t.Errorf("transport %T has a Proxy func, want none", g.client.Transport)
 	}
@@ -546,7 +546,7 @@ func TestCustomWebhookIgnoresProxyEnv(t *testing.T) {
 func TestCustomWebhookReasonHidesQuery(t *testing.T) {
 	rec := &recordingDial{}
 	res := &blockedResolver{addrs: []netip.Addr{netip.MustParseAddr("93.184.215.14")}}
-	g := MustCustomWebhook("https://hook.test/grade?key=s3cr3t-t0ken", WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial}})
+	g := must(NewCustomWebhook("https://hook.test/grade?key=s3cr3t-t0ken", WebhookOptions{Network: Network{Resolve: res.resolve, Dial: rec.dial}}))
 	got := g.Grade(context.Background(), &Sample{Output: "x"})
 	if got.Status != StatusNotGraded || !errors.Is(got.Err, errTestNoConnect) {
 		t.Fatalf("grade = %v %q (err %v), want not graded by the recorder's error", got.Status, got.Reason, got.Err)

@@ -439,7 +439,7 @@ func NewToolArgumentAssertion(tool, path string, equals any, opts ToolArgumentAs
 func MustToolArgumentAssertion(tool, path string, equals any, opts ToolArgumentAssertionOptions) *ToolArgumentAssertion {
 	g, err := NewToolArgumentAssertion(tool, path, equals, opts)
 	if err != nil {
-		panic("proctor: MustToolArgumentAssertion: " + err.Error())
+		panic(kit.MustFailed("agent.MustToolArgumentAssertion", path, err))
 	}
 	return g
 }

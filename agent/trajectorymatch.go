@@ -147,16 +147,6 @@ var _ proctor.Grader = (*TrajectoryMatch)(nil)
 // not one of the four.
 var ErrTrajectoryMode = errors.New("agent: unknown trajectory or argument mode")
 
-// MustTrajectoryMatch is [NewTrajectoryMatch] that panics on an error, for
-// package-level graders.
-func MustTrajectoryMatch(expected []proctor.ToolCall, opts TrajectoryMatchOptions) *TrajectoryMatch {
-	g, err := NewTrajectoryMatch(expected, opts)
-	if err != nil {
-		panic(fmt.Sprintf("agent: MustTrajectoryMatch(%d calls): %v", len(expected), err))
-	}
-	return g
-}
-
 // NewTrajectoryMatch returns a grader of the sample's tool calls against
 // expected. It returns an error (wrapping [ErrTrajectoryMode] for an
 // unknown mode) for an expected call without a name or with arguments

@@ -43,7 +43,7 @@ func benchGrade(b *testing.B, g proctor.Grader, s *proctor.Sample, want proctor.
 }
 
 func BenchmarkChoice(b *testing.B) {
-	benchGrade(b, proctor.MustChoice(proctor.ChoiceOptions{Expected: "B"}), sampleOut(prose1K(" Answer: B")), proctor.StatusPassed)
+	benchGrade(b, must(proctor.NewChoice(proctor.ChoiceOptions{Expected: "B"})), sampleOut(prose1K(" Answer: B")), proctor.StatusPassed)
 }
 
 // BenchmarkChoiceBareRegexp is the primitive: one answer-marker regexp over
@@ -59,7 +59,7 @@ func BenchmarkChoiceBareRegexp(b *testing.B) {
 }
 
 func BenchmarkNumeric(b *testing.B) {
-	benchGrade(b, proctor.MustNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01}), sampleOut(prose1K(" Total: $1,234.50.")), proctor.StatusPassed)
+	benchGrade(b, must(proctor.NewNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01})), sampleOut(prose1K(" Total: $1,234.50.")), proctor.StatusPassed)
 }
 
 // BenchmarkNumericBareRegexp is the naive primitive: every number by a
@@ -91,7 +91,7 @@ func BenchmarkRefusedBareContains(b *testing.B) {
 }
 
 func BenchmarkLength(b *testing.B) {
-	benchGrade(b, proctor.MustLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)}), sampleOut(prose1K("")), proctor.StatusPassed)
+	benchGrade(b, must(proctor.NewLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)})), sampleOut(prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkLengthBare is the primitive: count runes and fields.
@@ -106,7 +106,7 @@ func BenchmarkLengthBare(b *testing.B) {
 }
 
 func BenchmarkBlocklist(b *testing.B) {
-	benchGrade(b, proctor.MustBlocklist([]string{"darn", "heck", "confidential"}, proctor.BlocklistOptions{}), sampleOut(prose1K("")), proctor.StatusPassed)
+	benchGrade(b, must(proctor.NewBlocklist([]string{"darn", "heck", "confidential"}, proctor.BlocklistOptions{})), sampleOut(prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkBlocklistBareRegexp is the primitive: one ASCII-boundary regexp.
@@ -189,9 +189,9 @@ func TestDeterministicAllocs(t *testing.T) {
 		g    proctor.Grader
 		max  float64
 	}{
-		{"length", proctor.MustLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)}), 0},
+		{"length", must(proctor.NewLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)})), 0},
 		{"latency_threshold", lat, 0},
-		{"blocklist", proctor.MustBlocklist([]string{"darn", "heck"}, proctor.BlocklistOptions{}), 0},
+		{"blocklist", must(proctor.NewBlocklist([]string{"darn", "heck"}, proctor.BlocklistOptions{})), 0},
 	}
 	for _, tt := range tests {
 		got := testing.AllocsPerRun(20, func() { tt.g.Grade(benchCtx, s) })
@@ -223,4 +223,13 @@ func BenchmarkRefusedScaling(b *testing.B) {
 			})
 		}
 	}
+}
+
+// must returns v, or panics with err: for graders built from values the
+// benchmark knows are valid.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

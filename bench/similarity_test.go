@@ -50,10 +50,10 @@ func BenchmarkSimilarity(b *testing.B) {
 		s := &proctor.Sample{Output: out, Expected: &exp}
 		size := "/" + map[int]string{200: "200w", 2000: "2000w"}[n]
 		graders := []proctor.Grader{
-			proctor.NewBLEU(proctor.BLEUOptions{}), proctor.NewGLEU(proctor.GLEUOptions{}),
-			proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1"}), proctor.MustRouge(proctor.RougeOptions{Variant: "rouge2"}),
-			proctor.MustRouge(proctor.RougeOptions{Variant: "rougeL"}), proctor.MustRouge(proctor.RougeOptions{Variant: "rougeLsum"}),
-			proctor.MustRouge(proctor.RougeOptions{Variant: "rougeL", Stemmer: true}),
+			must(proctor.NewBLEU(proctor.BLEUOptions{})), proctor.NewGLEU(proctor.GLEUOptions{}),
+			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge1"})), must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge2"})),
+			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL"})), must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeLsum"})),
+			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL", Stemmer: true})),
 			proctor.NewTokenF1(proctor.TokenF1Options{}), proctor.NewLevenshtein(proctor.EditSimilarityOptions{}), proctor.NewFuzzyMatch(proctor.EditSimilarityOptions{}),
 			proctor.NewSemanticSimilarity(nil, proctor.SemanticSimilarityOptions{}),
 		}
@@ -120,7 +120,7 @@ func BenchmarkSimilarityScaling(b *testing.B) {
 				out, exp = out[:n], exp[:n]
 			}
 			s := &proctor.Sample{Output: out, Expected: &exp}
-			for _, g := range []proctor.Grader{proctor.NewBLEU(proctor.BLEUOptions{}), chrf} {
+			for _, g := range []proctor.Grader{must(proctor.NewBLEU(proctor.BLEUOptions{})), chrf} {
 				b.Run(fmt.Sprintf("%s/%s/%dx", g.Name(), shape, k), func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(len(out) + len(exp)))

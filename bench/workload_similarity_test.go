@@ -24,13 +24,13 @@ func BenchmarkWorkloadSimilarity(b *testing.B) {
 			return proctor.NewLevenshtein(proctor.EditSimilarityOptions{Threshold: &t})
 		}},
 		{"rouge_l", func(t float64) proctor.Grader {
-			return proctor.MustRouge(proctor.RougeOptions{Variant: "rougeL", Threshold: &t})
+			return must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL", Threshold: &t}))
 		}},
 		{"rouge_n", func(t float64) proctor.Grader {
-			return proctor.MustRouge(proctor.RougeOptions{Variant: "rouge1", Threshold: &t})
+			return must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge1", Threshold: &t}))
 		}},
 		{"bleu", func(t float64) proctor.Grader {
-			return proctor.NewBLEU(proctor.BLEUOptions{Threshold: &t})
+			return must(proctor.NewBLEU(proctor.BLEUOptions{Threshold: &t}))
 		}},
 	}
 	for _, c := range checks {

@@ -395,9 +395,11 @@ func judgeCache(fc *fileConfig, policy *proctor.JudgePolicy) ([]proctor.Option, 
 			opts = append(opts, proctor.WithJudgeCacheKey([]byte(k)))
 		}
 	}
-	mode, err := proctor.ParseJudgeCacheMode(fc.JudgeCacheMode)
-	if err != nil {
-		return nil, fmt.Errorf("judge_cache_mode: %w", err)
+	var mode proctor.JudgeCacheMode
+	if fc.JudgeCacheMode != "" {
+		if err := mode.UnmarshalText([]byte(fc.JudgeCacheMode)); err != nil {
+			return nil, fmt.Errorf("judge_cache_mode: %w", err)
+		}
 	}
 	if mode != proctor.JudgeCacheReadWrite {
 		if fc.JudgeCache == "" {

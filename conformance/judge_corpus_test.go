@@ -134,7 +134,7 @@ func corpusGrader(t *testing.T, c corpusReply, with proctor.Option) proctor.Grad
 	case "llm_category":
 		g, err = proctor.NewLLMCategory(c.Categories, c.Pass, proctor.LLMCategoryOptions{}, with)
 	case "llm_pairwise":
-		g = proctor.NewLLMPairwise("{{expected}}", proctor.LLMPairwiseOptions{}, with)
+		g, err = proctor.NewLLMPairwise("{{expected}}", proctor.LLMPairwiseOptions{}, with)
 	case "score_model":
 		o := openaievals.ScoreModelOptions{}
 		if r, ok := c.Range.([]any); ok && len(r) == 2 {

@@ -36,7 +36,7 @@ var benchSizes = []struct {
 }{{"1KB", 1 << 10}, {"64KB", 64 << 10}}
 
 func BenchmarkNoPII(b *testing.B) {
-	g := MustNoPII(NoPIIOptions{})
+	g := must(NewNoPII(NoPIIOptions{}))
 	for _, sz := range benchSizes {
 		s := &proctor.Sample{Output: benchText(sz.n)}
 		b.Run(sz.name, func(b *testing.B) {
@@ -86,7 +86,7 @@ func BenchmarkDetectFind(b *testing.B) {
 }
 
 func BenchmarkForbidden(b *testing.B) {
-	g := MustForbidden([]string{"Globex", "Initech", "Zoë", "New York"}, ForbiddenOptions{})
+	g := must(NewForbidden([]string{"Globex", "Initech", "Zoë", "New York"}, ForbiddenOptions{}))
 	for _, sz := range benchSizes {
 		s := &proctor.Sample{Output: benchText(sz.n)}
 		b.Run(sz.name, func(b *testing.B) {
@@ -104,7 +104,7 @@ func BenchmarkForbidden(b *testing.B) {
 // start, so this costs about what ordinary text does (it took seconds when
 // every space of the run started a match that read the rest of the run).
 func BenchmarkForbiddenWhiteSpace(b *testing.B) {
-	g := MustForbidden([]string{" x", "a b"}, ForbiddenOptions{})
+	g := must(NewForbidden([]string{" x", "a b"}, ForbiddenOptions{}))
 	s := &proctor.Sample{Output: strings.Repeat(" ", 64<<10)}
 	b.SetBytes(int64(len(s.Output)))
 	for b.Loop() {

@@ -108,7 +108,7 @@ func TestSecretsHeldout(t *testing.T) {
 // too when withPII) and fails below floor for either, or when a kind in
 // need has no positive.
 func corpusPR(t *testing.T, rows []corpusRow, need []string, floor float64, withPII bool) {
-	pii := MustNoPII(NoPIIOptions{})
+	pii := must(NewNoPII(NoPIIOptions{}))
 	sec := NewNoSecrets(NoSecretsOptions{})
 	counts := map[string]*prCount{}
 	kinds := detect.Secrets().Kinds()

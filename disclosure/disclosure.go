@@ -111,15 +111,6 @@ func NewNoPII(opts NoPIIOptions) (*NoPII, error) {
 	return &NoPII{name: cmp.Or(opts.Name, "no_pii"), set: set}, nil
 }
 
-// MustNoPII is [NewNoPII] that panics on an unknown kind.
-func MustNoPII(opts NoPIIOptions) *NoPII {
-	g, err := NewNoPII(opts)
-	if err != nil {
-		panic("proctor: MustNoPII(" + strings.Join(opts.Kinds, ",") + "): " + err.Error())
-	}
-	return g
-}
-
 // Name returns the grader's name.
 func (g *NoPII) Name() string { return g.name }
 
@@ -210,15 +201,6 @@ func NewForbidden(entities []string, opts ForbiddenOptions) (*Forbidden, error) 
 		}
 	}
 	return &Forbidden{name: cmp.Or(opts.Name, "forbidden"), entities: entities, opts: opts}, nil
-}
-
-// MustForbidden is [NewForbidden] that panics on an empty entity list.
-func MustForbidden(entities []string, opts ForbiddenOptions) *Forbidden {
-	g, err := NewForbidden(entities, opts)
-	if err != nil {
-		panic("proctor: MustForbidden: " + err.Error())
-	}
-	return g
 }
 
 // Name returns the grader's name.

@@ -34,7 +34,7 @@ func TestNoPII(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := MustNoPII(NoPIIOptions{Kinds: tt.kinds})
+			g := must(NewNoPII(NoPIIOptions{Kinds: tt.kinds}))
 			got := g.Grade(context.Background(), &proctor.Sample{Output: tt.output})
 			if got.Status != tt.want {
 				t.Errorf("status = %v (%s), want %v (%s)", got.Status, got.Reason, tt.want, tt.why)
@@ -60,7 +60,7 @@ func TestDisclosureNeverEchoes(t *testing.T) {
 	graders := []struct {
 		g   proctor.Grader
 		set *detect.Set
-	}{{MustNoPII(NoPIIOptions{}), pii}, {NewNoSecrets(NoSecretsOptions{}), detect.Secrets()}}
+	}{{must(NewNoPII(NoPIIOptions{})), pii}, {NewNoSecrets(NoSecretsOptions{}), detect.Secrets()}}
 	for _, r := range loadCorpus(t) {
 		for _, gs := range graders {
 			got := gs.g.Grade(context.Background(), &proctor.Sample{Output: r.Text})
@@ -128,7 +128,7 @@ func TestForbidden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := MustForbidden(tt.entities, ForbiddenOptions{CaseSensitive: tt.cs})
+			g := must(NewForbidden(tt.entities, ForbiddenOptions{CaseSensitive: tt.cs}))
 			got := g.Grade(context.Background(), &proctor.Sample{Output: tt.output})
 			if got.Status != tt.want {
 				t.Errorf("status = %v (%s), want %v (%s)", got.Status, got.Reason, tt.want, tt.why)
@@ -198,7 +198,7 @@ func TestDisclosureAllocs(t *testing.T) {
 	}
 	s := &proctor.Sample{Output: strings.Repeat("The order shipped on 2024-03-15 and arrives Friday. ", 20)}
 	ctx := context.Background()
-	for _, g := range []proctor.Grader{MustNoPII(NoPIIOptions{}), NewNoSecrets(NoSecretsOptions{}), MustForbidden([]string{"Globex", "Initech"}, ForbiddenOptions{})} {
+	for _, g := range []proctor.Grader{must(NewNoPII(NoPIIOptions{})), NewNoSecrets(NoSecretsOptions{}), must(NewForbidden([]string{"Globex", "Initech"}, ForbiddenOptions{}))} {
 		g.Grade(ctx, s)
 		if n := testing.AllocsPerRun(50, func() { g.Grade(ctx, s) }); n != 0 {
 			t.Errorf("%s: %v allocations grading a clean output, want 0", g.Name(), n)
@@ -213,7 +213,7 @@ func FuzzDisclosureGraders(f *testing.F) {
 		"glpat-7RwRZKlvHZyUGS8Ls0vC SK0123456789abcdef0123456789abcdef 12345678:AAq7Lm2xR9vK4pT8wZ3nB6cY1dF5hJ0sGeU"} {
 		f.Add(s)
 	}
-	graders := []proctor.Grader{MustNoPII(NoPIIOptions{}), NewNoSecrets(NoSecretsOptions{}), MustForbidden([]string{"Zoë", "new york", "C++"}, ForbiddenOptions{})}
+	graders := []proctor.Grader{must(NewNoPII(NoPIIOptions{})), NewNoSecrets(NoSecretsOptions{}), must(NewForbidden([]string{"Zoë", "new york", "C++"}, ForbiddenOptions{}))}
 	f.Fuzz(func(t *testing.T, out string) {
 		n := utf8.RuneCountInString(out)
 		for _, g := range graders {
@@ -238,7 +238,7 @@ func FuzzDisclosureGraders(f *testing.F) {
 // -race): the graders and their lazily built tables are shared.
 func TestDisclosureConcurrent(t *testing.T) {
 	rows := loadCorpus(t)
-	graders := []proctor.Grader{MustNoPII(NoPIIOptions{}), NewNoSecrets(NoSecretsOptions{}), MustForbidden([]string{"Zoë"}, ForbiddenOptions{})}
+	graders := []proctor.Grader{must(NewNoPII(NoPIIOptions{})), NewNoSecrets(NoSecretsOptions{}), must(NewForbidden([]string{"Zoë"}, ForbiddenOptions{}))}
 	want := make([][]proctor.Status, len(rows))
 	for i, r := range rows {
 		for _, g := range graders {
@@ -258,4 +258,13 @@ func TestDisclosureConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// must returns v, or panics with err: for graders built from values the
+// test knows are valid.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

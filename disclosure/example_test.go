@@ -10,7 +10,10 @@ import (
 )
 
 func ExampleNewNoPII() {
-	g := disclosure.MustNoPII(disclosure.NoPIIOptions{})
+	g, err := disclosure.NewNoPII(disclosure.NoPIIOptions{})
+	if err != nil {
+		panic(err)
+	}
 	out := "Sure! Email john.doe@acme-corp.com or use card 4111 1111 1111 1111."
 	grade := g.Grade(context.Background(), &proctor.Sample{Output: out})
 	fmt.Println(grade.Status)
@@ -35,7 +38,10 @@ func ExampleNewNoSecrets() {
 }
 
 func ExampleNewForbidden() {
-	g := disclosure.MustForbidden([]string{"Globex", "Zoë"}, disclosure.ForbiddenOptions{})
+	g, err := disclosure.NewForbidden([]string{"Globex", "Zoë"}, disclosure.ForbiddenOptions{})
+	if err != nil {
+		panic(err)
+	}
 	for _, out := range []string{"Ask ZOË at the front desk.", "Zoëy works at Globexia."} {
 		grade := g.Grade(context.Background(), &proctor.Sample{Output: out})
 		fmt.Println(strings.TrimSpace(grade.Status.String() + " " + grade.Reason))

@@ -282,3 +282,13 @@ func strictJSON(b []byte, v any) error {
 func judgeOptionsOf(o *proctor.SpecOptions) (proctor.JudgeOptions, []proctor.CompilerOption) {
 	return proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, []proctor.CompilerOption{o.Injected()}
 }
+
+// messageText is the templates of input, one after another, as a MustX
+// panic quotes them.
+func messageText(input []EvalMessage) string {
+	parts := make([]string, len(input))
+	for i, m := range input {
+		parts[i] = m.Content
+	}
+	return strings.Join(parts, "\n")
+}

@@ -109,7 +109,7 @@ func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelMode
 func MustLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.CompilerOption) *LabelModel {
 	g, err := NewLabelModel(input, labels, passing, opts, with...)
 	if err != nil {
-		panic("proctor: MustLabelModel: " + err.Error())
+		panic(kit.MustFailed("openaievals.MustLabelModel", messageText(input), err))
 	}
 	return g
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/formula"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Multi is OpenAI's multi grader: it grades the sample with each of its
@@ -86,7 +87,7 @@ func NewMulti(calculateOutput string, graders []proctor.Grader, opts MultiOption
 func MustMulti(calculateOutput string, graders []proctor.Grader, opts MultiOptions) *Multi {
 	g, err := NewMulti(calculateOutput, graders, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor.MustMulti(%q): %v", calculateOutput, err))
+		panic(kit.MustFailed("openaievals.MustMulti", calculateOutput, err))
 	}
 	return g
 }

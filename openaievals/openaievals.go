@@ -102,7 +102,7 @@ func NewStringCheck(op StringOp, reference string, opts StringCheckOptions) (*St
 func MustStringCheck(op StringOp, reference string, opts StringCheckOptions) *StringCheck {
 	g, err := NewStringCheck(op, reference, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor: MustStringCheck(%v, %q): %v", op, reference, err))
+		panic(kit.MustFailed("openaievals.MustStringCheck", reference, err))
 	}
 	return g
 }
@@ -263,7 +263,7 @@ func NewTextSimilarity(metric proctor.Grader, reference string, opts TextSimilar
 func MustTextSimilarity(metric proctor.Grader, reference string, opts TextSimilarityOptions) *TextSimilarity {
 	g, err := NewTextSimilarity(metric, reference, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor: MustTextSimilarity(%q): %v", reference, err))
+		panic(kit.MustFailed("openaievals.MustTextSimilarity", reference, err))
 	}
 	return g
 }

@@ -137,7 +137,7 @@ var (
 )
 
 // ErrPythonClosed is the cause of a grade asked of a closed [Python].
-var ErrPythonClosed = errors.New("python grader is closed")
+var ErrPythonClosed = errors.New("openaievals: python grader is closed")
 
 // NewPython returns a python grader running source. No process starts
 // until the first Grade. It returns an error when source is empty or an
@@ -179,7 +179,7 @@ func NewPython(source string, opts PythonOptions) (*Python, error) {
 func MustPython(source string, opts PythonOptions) *Python {
 	g, err := NewPython(source, opts)
 	if err != nil {
-		panic(fmt.Sprintf("proctor.MustPython: %v", err))
+		panic(kit.MustFailed("openaievals.MustPython", source, err))
 	}
 	return g
 }

@@ -189,7 +189,7 @@ func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOp
 func MustScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOptions, with ...proctor.CompilerOption) *ScoreModel {
 	g, err := NewScoreModel(input, passThreshold, opts, with...)
 	if err != nil {
-		panic("proctor: MustScoreModel: " + err.Error())
+		panic(kit.MustFailed("openaievals.MustScoreModel", messageText(input), err))
 	}
 	return g
 }

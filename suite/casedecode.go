@@ -123,8 +123,8 @@ func (s *Suite) decodeLabels(n *node, at string, c *proctor.Case) error {
 		if err != nil {
 			return err
 		}
-		sev, perr := proctor.ParseSeverity(str)
-		if perr != nil || sev == proctor.SeverityUnset {
+		var sev proctor.Severity
+		if err := sev.UnmarshalText([]byte(str)); err != nil || sev == proctor.SeverityUnset {
 			return s.errAt(v, at+".severity", "want low, medium, high or critical, got %q", str)
 		}
 		c.Severity = sev

@@ -145,10 +145,10 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 		}
 		c := cur[i]
 		if j0, dup := seen[c.next.ID]; dup {
-			return fmt.Errorf("case %q is in %s and %s: %w", c.next.ID, files[j0], files[i], proctor.ErrDuplicateCase)
+			return fmt.Errorf("%w: case %q is in %s and %s", proctor.ErrDuplicateCase, c.next.ID, files[j0], files[i])
 		}
 		if ordered && c.at <= last {
-			return fmt.Errorf("%s: case %q at position %d, after position %d: %w", files[i], c.next.ID, c.at, last, proctor.ErrDuplicateCase)
+			return fmt.Errorf("%w: %s: case %q at position %d, after position %d", proctor.ErrDuplicateCase, files[i], c.next.ID, c.at, last)
 		}
 		seen[c.next.ID], last = i, c.at
 		sum.Add(proctor.CaseResult{ID: c.next.ID, Verdict: c.next.Verdict.Verdict, Split: c.next.Split})

@@ -30,7 +30,7 @@ import (
 )
 
 // ErrBlocked is matched by every [BlockedError] (errors.Is).
-var ErrBlocked = errors.New("netguard: address blocked")
+var ErrBlocked = errors.New("proctor: address blocked")
 
 // BlockedError is an address in a blocked range, or a URL refused before
 // any connection.
