@@ -54,7 +54,16 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		printUsage(stderr, fs, compareUsage)
 		return exitUsage
 	}
-	base, head, c, err := reportio.CompareFiles(files[0], files[1], opts)
+	cmp, err := reportio.CompareRecorded(files[0], files[1], opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
+		return exitUsage
+	}
+	base, head, c := cmp.Base, cmp.Head, cmp.Comparison
+	out := comparisonJSON{Comparison: c}
+	if out.Base, err = figuresOf(base, cmp.BaseRecorded); err == nil {
+		out.Head, err = figuresOf(head, cmp.HeadRecorded)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 		return exitUsage
@@ -68,14 +77,14 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(c); err != nil {
+		if err := enc.Encode(out); err != nil {
 			fmt.Fprintf(stderr, "proctor compare: %v\n", err)
 			return exitUsage
 		}
 	} else if *asMarkdown {
-		writeComparisonMarkdown(stdout, base, head, c)
+		writeComparisonMarkdown(stdout, out, base, head)
 	} else {
-		writeComparison(stdout, base, head, c, *allowMissing)
+		writeComparison(stdout, out, base, head, *allowMissing)
 	}
 	if len(c.Regressions) > 0 || (len(c.OnlyBase) > 0 && !*allowMissing) {
 		return exitFailed
@@ -83,7 +92,8 @@ func cmdCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	return exitOK
 }
 
-func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Comparison, allowMissing bool) {
+func writeComparison(w io.Writer, out comparisonJSON, base, head *proctor.Report, allowMissing bool) {
+	c := out.Comparison
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	// Case ids and reasons come from the reports: escaped for the terminal.
@@ -139,6 +149,9 @@ func writeComparison(w io.Writer, base, head *proctor.Report, c *proctor.Compari
 		p(" (not significant at 0.05)\n")
 	}
 	for _, line := range statLines(c) {
+		p("%s\n", line)
+	}
+	for _, line := range append(runFigureLines("base", out.Base), runFigureLines("head", out.Head)...) {
 		p("%s\n", line)
 	}
 }

@@ -65,7 +65,8 @@ func mdeLine(m *proctor.MDE) string {
 
 // writeComparisonMarkdown writes c as Markdown: the pass rates, the
 // figures as a table and the changed cases.
-func writeComparisonMarkdown(w io.Writer, base, head *proctor.Report, c *proctor.Comparison) {
+func writeComparisonMarkdown(w io.Writer, out comparisonJSON, base, head *proctor.Report) {
+	c := out.Comparison
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
@@ -94,6 +95,10 @@ func writeComparisonMarkdown(w io.Writer, base, head *proctor.Report, c *proctor
 			v = fmt.Sprintf("%.1f pp", 100**m.Value)
 		}
 		p("| minimum detectable difference | %s | %d pairs, %.1f%% discordant, 80%% power, two-sided 5%% |\n", v, m.N, 100*m.Discordance)
+	}
+	for _, line := range append(runFigureLines("base", out.Base), runFigureLines("head", out.Head)...) {
+		name, rest, _ := strings.Cut(line, " ")
+		p("| %s | %s | the run's report |\n", name, mdEscape(rest))
 	}
 	list := func(title string, ch []proctor.CaseChange) {
 		if len(ch) == 0 {

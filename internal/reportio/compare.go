@@ -1,9 +1,28 @@
 package reportio
 
 import (
+	"encoding/json"
+
 	"github.com/proctorhq/proctor"
 	"golang.org/x/sync/errgroup"
 )
+
+// Recorded is what a report's summary recorded beside the fields
+// [proctor.Report] holds and a comparison shows for each run: its
+// clustered standard error and its pass rates corrected for judge error,
+// as the run wrote them (absent when the run computed none).
+type Recorded struct {
+	ClusteredSE    json.RawMessage `json:"clustered_se,omitempty"`
+	JudgeCorrected json.RawMessage `json:"judge_corrected,omitempty"`
+}
+
+// Compared is a comparison of two reports read as streams: the reports
+// without their cases, what each recorded, and the comparison.
+type Compared struct {
+	Base, Head                 *proctor.Report
+	BaseRecorded, HeadRecorded Recorded
+	Comparison                 *proctor.Comparison
+}
 
 // CompareFiles compares the JSON reports at basePath and headPath as
 // [proctor.CompareVerdicts] does, reading each a case at a time and
@@ -11,43 +30,64 @@ import (
 // is a few dozen bytes a case, not the reports. The two reports are read
 // at once. base and head are the reports without their cases.
 func CompareFiles(basePath, headPath string, o proctor.CompareOptions) (base, head *proctor.Report, c *proctor.Comparison, err error) {
-	var baseCases, headCases []proctor.ComparedCase
-	var g errgroup.Group
-	g.Go(func() (err error) { base, baseCases, err = readCompared(basePath); return err })
-	g.Go(func() (err error) { head, headCases, err = readCompared(headPath); return err })
-	if err := g.Wait(); err != nil {
-		return nil, nil, nil, err
-	}
-	c, err = proctor.CompareVerdicts(base, head, baseCases, headCases, o)
+	cmp, err := CompareRecorded(basePath, headPath, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return base, head, c, nil
+	return cmp.Base, cmp.Head, cmp.Comparison, nil
+}
+
+// CompareRecorded is [CompareFiles], with what each report recorded beside
+// its cases.
+func CompareRecorded(basePath, headPath string, o proctor.CompareOptions) (*Compared, error) {
+	var out Compared
+	var baseCases, headCases []proctor.ComparedCase
+	var g errgroup.Group
+	g.Go(func() (err error) {
+		out.Base, baseCases, out.BaseRecorded, err = readCompared(basePath)
+		return err
+	})
+	g.Go(func() (err error) {
+		out.Head, headCases, out.HeadRecorded, err = readCompared(headPath)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	c, err := proctor.CompareVerdicts(out.Base, out.Head, baseCases, headCases, o)
+	if err != nil {
+		return nil, err
+	}
+	out.Comparison = c
+	return &out, nil
 }
 
 // readCompared reads the report at path keeping per case what a
 // comparison needs.
-func readCompared(path string) (*proctor.Report, []proctor.ComparedCase, error) {
+func readCompared(path string) (*proctor.Report, []proctor.ComparedCase, Recorded, error) {
+	var rec Recorded
 	r, err := Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, rec, err
 	}
 	defer r.Close()
 	var cases []proctor.ComparedCase
 	for {
 		raw, ok, err := r.NextRaw()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, rec, err
 		}
 		if !ok {
 			break
 		}
 		v, err := DecodeVerdict(raw)
 		if err != nil {
-			return nil, nil, r.caseError(nil, err)
+			return nil, nil, rec, r.caseError(nil, err)
 		}
 		cases = append(cases, proctor.ComparedCase{ID: v.ID, Verdict: v.Verdict, Cluster: v.Cluster})
 	}
 	rep, err := r.Finish()
-	return rep, cases, err
+	rec.ClusteredSE, _ = r.Raw("clustered_se")
+	rec.JudgeCorrected, _ = r.Raw("judge_corrected")
+	return rep, cases, rec, err
 }
