@@ -41,12 +41,12 @@ func TestClusteredRate(t *testing.T) {
 		t.Errorf("clustered rate %+v", r)
 	}
 	var text bytes.Buffer
-	_ = reportfmt.WriteText(&text, s)
+	_ = reportfmt.WriteText(&text, s, reportfmt.TextOptions{})
 	if !strings.Contains(text.String(), "clustered SE 20.6 points over 5 clusters (CR1), design effect 1.68") {
 		t.Errorf("terminal report lacks the clustered line:\n%s", text.String())
 	}
 	var out bytes.Buffer
-	j := reportfmt.NewJSON(&out, "clustered")
+	j := reportfmt.NewJSON(&out, "clustered", reportfmt.JSONOptions{})
 	for _, c := range clusteredReport().Cases {
 		_ = j.Add(c)
 	}

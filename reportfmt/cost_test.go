@@ -30,16 +30,16 @@ func TestUnknownCostNeverZero(t *testing.T) {
 			r.Judges = []proctor.JudgeStats{tt.stats}
 			s := reportfmt.Summarize(r)
 			outs := map[string]*bytes.Buffer{"terminal": {}, "markdown": {}, "junit": {}, "json": {}}
-			if err := reportfmt.WriteText(outs["terminal"], s); err != nil {
+			if err := reportfmt.WriteText(outs["terminal"], s, reportfmt.TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := reportfmt.WriteMarkdown(outs["markdown"], s); err != nil {
+			if err := reportfmt.WriteMarkdown(outs["markdown"], s, reportfmt.MarkdownOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := reportfmt.WriteJUnit(outs["junit"], r); err != nil {
+			if err := reportfmt.WriteJUnit(outs["junit"], r, reportfmt.JUnitOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			j := reportfmt.NewJSON(outs["json"], "s")
+			j := reportfmt.NewJSON(outs["json"], "s", reportfmt.JSONOptions{})
 			if err := j.Finish(s); err != nil {
 				t.Fatal(err)
 			}

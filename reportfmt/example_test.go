@@ -13,7 +13,7 @@ func ExampleWriteText() {
 	r.Add(proctor.CaseResult{ID: "ok", Verdict: proctor.StatusPassed, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusPassed}}})
 	r.Add(proctor.CaseResult{ID: "unsure", Verdict: proctor.StatusNotGraded, Attempts: []proctor.AttemptResult{{Verdict: proctor.StatusNotGraded,
 		Grades: []proctor.Grade{{Grader: "exact_match", Status: proctor.StatusNotGraded, Reason: "no expected value"}}}}})
-	reportfmt.WriteText(os.Stdout, reportfmt.Summarize(r))
+	reportfmt.WriteText(os.Stdout, reportfmt.Summarize(r), reportfmt.TextOptions{})
 	// Output:
 	// suite demo: 2 cases
 	//

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"html"
 	"io"
 	"math"
@@ -30,7 +31,9 @@ var htmlPage string
 // not embedded, so a very large run still gives a file a browser opens.
 const DefaultHTMLMaxBytes = 90 << 20
 
-// HTMLOptions say what an HTML report shows beside the results.
+// HTMLOptions say what an HTML page ([HTML], [CompareHTML]) shows beside
+// the results; the zero value shows no time or version and embeds up to
+// [DefaultHTMLMaxBytes].
 type HTMLOptions struct {
 	// Generated is when the run ended, shown in the header; the zero time
 	// shows none.
@@ -41,7 +44,8 @@ type HTMLOptions struct {
 	// MaxBytes bounds the JSON of the embedded cases (default
 	// [DefaultHTMLMaxBytes]). Past it, passed cases are counted in the
 	// totals and charts but left out of the case table, and the page says
-	// how many were; cases that did not pass are always embedded.
+	// how many were; cases that did not pass are always embedded. On a
+	// compare page the cases left out are those passed in both runs.
 	MaxBytes int
 }
 
@@ -400,7 +404,8 @@ func rateOf(num, den int) *htmlRate {
 	return &htmlRate{Rate: float64(num) / float64(den), Numerator: num, Denominator: den, Low: lo, High: hi}
 }
 
-// WriteHTML writes a whole report as an HTML page; see [HTML].
+// WriteHTML writes a whole report as [HTML] writes it: NewHTML, Add for
+// each case, and Finish with [Summarize] of r.
 func WriteHTML(w io.Writer, r *proctor.Report, opts HTMLOptions) error {
 	h := NewHTML(w, r.Suite, opts)
 	for _, c := range r.Cases {
@@ -438,37 +443,34 @@ func runOf(r *proctor.Report) htmlRun {
 }
 
 // WriteCompareHTML writes the comparison c of base and head (as
-// [proctor.CompareReports] returns it) as one self-contained HTML page:
-// regressions and fixes first, the McNemar test, the warnings that judges
-// or prompt versions changed, and every case's verdict before and after,
-// each case's checks in both runs a click away.
+// [proctor.CompareReports] returns it) as [CompareHTML] writes it:
+// NewCompareHTML, Add for each case id (those of base in base's order,
+// then those only in head in head's order), and Finish.
 func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Comparison, opts HTMLOptions) error {
-	h := &HTML{bw: bufio.NewWriterSize(w, 64<<10), opts: opts, first: true}
-	h.start("compare", base.Suite)
-	h.write(`{"cases":[`)
+	p := NewCompareHTML(w, base.Suite, opts)
 	headBy := make(map[string]int, len(head.Cases))
 	for i, hc := range head.Cases {
 		headBy[hc.ID] = i
 	}
 	seen := make(map[string]bool, len(base.Cases))
 	for i := range base.Cases {
-		p := &htmlPair{ID: base.Cases[i].ID, Base: &base.Cases[i]}
-		seen[p.ID] = true
-		if j, ok := headBy[p.ID]; ok {
-			p.Head = &head.Cases[j]
+		b, h := &base.Cases[i], (*proctor.CaseResult)(nil)
+		seen[b.ID] = true
+		if j, ok := headBy[b.ID]; ok {
+			h = &head.Cases[j]
 		}
-		if err := h.addJSON(p); err != nil {
+		if err := p.Add(b, h); err != nil {
 			return err
 		}
 	}
 	for i := range head.Cases {
 		if !seen[head.Cases[i].ID] {
-			if err := h.addJSON(&htmlPair{ID: head.Cases[i].ID, Head: &head.Cases[i]}); err != nil {
+			if err := p.Add(nil, &head.Cases[i]); err != nil {
 				return err
 			}
 		}
 	}
-	return finishCompare(h, base, head, c, 0)
+	return p.Finish(base, head, c)
 }
 
 // finishCompare writes the compare page's summary after its pairs and
@@ -497,12 +499,19 @@ func finishCompare(h *HTML, base, head *proctor.Report, c *proctor.Comparison, o
 	return h.finish()
 }
 
-// CompareHTML writes the page of [WriteCompareHTML] pair by pair, from
-// the cases' JSON as the reports hold it, so two reports of any size are
-// compared in flat memory. Past [HTMLOptions.MaxBytes] of embedded pairs,
-// a case that passed in both runs is counted, not embedded, and the page
-// says how many were; every other pair is always embedded. A CompareHTML
-// is not safe for concurrent use.
+// CompareHTML writes a comparison of two runs as one self-contained HTML
+// page, as [HTML] writes a run: regressions and fixes first, the McNemar
+// test, the warnings that judges or prompt versions changed, and every
+// case's verdict before and after, each case's checks in both runs a
+// click away. Cases are embedded pair by pair as they are added ([Add]
+// the results, [AddRaw] the JSON the reports hold), so two reports of any
+// size are compared in flat memory. Past [HTMLOptions.MaxBytes] of
+// embedded pairs, a case that passed in both runs is counted, not
+// embedded, and the page says how many were; every other pair is always
+// embedded. A CompareHTML is not safe for concurrent use.
+//
+// [Add]: CompareHTML.Add
+// [AddRaw]: CompareHTML.AddRaw
 type CompareHTML struct {
 	h       *HTML
 	omitted int
@@ -519,12 +528,34 @@ func NewCompareHTML(w io.Writer, suite string, opts HTMLOptions) *CompareHTML {
 	return &CompareHTML{h: h}
 }
 
+// Add embeds the results of one case id in base and head (nil where the
+// run has no such case; not both).
+func (p *CompareHTML) Add(base, head *proctor.CaseResult) error {
+	if base == nil && head == nil {
+		return errors.New("reportfmt: compare page: a pair with neither a base nor a head case")
+	}
+	h := p.h
+	if base != nil && head != nil && base.Verdict == proctor.StatusPassed && head.Verdict == proctor.StatusPassed && h.bytes >= h.opts.MaxBytes {
+		p.omitted++
+		return h.err
+	}
+	pair := &htmlPair{Base: base, Head: head}
+	if base != nil {
+		pair.ID = base.ID
+	} else {
+		pair.ID = head.ID
+	}
+	err := h.addJSON(pair)
+	h.bytes += h.buf.Len()
+	return err
+}
+
 // AddRaw embeds the results of case id in base and head, each the case's
 // JSON object as its report holds it (nil where the run has no such
 // case); passedBoth says it passed in both runs. The JSON must be valid
 // (the caller has checked it): it is written as given but for "<", ">"
-// and "&", escaped as [WriteCompareHTML] escapes them, so for a report
-// proctor wrote the page is byte for byte WriteCompareHTML's.
+// and "&", escaped as [CompareHTML.Add] escapes them, so for a report
+// proctor wrote the page is byte for byte the one Add writes.
 func (p *CompareHTML) AddRaw(id string, base, head json.RawMessage, passedBoth bool) error {
 	h := p.h
 	if passedBoth && h.bytes >= h.opts.MaxBytes {
@@ -557,7 +588,8 @@ func (p *CompareHTML) AddRaw(id string, base, head json.RawMessage, passedBoth b
 }
 
 // Finish writes the comparison c of base and head (the reports without
-// their cases) and the script, and flushes.
+// their cases will do) and the script that renders the page. It flushes
+// but does not close the writer.
 func (p *CompareHTML) Finish(base, head *proctor.Report, c *proctor.Comparison) error {
 	return finishCompare(p.h, base, head, c, p.omitted)
 }

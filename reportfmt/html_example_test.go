@@ -57,3 +57,28 @@ func ExampleWriteCompareHTML() {
 	fmt.Println(len(c.Regressions), strings.Contains(page.String(), `"kind":"compare"`))
 	// Output: 1 true
 }
+
+// A compare page is written pair by pair: Add takes one case's result in
+// each run (nil where a run has no such case), Finish the comparison.
+func ExampleNewCompareHTML() {
+	base, head := proctor.NewReport("demo"), proctor.NewReport("demo")
+	base.Add(proctor.CaseResult{ID: "c1", Verdict: proctor.StatusPassed})
+	head.Add(proctor.CaseResult{ID: "c1", Verdict: proctor.StatusFailed})
+	head.Add(proctor.CaseResult{ID: "c2", Verdict: proctor.StatusPassed})
+	var page bytes.Buffer
+	p := reportfmt.NewCompareHTML(&page, "demo", reportfmt.HTMLOptions{})
+	if err := p.Add(&base.Cases[0], &head.Cases[0]); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := p.Add(nil, &head.Cases[1]); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := p.Finish(base, head, proctor.CompareReports(base, head)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.Contains(page.String(), `{"id":"c2","base":null,"head":{"id":"c2"`))
+	// Output: true
+}

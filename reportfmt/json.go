@@ -23,33 +23,59 @@ type JSON struct {
 	err   error
 }
 
-// NewJSON starts a report of the named suite on w.
-func NewJSON(w io.Writer, suite string) *JSON {
-	return NewShardJSON(w, suite, nil, "")
+// JSONOptions say what a [JSON] report records before its cases. The zero
+// value writes the report of a whole run: the suite's name, then the cases.
+type JSONOptions struct {
+	// Shard, when not nil, is written as the report's "shard"
+	// ([proctor.Report.Shard]): the run was one shard of the suite, and
+	// proctor report merge checks the shards against each other.
+	Shard *proctor.ReportShard
+	// SuiteDigest, when not empty, is written as the report's
+	// "suite_digest" ([proctor.Report.SuiteDigest]).
+	SuiteDigest string
 }
 
-// NewShardJSON starts the report of a shard of the named suite on w: the
-// shard (when not nil) and the suite digest (when not empty) are written
-// before the cases, as [proctor.Report.Shard] and
-// [proctor.Report.SuiteDigest], so a streaming reader has them first.
-func NewShardJSON(w io.Writer, suite string, shard *proctor.ReportShard, digest string) *JSON {
+// NewJSON starts a report of the named suite on w, with the shard and the
+// suite digest opts gives before the cases, so a streaming reader has them
+// first.
+func NewJSON(w io.Writer, suite string, opts JSONOptions) *JSON {
 	j := &JSON{bw: bufio.NewWriterSize(w, 64<<10), first: true}
 	name, _ := plainJSON(&j.buf, suite)
 	j.write([]byte(`{"suite":`))
 	j.write(name)
-	if shard != nil {
-		b, err := plainJSON(&j.buf, shard)
+	if opts.Shard != nil {
+		b, err := plainJSON(&j.buf, opts.Shard)
 		j.err = cmp.Or(j.err, err)
 		j.write([]byte(`,"shard":`))
 		j.write(b)
 	}
-	if digest != "" {
-		b, _ := plainJSON(&j.buf, digest)
+	if opts.SuiteDigest != "" {
+		b, _ := plainJSON(&j.buf, opts.SuiteDigest)
 		j.write([]byte(`,"suite_digest":`))
 		j.write(b)
 	}
 	j.write([]byte(`,"cases":[`))
 	return j
+}
+
+// WriteJSON writes a whole report as [JSON] writes it: NewJSON, Add for
+// each case, and Finish with [Summarize] of r. A zero field of opts takes
+// r's own ([proctor.Report.Shard], [proctor.Report.SuiteDigest]), so a
+// report read from a file is written back with them.
+func WriteJSON(w io.Writer, r *proctor.Report, opts JSONOptions) error {
+	if opts.Shard == nil {
+		opts.Shard = r.Shard
+	}
+	if opts.SuiteDigest == "" {
+		opts.SuiteDigest = r.SuiteDigest
+	}
+	j := NewJSON(w, r.Suite, opts)
+	for _, c := range r.Cases {
+		if err := j.Add(c); err != nil {
+			return err
+		}
+	}
+	return j.Finish(Summarize(r))
 }
 
 func (j *JSON) write(b []byte) {

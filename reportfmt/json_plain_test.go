@@ -21,7 +21,7 @@ func TestJSONNotHTMLEscaped(t *testing.T) {
 		Output:  &out,
 	}}}
 	var buf bytes.Buffer
-	j := reportfmt.NewJSON(&buf, "s<&>")
+	j := reportfmt.NewJSON(&buf, "s<&>", reportfmt.JSONOptions{})
 	if err := j.Add(c); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestJudgeAgreementShown(t *testing.T) {
 	r.Panels = &proctor.PanelStats{Convened: 2, Paired: 2, Alpha: &alpha, Coincidences: [2][2]float64{{1, 1}, {1, 1}}}
 	s := Summarize(r)
 	var text, md, js bytes.Buffer
-	if err := WriteText(&text, s); err != nil {
+	if err := WriteText(&text, s, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"j1: 4 calls, 0 cache hits, 0 tokens, $0.0000, agreed with 75% of 4 verdicts\n",
@@ -30,13 +30,13 @@ func TestJudgeAgreementShown(t *testing.T) {
 	if strings.Contains(text.String(), "j2: 1 calls, 0 cache hits, 0 tokens, $0.0000, agreed") {
 		t.Errorf("a judge with no decided verdict shows an agreement:\n%s", text.String())
 	}
-	if err := WriteMarkdown(&md, s); err != nil {
+	if err := WriteMarkdown(&md, s, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "Krippendorff") {
 		t.Errorf("markdown lacks the panels line:\n%s", md.String())
 	}
-	j := NewJSON(&js, "s")
+	j := NewJSON(&js, "s", JSONOptions{})
 	if err := j.Finish(s); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestJudgeAgreementShown(t *testing.T) {
 	// A report without panels or agreement writes neither key (older
 	// readers see the same JSON as before).
 	var plain bytes.Buffer
-	j = NewJSON(&plain, "s")
+	j = NewJSON(&plain, "s", JSONOptions{})
 	j.Finish(NewSummary("s"))
 	if strings.Contains(plain.String(), "panels") || strings.Contains(plain.String(), "agreed") {
 		t.Errorf("empty report mentions panels or agreement: %s", plain.String())

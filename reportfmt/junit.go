@@ -20,20 +20,34 @@ import (
 // <system-out> lists each attempt's checks.
 //
 // The counts in the <testsuite> element are only known at the end, so the
-// testcases are written to a scratch buffer first and copied out by
-// [JUnit.Finish]. A JUnit is not safe for concurrent use.
+// testcases are written to a scratch buffer first ([JUnitOptions.Scratch])
+// and copied out to w by [JUnit.Finish]: nothing is written to w before
+// Finish. A JUnit is not safe for concurrent use.
 type JUnit struct {
+	w       io.Writer
 	suite   string
 	scratch io.ReadWriter
 	bw      *bufio.Writer
 	err     error
 }
 
-// NewJUnit returns a JUnit for the named suite that keeps its testcases in
-// scratch until Finish: a *bytes.Buffer, or a temporary *os.File for runs
-// too large for memory (Finish seeks an io.Seeker back to the start).
-func NewJUnit(suite string, scratch io.ReadWriter) *JUnit {
-	return &JUnit{suite: suite, scratch: scratch, bw: bufio.NewWriter(scratch)}
+// JUnitOptions say where a [JUnit] keeps its testcases until Finish. The
+// zero value keeps them in memory.
+type JUnitOptions struct {
+	// Scratch holds the testcases until Finish copies them after the
+	// counts; nil keeps them in a bytes.Buffer. For a run too large for
+	// memory give a temporary *os.File: Finish seeks an io.Seeker back to
+	// its start, and the caller closes and removes it after Finish.
+	Scratch io.ReadWriter
+}
+
+// NewJUnit starts a JUnit report of the named suite on w.
+func NewJUnit(w io.Writer, suite string, opts JUnitOptions) *JUnit {
+	scratch := opts.Scratch
+	if scratch == nil {
+		scratch = new(bytes.Buffer)
+	}
+	return &JUnit{w: w, suite: suite, scratch: scratch, bw: bufio.NewWriter(scratch)}
 }
 
 // Add writes one case's testcase.
@@ -68,8 +82,9 @@ func (j *JUnit) Add(c proctor.CaseResult) error {
 // Finish writes the whole document to w: the <testsuites> and <testsuite>
 // elements with the counts from s (failures = failed cases, skipped = not
 // graded cases; flaky cases count as tests that passed), the run's pass rate
-// and flaky count as properties, then the testcases.
-func (j *JUnit) Finish(w io.Writer, s *Summary) error {
+// and flaky count as properties, then the testcases. It flushes but does
+// not close the writer.
+func (j *JUnit) Finish(s *Summary) error {
 	if j.err != nil {
 		return j.err
 	}
@@ -82,7 +97,7 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 		}
 	}
 	t := s.Totals
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriter(j.w)
 	fmt.Fprintf(bw, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	fmt.Fprintf(bw, "<testsuites name=\"proctor\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", t.Cases(), t.Failed, t.NotGraded)
 	fmt.Fprintf(bw, "  <testsuite name=%s tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", xmlAttr(s.Suite), t.Cases(), t.Failed, t.NotGraded)
@@ -134,16 +149,16 @@ func (j *JUnit) Finish(w io.Writer, s *Summary) error {
 	return bw.Flush()
 }
 
-// WriteJUnit writes a whole report as JUnit XML; see [JUnit].
-func WriteJUnit(w io.Writer, r *proctor.Report) error {
-	var buf bytes.Buffer
-	j := NewJUnit(r.Suite, &buf)
+// WriteJUnit writes a whole report as [JUnit] writes it: NewJUnit, Add
+// for each case, and Finish with [Summarize] of r.
+func WriteJUnit(w io.Writer, r *proctor.Report, opts JUnitOptions) error {
+	j := NewJUnit(w, r.Suite, opts)
 	for _, c := range r.Cases {
 		if err := j.Add(c); err != nil {
 			return err
 		}
 	}
-	return j.Finish(w, Summarize(r))
+	return j.Finish(Summarize(r))
 }
 
 // attemptsText lists every attempt's checks, one per line.

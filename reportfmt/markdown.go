@@ -12,12 +12,18 @@ import (
 	"github.com/proctorhq/proctor/metric"
 )
 
+// MarkdownOptions say how [WriteMarkdown] writes. It has no fields yet:
+// the zero value is the comment described there, and a field added later
+// will default to it.
+type MarkdownOptions struct{}
+
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, meant for a
 // pull-request comment: a table of the four verdict counts with the pass
 // rate and its 95% Wilson interval, the flaky rate and attempt statistics,
 // the cases that did not pass with each attempt's checks in a collapsed
 // section, the not-graded reasons grouped, the judges and the caveats.
-func WriteMarkdown(w io.Writer, s *Summary) error {
+// How many cases are listed is the Summary's ([Summary.Rows]).
+func WriteMarkdown(w io.Writer, s *Summary, opts MarkdownOptions) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	mdTotals(p, s)

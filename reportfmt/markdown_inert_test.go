@@ -78,7 +78,7 @@ func TestMarkdownInert(t *testing.T) {
 	s.Add(proctor.CaseResult{ID: "c", Verdict: proctor.StatusFailed, Attempts: []proctor.AttemptResult{{
 		Verdict: proctor.StatusFailed, Error: hostile[0],
 		Grades: []proctor.Grade{{Grader: "g", Status: proctor.StatusFailed, Reason: hostile[5]}}}}})
-	if err := WriteMarkdown(&b, s); err != nil {
+	if err := WriteMarkdown(&b, s, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"![", "https://", "@octocat"} {

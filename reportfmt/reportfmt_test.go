@@ -78,7 +78,7 @@ func fixture() *proctor.Report {
 
 func TestWriteText(t *testing.T) {
 	var b bytes.Buffer
-	if err := reportfmt.WriteText(&b, reportfmt.Summarize(fixture())); err != nil {
+	if err := reportfmt.WriteText(&b, reportfmt.Summarize(fixture()), reportfmt.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, b.Bytes())
@@ -91,7 +91,7 @@ func TestWriteText(t *testing.T) {
 
 func TestWriteTextEmpty(t *testing.T) {
 	var b bytes.Buffer
-	if err := reportfmt.WriteText(&b, reportfmt.Summarize(proctor.NewReport("empty"))); err != nil {
+	if err := reportfmt.WriteText(&b, reportfmt.Summarize(proctor.NewReport("empty")), reportfmt.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, b.Bytes())
@@ -99,7 +99,7 @@ func TestWriteTextEmpty(t *testing.T) {
 
 func TestWriteMarkdown(t *testing.T) {
 	var b bytes.Buffer
-	if err := reportfmt.WriteMarkdown(&b, reportfmt.Summarize(fixture())); err != nil {
+	if err := reportfmt.WriteMarkdown(&b, reportfmt.Summarize(fixture()), reportfmt.MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, b.Bytes())
@@ -124,7 +124,7 @@ type junitDoc struct {
 
 func TestWriteJUnit(t *testing.T) {
 	var b bytes.Buffer
-	if err := reportfmt.WriteJUnit(&b, fixture()); err != nil {
+	if err := reportfmt.WriteJUnit(&b, fixture(), reportfmt.JUnitOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, b.Bytes())
@@ -159,7 +159,7 @@ func TestWriteJUnit(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	rep := fixture()
 	var b bytes.Buffer
-	j := reportfmt.NewJSON(&b, rep.Suite)
+	j := reportfmt.NewJSON(&b, rep.Suite, reportfmt.JSONOptions{})
 	s := reportfmt.NewSummary(rep.Suite)
 	for _, c := range rep.Cases {
 		if err := j.Add(c); err != nil {

@@ -59,7 +59,7 @@ func TestSplits(t *testing.T) {
 
 func TestWriteTextSplits(t *testing.T) {
 	var b bytes.Buffer
-	if err := reportfmt.WriteText(&b, reportfmt.Summarize(splitFixture())); err != nil {
+	if err := reportfmt.WriteText(&b, reportfmt.Summarize(splitFixture()), reportfmt.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, b.Bytes())
@@ -67,7 +67,7 @@ func TestWriteTextSplits(t *testing.T) {
 
 func TestWriteMarkdownSplits(t *testing.T) {
 	var b bytes.Buffer
-	if err := reportfmt.WriteMarkdown(&b, reportfmt.Summarize(splitFixture())); err != nil {
+	if err := reportfmt.WriteMarkdown(&b, reportfmt.Summarize(splitFixture()), reportfmt.MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, b.Bytes())
@@ -78,7 +78,7 @@ func TestWriteMarkdownSplits(t *testing.T) {
 func TestJSONSplits(t *testing.T) {
 	rep := splitFixture()
 	var b bytes.Buffer
-	j := reportfmt.NewJSON(&b, rep.Suite)
+	j := reportfmt.NewJSON(&b, rep.Suite, reportfmt.JSONOptions{})
 	s := reportfmt.NewSummary(rep.Suite)
 	for _, c := range rep.Cases {
 		if err := j.Add(c); err != nil {

@@ -1,6 +1,7 @@
 // Package reportfmt renders a [proctor.Report] for people and CI systems:
-// a terminal table, Markdown for a pull-request comment, JUnit XML, and the
-// report's JSON written case by case. It also computes what a reader needs
+// a terminal table, Markdown for a pull-request comment, JUnit XML, the
+// report's JSON written case by case, and one-file HTML pages of a run and
+// of a comparison of two runs. It also computes what a reader needs
 // beside the four verdict counts: the pass rate with its 95% Wilson
 // interval, the flaky rate, pass@k and pass^k over attempts, and the
 // reasons cases were not graded, grouped.
@@ -8,6 +9,21 @@
 // A [Summary] accumulates case results one at a time and keeps only a
 // bounded number of them, so a run of any size can be rendered in constant
 // memory; [Summarize] builds one from a whole report.
+//
+// Every format has one shape, by what it needs:
+//
+//   - A format that prints a summary (text, Markdown) is written whole
+//     from a Summary: WriteX(w, s *Summary, opts XOptions) error.
+//   - A format that holds every case (JSON, JUnit, HTML, the compare page)
+//     is written case by case: NewX(w, suite, opts XOptions) *X starts it,
+//     Add takes each case result (CompareHTML.Add each pair), and Finish
+//     writes what follows the cases (the Summary; for the compare page,
+//     the comparison) and flushes w without closing it. Its
+//     WriteX(w, r *proctor.Report, opts XOptions) error is a convenience
+//     for a report held whole: NewX, Add for each case, Finish.
+//
+// The zero value of every options struct is the default its fields
+// document; the compare page takes [HTMLOptions], as a run's page does.
 package reportfmt
 
 import (

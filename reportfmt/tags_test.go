@@ -68,8 +68,8 @@ func TestGroupByTagsFormats(t *testing.T) {
 	lo, hi := metric.Wilson(7, 12)
 	wilson := fmt.Sprintf("%.1f%%-%.1f%%", 100*lo, 100*hi)
 	var text, md bytes.Buffer
-	_ = reportfmt.WriteText(&text, s)
-	_ = reportfmt.WriteMarkdown(&md, s)
+	_ = reportfmt.WriteText(&text, s, reportfmt.TextOptions{})
+	_ = reportfmt.WriteMarkdown(&md, s, reportfmt.MarkdownOptions{})
 	for _, want := range []string{"by tags\n", "  (no tag)  passed 1 | failed 0 | flaky 0 | not graded 0   pass rate 100.0% (1 of 1), 95% CI",
 		"  all       passed 7 | failed 5 | flaky 1 | not graded 0   pass rate 58.3% (7 of 12), 95% CI " + wilson + ", clustered SE 20.6 points, design effect 1.68"} {
 		if !strings.Contains(text.String(), want) {
@@ -83,7 +83,7 @@ func TestGroupByTagsFormats(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	j := reportfmt.NewJSON(&js, "tagged")
+	j := reportfmt.NewJSON(&js, "tagged", reportfmt.JSONOptions{})
 	for _, c := range taggedCases() {
 		_ = j.Add(c)
 	}
@@ -111,11 +111,11 @@ func TestGroupByTagsFormats(t *testing.T) {
 	}
 
 	var scratch, xml bytes.Buffer
-	ju := reportfmt.NewJUnit("tagged", &scratch)
+	ju := reportfmt.NewJUnit(&xml, "tagged", reportfmt.JUnitOptions{Scratch: &scratch})
 	for _, c := range taggedCases() {
 		_ = ju.Add(c)
 	}
-	if err := ju.Finish(&xml, s); err != nil {
+	if err := ju.Finish(s); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`name="group_by" value="tags"`, `name="group.(no tag).passed" value="1"`,

@@ -12,14 +12,20 @@ import (
 	"github.com/proctorhq/proctor/metric"
 )
 
+// TextOptions say how [WriteText] writes. It has no fields yet: the zero
+// value is the table described there, and a field added later will
+// default to it.
+type TextOptions struct{}
+
 // WriteText writes the report as a terminal table: one row per case kept
 // (verdict, passed attempts of those made, the reason), then the four
 // verdict counts, the pass rate with its 95% Wilson interval, the flaky
 // rate, pass@k and pass^k when cases had several attempts, the not-graded
 // reasons grouped, the judges and the caveats. Plain ASCII, no colour:
 // control and bidirectional characters in any text the report carries
-// (reasons, ids, judge names) are written as escapes such as \x1b.
-func WriteText(w io.Writer, s *Summary) error {
+// (reasons, ids, judge names) are written as escapes such as \x1b. How
+// many cases are listed is the Summary's ([Summary.Rows]).
+func WriteText(w io.Writer, s *Summary, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	p("suite %s: %d %s\n\n", termsafe.String(s.Suite), s.Totals.Cases(), plural(s.Totals.Cases(), "case", "cases"))

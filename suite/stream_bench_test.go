@@ -93,7 +93,7 @@ func BenchmarkStreamJSONL(b *testing.B) {
 				}
 				r := proctor.NewRunner(s.RunnerOptions()...)
 				sum := reportfmt.NewSummary(s.Name)
-				j := reportfmt.NewJSON(io.Discard, s.Name)
+				j := reportfmt.NewJSON(io.Discard, s.Name, reportfmt.JSONOptions{})
 				got, err := suite.Run(context.Background(), r, s.Cases(), 4, func(c proctor.CaseResult) error {
 					sum.Add(c)
 					return j.Add(c)

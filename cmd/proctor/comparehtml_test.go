@@ -74,7 +74,11 @@ func TestCompareHTMLBudget(t *testing.T) {
 	path := randomReport(t, rand.New(rand.NewPCG(7, 8)), 500, 500)
 	r, _ := readReport(path)
 	passed := r.Totals.Passed
-	_, stream := comparePages(t, path, path, reportfmt.HTMLOptions{MaxBytes: 1})
+	whole, stream := comparePages(t, path, path, reportfmt.HTMLOptions{MaxBytes: 1})
+	// WriteCompareHTML is the same NewCompareHTML, Add, Finish: the same bound.
+	if whole != stream {
+		t.Errorf("whole and streamed pages differ under MaxBytes:\n%s", cmp.Diff(whole, stream))
+	}
 	start := strings.Index(stream, `{"cases":[`)
 	end := start + strings.Index(stream[start:], "</script>")
 	var data struct {

@@ -81,9 +81,9 @@ func reportShow(args []string, stdout, stderr io.Writer) int {
 	case "text", "markdown":
 		var sum *reportfmt.Summary
 		if sum, err = streamReport(files[0], nothingPerCase); err == nil && *format == "text" {
-			err = reportfmt.WriteText(stdout, sum)
+			err = reportfmt.WriteText(stdout, sum, reportfmt.TextOptions{})
 		} else if err == nil {
-			err = reportfmt.WriteMarkdown(stdout, sum)
+			err = reportfmt.WriteMarkdown(stdout, sum, reportfmt.MarkdownOptions{})
 		}
 	case "junit":
 		err = showJUnit(files[0], stdout)

@@ -33,7 +33,7 @@ func writeScaleReport(tb testing.TB, dir string, n, shards int) []string {
 				rs.Positions = append(rs.Positions, i)
 			}
 		}
-		j := reportfmt.NewShardJSON(f, "scale", rs, "sha256:"+fmt.Sprintf("%064d", n))
+		j := reportfmt.NewJSON(f, "scale", reportfmt.JSONOptions{Shard: rs, SuiteDigest: "sha256:" + fmt.Sprintf("%064d", n)})
 		sum := reportfmt.NewSummary("scale")
 		for i := s - 1; i < n; i += max(shards, 1) {
 			c := scaleCase(i)

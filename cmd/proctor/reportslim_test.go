@@ -160,11 +160,11 @@ func checkShowFormats(t *testing.T, path string, r *proctor.Report) {
 		var want bytes.Buffer
 		switch format {
 		case "text":
-			reportfmt.WriteText(&want, reportfmt.Summarize(r))
+			reportfmt.WriteText(&want, reportfmt.Summarize(r), reportfmt.TextOptions{})
 		case "markdown":
-			reportfmt.WriteMarkdown(&want, reportfmt.Summarize(r))
+			reportfmt.WriteMarkdown(&want, reportfmt.Summarize(r), reportfmt.MarkdownOptions{})
 		case "junit":
-			reportfmt.WriteJUnit(&want, r)
+			reportfmt.WriteJUnit(&want, r, reportfmt.JUnitOptions{})
 		}
 		code, out, errs := runCLI(t, "", "report", "show", "--format", format, path)
 		if code != exitOK || out != want.String() {

@@ -134,7 +134,7 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 			return err
 		}
 	}
-	j := reportfmt.NewShardJSON(w, hs[0].Suite, nil, hs[0].SuiteDigest)
+	j := reportfmt.NewJSON(w, hs[0].Suite, reportfmt.JSONOptions{SuiteDigest: hs[0].SuiteDigest})
 	sum := reportfmt.NewSummary(hs[0].Suite)
 	seen := map[string]int{}
 	last := -1
@@ -300,13 +300,13 @@ func showJUnit(path string, w io.Writer) error {
 	defer scratch.Close()
 	var j *reportfmt.JUnit
 	sum, err := streamReport(path, func(h *proctor.Report) (caseSink, error) {
-		j = reportfmt.NewJUnit(h.Suite, scratch)
+		j = reportfmt.NewJUnit(w, h.Suite, reportfmt.JUnitOptions{Scratch: scratch})
 		return caseSink{add: j.Add}, nil
 	})
 	if err != nil {
 		return err
 	}
-	return j.Finish(w, sum)
+	return j.Finish(sum)
 }
 
 // writeHTMLStream writes the page of the report at path, streaming its

@@ -139,7 +139,7 @@ func cmdRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if reports.finish(stderr) != nil {
 		code = exitUsage
 	}
-	if err := reportfmt.WriteText(stdout, sum); err != nil {
+	if err := reportfmt.WriteText(stdout, sum, reportfmt.TextOptions{}); err != nil {
 		fmt.Fprintf(stderr, "proctor run: %v\n", err)
 	}
 	if code != exitOK {
@@ -300,7 +300,7 @@ func (r *runReports) open(f *runFlags, s *suite.Suite, sum *reportfmt.Summary, s
 			if err != nil {
 				return err
 			}
-			if err := reportfmt.WriteMarkdown(file, sum); err != nil {
+			if err := reportfmt.WriteMarkdown(file, sum, reportfmt.MarkdownOptions{}); err != nil {
 				file.Close()
 				return err
 			}
@@ -353,10 +353,10 @@ func (r *runReports) openJUnit(path, suiteName string, sum *reportfmt.Summary) e
 		return err
 	}
 	r.cleanups = append(r.cleanups, func() { os.Remove(scratch.Name()) }, func() { scratch.Close() })
-	j := reportfmt.NewJUnit(suiteName, scratch)
+	j := reportfmt.NewJUnit(f, suiteName, reportfmt.JUnitOptions{Scratch: scratch})
 	r.sinks = append(r.sinks, j.Add)
 	r.finishes = append(r.finishes, func() error {
-		if err := j.Finish(f, sum); err != nil {
+		if err := j.Finish(sum); err != nil {
 			return err
 		}
 		return f.Close()

@@ -90,12 +90,12 @@ func shardFromEnv(getenv func(string) string) (suite.Shard, string, error) {
 // digest, which proctor report merge checks.
 func shardJSON(w io.Writer, s *suite.Suite, sharded bool, shard suite.Shard) (*reportfmt.JSON, error) {
 	if !sharded {
-		return reportfmt.NewJSON(w, s.Name), nil
+		return reportfmt.NewJSON(w, s.Name, reportfmt.JSONOptions{}), nil
 	}
 	digest, err := s.Digest()
 	if err != nil {
 		return nil, err
 	}
 	rs := &proctor.ReportShard{I: max(shard.I, 1), N: max(shard.N, 1), Positions: s.Positions()}
-	return reportfmt.NewShardJSON(w, s.Name, rs, digest), nil
+	return reportfmt.NewJSON(w, s.Name, reportfmt.JSONOptions{Shard: rs, SuiteDigest: digest}), nil
 }

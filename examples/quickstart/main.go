@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, w io.Writer) (failed bool, err erro
 	if err != nil {
 		return false, err
 	}
-	if err := reportfmt.WriteText(w, reportfmt.Summarize(rep)); err != nil {
+	if err := reportfmt.WriteText(w, reportfmt.Summarize(rep), reportfmt.TextOptions{}); err != nil {
 		return false, err
 	}
 	return rep.Totals.Failed > 0 || rep.Totals.Flaky > 0, nil
