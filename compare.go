@@ -97,43 +97,52 @@ func compareVerdicts(base, head *Report, baseCases, headCases []ComparedCase) *C
 		c.Warnings = append(c.Warnings, fmt.Sprintf("the reports are of different suites (%q and %q)", base.Suite, head.Suite))
 	}
 	c.Warnings = append(c.Warnings, judgeWarnings(base.Judges, head.Judges)...)
-	headBy := make(map[string]Status, len(headCases))
-	for _, hc := range headCases {
-		headBy[hc.ID] = hc.Verdict
+	// One map, of head's ids to their place, and a mark per head case
+	// paired: what a million-case compare holds beside the cases.
+	headAt := make(map[string]int32, len(headCases))
+	for i, hc := range headCases {
+		headAt[hc.ID] = int32(i)
 	}
-	inBase := make(map[string]bool, len(baseCases))
-	var pairs metric.Pairs
-	var diffs []float64
-	var clusters []string
-	clustered := false
+	paired := make([]bool, len(headCases))
+	clustered := false // a pair measured in both runs names a cluster
 	for _, bc := range baseCases {
-		inBase[bc.ID] = true
-		hv, ok := headBy[bc.ID]
+		if bc.Cluster == "" || !measured(bc.Verdict) {
+			continue
+		}
+		if i, ok := headAt[bc.ID]; ok && measured(headCases[i].Verdict) {
+			clustered = true
+			break
+		}
+	}
+	var pairs metric.Pairs
+	var diffs []float64 // with clusters only: the per-case differences
+	var clusters []string
+	for _, bc := range baseCases {
+		i, ok := headAt[bc.ID]
 		if !ok {
 			c.OnlyBase = append(c.OnlyBase, bc.ID)
 			continue
 		}
-		bv := bc.Verdict
+		paired[i] = true
+		bv, hv := bc.Verdict, headCases[i].Verdict
 		if measured(bv) && measured(hv) {
 			addPair(&pairs, bv, hv)
-			diffs = append(diffs, pass01(hv)-pass01(bv))
-			clusters = append(clusters, cmp.Or(bc.Cluster, "\x00"+bc.ID))
-			clustered = clustered || bc.Cluster != ""
+			if clustered {
+				diffs = append(diffs, pass01(hv)-pass01(bv))
+				clusters = append(clusters, cmp.Or(bc.Cluster, "\x00"+bc.ID))
+			}
 		}
 		if bv != hv {
 			c.addChange(CaseChange{ID: bc.ID, Base: bv, Head: hv})
 		}
 	}
 	for _, hc := range headCases {
-		if !inBase[hc.ID] {
+		if !paired[headAt[hc.ID]] { // its id is not in base
 			c.OnlyHead = append(c.OnlyHead, hc.ID)
 		}
 	}
 	c.Paired, c.PassToFail, c.FailToPass = pairs.N(), pairs.BaseOnly, pairs.HeadOnly
 	c.PValue = metric.McNemarExact(c.PassToFail, c.FailToPass)
-	if !clustered {
-		clusters = nil
-	}
 	c.pairedStats(pairs, diffs, clusters)
 	return c
 }
