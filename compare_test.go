@@ -2,6 +2,7 @@ package proctor_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -96,5 +97,24 @@ func TestCompareReportsSignificant(t *testing.T) {
 	}
 	if math.Abs(c.PValue-0.03857421875) > 1e-12 {
 		t.Errorf("p = %v, want 0.03857421875", c.PValue)
+	}
+}
+
+// TestCompareVerdictsEdges: a head id given twice pairs with base's as
+// before (neither is only in head), and a cluster named only by a case not
+// measured in both runs leaves the difference unclustered.
+func TestCompareVerdictsEdges(t *testing.T) {
+	r := &proctor.Report{Suite: "s"}
+	base := []proctor.ComparedCase{{ID: "a", Verdict: proctor.StatusPassed}, {ID: "n", Verdict: proctor.StatusNotGraded, Cluster: "x"}, {ID: "b", Verdict: proctor.StatusFailed}}
+	head := []proctor.ComparedCase{{ID: "a", Verdict: proctor.StatusFailed}, {ID: "a", Verdict: proctor.StatusPassed}, {ID: "n", Verdict: proctor.StatusPassed}, {ID: "b", Verdict: proctor.StatusPassed}, {ID: "new", Verdict: proctor.StatusPassed}, {ID: "new", Verdict: proctor.StatusFailed}}
+	c, err := proctor.CompareVerdicts(r, r, base, head, proctor.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.OnlyHead, []string{"new", "new"}) || len(c.OnlyBase) != 0 {
+		t.Errorf("only head %q, only base %q; want both new cases only in head", c.OnlyHead, c.OnlyBase)
+	}
+	if c.Paired != 2 || c.Difference == nil || c.Difference.Clusters != 0 || c.Difference.Method != "newcombe" {
+		t.Errorf("paired %d, difference %+v; want 2 unclustered pairs (a with head's last a, and b)", c.Paired, c.Difference)
 	}
 }
