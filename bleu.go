@@ -3,6 +3,7 @@ package proctor
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/proctorhq/proctor/internal/kit"
@@ -45,13 +46,17 @@ type BLEU struct {
 var _ Grader = (*BLEU)(nil)
 
 // NewBLEU returns a BLEU grader. It returns an error when opts.Weights is
-// invalid: more than 4 weights, a negative or non-finite one, or none
-// above 0.
+// invalid (more than 4 weights, a negative or non-finite one, or none
+// above 0) or opts.Threshold lies outside [0, 1] (or is NaN).
 func NewBLEU(opts BLEUOptions) (*BLEU, error) {
 	if err := metric.CheckBLEUWeights(opts.Weights); err != nil {
 		return nil, err
 	}
-	return &BLEU{name: cmp.Or(opts.Name, "bleu"), refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5),
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: bleu %w", err)
+	}
+	return &BLEU{name: cmp.Or(opts.Name, "bleu"), refs: opts.References, threshold: th,
 		weights: slices.Clone(opts.Weights)}, nil
 }
 

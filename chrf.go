@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/proctorhq/proctor/internal/kit"
 	"github.com/proctorhq/proctor/metric"
@@ -77,7 +78,8 @@ type ChrF struct {
 var _ Grader = (*ChrF)(nil)
 
 // NewChrF returns a chrF grader, or an error when an order or beta is out
-// of range (orders up to 32, beta up to 1000, none negative).
+// of range (orders up to 32, beta up to 1000, none negative) or Threshold
+// lies outside [0, 1] (or is NaN).
 func NewChrF(opts ChrFOptions) (*ChrF, error) {
 	if err := opts.ChrFConfig.Check(); err != nil {
 		var ce *metric.ChrFSettingError
@@ -86,8 +88,12 @@ func NewChrF(opts ChrFOptions) (*ChrF, error) {
 		}
 		return nil, err
 	}
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: chrf %w", err)
+	}
 	return &ChrF{name: cmp.Or(opts.Name, "chrf"), cfg: opts.ChrFConfig, label: opts.ChrFConfig.Name(),
-		refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}, nil
+		refs: opts.References, threshold: th}, nil
 }
 
 // Name returns the grader's name.

@@ -3,14 +3,16 @@ package proctor
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 )
 
 // All passes when every check passes. It fails at the first failure, and is
-// not graded when none failed but one was not graded, or when it has no
-// checks at all (nothing was measured, so nothing passed). Its kind is the
+// not graded when none failed but one was not graded (a nil grader is not
+// graded), or, as the zero All, when it has no checks at all (nothing was
+// measured, so nothing passed). Its kind is the
 // most demanding of its checks'. Safe for concurrent use if its checks are.
 type All struct {
 	name   string
@@ -57,14 +59,22 @@ func (g *Any) Close() error { return CloseChecks(g.checks) }
 // Close closes the nested grader if it holds resources (see [CloseChecks]).
 func (g *Not) Close() error { return CloseChecks([]Check{g.check}) }
 
-// NewAll returns a grader that requires every grader to pass.
-func NewAll(name string, graders ...Grader) *All {
-	return &All{name: cmp.Or(name, "all"), checks: toChecks(graders)}
+// NewAll returns a grader that requires every grader to pass. It returns
+// an error when there is no grader: a set of no checks measures nothing.
+func NewAll(name string, graders ...Grader) (*All, error) {
+	if len(graders) == 0 {
+		return nil, errors.New("proctor: all needs at least one grader")
+	}
+	return &All{name: cmp.Or(name, "all"), checks: toChecks(graders)}, nil
 }
 
-// NewAny returns a grader that requires one grader to pass.
-func NewAny(name string, graders ...Grader) *Any {
-	return &Any{name: cmp.Or(name, "any"), checks: toChecks(graders)}
+// NewAny returns a grader that requires one grader to pass. It returns an
+// error when there is no grader.
+func NewAny(name string, graders ...Grader) (*Any, error) {
+	if len(graders) == 0 {
+		return nil, errors.New("proctor: any needs at least one grader")
+	}
+	return &Any{name: cmp.Or(name, "any"), checks: toChecks(graders)}, nil
 }
 
 // NewNot returns a grader that inverts g's pass and fail.

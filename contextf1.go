@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // ContextMeasure picks the number a [ContextF1] grader compares with its
@@ -92,12 +94,9 @@ var _ Grader = (*ContextF1)(nil)
 // NewContextF1 returns a context_f1 grader. It returns an error for a
 // threshold outside [0, 1] or an unknown measure.
 func NewContextF1(opts ContextF1Options) (*ContextF1, error) {
-	th := 0.5
-	if opts.Threshold != nil {
-		th = *opts.Threshold
-		if !(th >= 0 && th <= 1) {
-			return nil, fmt.Errorf("proctor: context_f1 threshold %v outside [0, 1]", th)
-		}
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: context_f1 %w", err)
 	}
 	if int(opts.Measure) >= len(contextMeasureNames) {
 		return nil, fmt.Errorf("proctor: context_f1: unknown measure %v", opts.Measure)

@@ -60,22 +60,41 @@ type EditSimilarity struct {
 var _ Grader = (*EditSimilarity)(nil)
 
 // NewLevenshtein returns a grader on 1 - Levenshtein distance / max length,
-// or, with opts.MaxDistance, on the distance itself. A negative
-// MaxDistance is taken as 0.
-func NewLevenshtein(opts EditSimilarityOptions) *EditSimilarity {
+// or, with opts.MaxDistance, on the distance itself. It returns an error
+// for a Threshold outside [0, 1] (or NaN) or a negative MaxDistance.
+func NewLevenshtein(opts EditSimilarityOptions) (*EditSimilarity, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: levenshtein %w", err)
+	}
 	g := &EditSimilarity{name: cmp.Or(opts.Name, "levenshtein"), metric: "Levenshtein similarity",
-		sim: metric.LevenshteinSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
+		sim: metric.LevenshteinSimilarity, refs: opts.References, threshold: th}
 	if opts.MaxDistance != nil {
-		d := max(*opts.MaxDistance, 0)
+		d := *opts.MaxDistance
+		if d < 0 {
+			return nil, fmt.Errorf("proctor: levenshtein max distance %d: want 0 or more", d)
+		}
 		g.maxDist, g.hasThreshold = &d, opts.Threshold != nil
 	}
-	return g
+	return g, nil
 }
 
-// NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1.
-func NewFuzzyMatch(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: cmp.Or(opts.Name, "fuzzy_match"), metric: "fuzzy ratio",
-		sim: metric.IndelSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
+// NewFuzzyMatch returns a grader on rapidfuzz's fuzz.ratio, on 0-1. It
+// returns an error for a Threshold outside [0, 1] (or NaN).
+func NewFuzzyMatch(opts EditSimilarityOptions) (*EditSimilarity, error) {
+	return newEditSimilarity(opts, "fuzzy_match", "fuzzy ratio", metric.IndelSimilarity, 0)
+}
+
+// newEditSimilarity builds the threshold-only edit similarities (fuzzy
+// match, Jaro, Hamming): typ names the grader and its errors, cells bounds
+// the work as [EditSimilarity]'s field does.
+func newEditSimilarity(opts EditSimilarityOptions, typ, metricName string, sim func(a, b string) float64, cells int) (*EditSimilarity, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: %s %w", typ, err)
+	}
+	return &EditSimilarity{name: cmp.Or(opts.Name, typ), metric: metricName, sim: sim, refs: opts.References,
+		threshold: th, cells: cells}, nil
 }
 
 // Name returns the grader's name.

@@ -27,7 +27,7 @@ func TestEditSimilarityDistinctMemory(t *testing.T) {
 	}
 	const n = 20_000
 	out, ref := distinctRunes(n, 0x4E00, 1), distinctRunes(n, 0x4E00, 7919)
-	for _, g := range []*EditSimilarity{NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{})} {
+	for _, g := range []*EditSimilarity{must(NewLevenshtein(EditSimilarityOptions{})), must(NewFuzzyMatch(EditSimilarityOptions{}))} {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

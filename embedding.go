@@ -388,13 +388,18 @@ var (
 )
 
 // NewSemanticSimilarity returns a grader that embeds with e, through a
-// bounded cache of its own; nil means the [LexicalEmbedder].
-func NewSemanticSimilarity(e EmbeddingProvider, opts SemanticSimilarityOptions) *SemanticSimilarity {
+// bounded cache of its own; nil means the [LexicalEmbedder]. It returns an
+// error for a Threshold outside [0, 1] (or NaN).
+func NewSemanticSimilarity(e EmbeddingProvider, opts SemanticSimilarityOptions) (*SemanticSimilarity, error) {
 	return newSemanticSimilarity(newCachedEmbedder(e), opts)
 }
 
-func newSemanticSimilarity(e *cachedEmbedder, opts SemanticSimilarityOptions) *SemanticSimilarity {
-	return &SemanticSimilarity{name: cmp.Or(opts.Name, "semantic_similarity"), e: e, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.8)}
+func newSemanticSimilarity(e *cachedEmbedder, opts SemanticSimilarityOptions) (*SemanticSimilarity, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.8)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: semantic_similarity %w", err)
+	}
+	return &SemanticSimilarity{name: cmp.Or(opts.Name, "semantic_similarity"), e: e, refs: opts.References, threshold: th}, nil
 }
 
 // Name returns the grader's name.

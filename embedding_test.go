@@ -74,7 +74,7 @@ func TestSemanticSimilarity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := NewSemanticSimilarity(&fakeEmbedder{vecs: vecs}, SemanticSimilarityOptions{References: tt.refs, Threshold: Ptr(0.7)})
+			g := must(NewSemanticSimilarity(&fakeEmbedder{vecs: vecs}, SemanticSimilarityOptions{References: tt.refs, Threshold: Ptr(0.7)}))
 			gr := g.Grade(t.Context(), &Sample{Output: tt.out})
 			if gr.Status != tt.status || math.Abs(gr.Score-tt.score) > 1e-6 {
 				t.Errorf("got %v %v (%s), want %v %v", gr.Status, gr.Score, gr.Reason, tt.status, tt.score)
@@ -85,13 +85,13 @@ func TestSemanticSimilarity(t *testing.T) {
 
 func TestSemanticSimilarityProviderErrors(t *testing.T) {
 	boom := errors.New("boom")
-	g := NewSemanticSimilarity(&fakeEmbedder{err: boom}, SemanticSimilarityOptions{})
+	g := must(NewSemanticSimilarity(&fakeEmbedder{err: boom}, SemanticSimilarityOptions{}))
 	exp := "cat"
 	gr := g.Grade(t.Context(), &Sample{Output: "kitten", Expected: &exp})
 	if gr.Status != StatusNotGraded || !errors.Is(gr.Err, boom) {
 		t.Errorf("provider error: got %v %v, want not_graded wrapping boom", gr.Status, gr.Err)
 	}
-	g = NewSemanticSimilarity(&fakeEmbedder{vecs: map[string][]float32{"kitten": {1}, "cat": {1}}, short: true}, SemanticSimilarityOptions{})
+	g = must(NewSemanticSimilarity(&fakeEmbedder{vecs: map[string][]float32{"kitten": {1}, "cat": {1}}, short: true}, SemanticSimilarityOptions{}))
 	if gr := g.Grade(t.Context(), &Sample{Output: "kitten", Expected: &exp}); gr.Status != StatusNotGraded || !errors.Is(gr.Err, ErrEmbeddingCount) {
 		t.Errorf("wrong count: got %v %v, want not_graded with ErrEmbeddingCount", gr.Status, gr.Err)
 	}
@@ -102,7 +102,7 @@ func TestSemanticSimilarityProviderErrors(t *testing.T) {
 
 func TestSemanticSimilarityCacheAndBatches(t *testing.T) {
 	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1, 0}, "b": {1, 1}, "c": {0, 1}}, batch: 1}
-	g := NewSemanticSimilarity(batchFake{f}, SemanticSimilarityOptions{References: []string{"b", "c"}})
+	g := must(NewSemanticSimilarity(batchFake{f}, SemanticSimilarityOptions{References: []string{"b", "c"}}))
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
@@ -127,7 +127,7 @@ func TestSemanticSimilarityCacheAndBatches(t *testing.T) {
 
 func TestSemanticSimilarityCancel(t *testing.T) {
 	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1}, "b": {1}}, gate: make(chan struct{})}
-	g := NewSemanticSimilarity(f, SemanticSimilarityOptions{References: []string{"b"}})
+	g := must(NewSemanticSimilarity(f, SemanticSimilarityOptions{References: []string{"b"}}))
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	gr := g.Grade(ctx, &Sample{Output: "a"})
@@ -137,7 +137,7 @@ func TestSemanticSimilarityCancel(t *testing.T) {
 }
 
 func TestLexicalEmbedder(t *testing.T) {
-	g := NewSemanticSimilarity(nil, SemanticSimilarityOptions{Threshold: Ptr(0.5)})
+	g := must(NewSemanticSimilarity(nil, SemanticSimilarityOptions{Threshold: Ptr(0.5)}))
 	if KindOf(g) != KindDeterministic {
 		t.Errorf("lexical kind: got %v, want deterministic", KindOf(g))
 	}

@@ -2,6 +2,7 @@ package proctor
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -84,6 +85,18 @@ func TestOneOf(t *testing.T) {
 	}
 }
 
+// TestCombinatorsRefuseNoGraders: all and any of no graders measure
+// nothing, so NewAll and NewAny refuse them when built instead of leaving
+// every grade not graded (all) or failed (any).
+func TestCombinatorsRefuseNoGraders(t *testing.T) {
+	if g, err := NewAll("checks"); err == nil || g != nil || !strings.Contains(err.Error(), "proctor: all needs at least one grader") {
+		t.Errorf("NewAll() = %v, %v; want the refusal", g, err)
+	}
+	if g, err := NewAny("checks"); err == nil || g != nil || !strings.Contains(err.Error(), "proctor: any needs at least one grader") {
+		t.Errorf("NewAny() = %v, %v; want the refusal", g, err)
+	}
+}
+
 func TestCombinators(t *testing.T) {
 	P := Func("p", func(context.Context, *Sample) Grade { return Pass("") })
 	F := Func("f", func(context.Context, *Sample) Grade { return Fail("no") })
@@ -93,14 +106,16 @@ func TestCombinators(t *testing.T) {
 		g    Grader
 		want Status
 	}{
-		{"all pass", NewAll("", P, P), StatusPassed},
-		{"all one fails", NewAll("", P, N, F), StatusFailed},
-		{"all not graded", NewAll("", P, N), StatusNotGraded},
-		{"all of nothing", NewAll(""), StatusNotGraded}, // nothing measured is no pass
-		{"any of nothing", NewAny(""), StatusFailed},    // no check passed
-		{"any one passes", NewAny("", F, N, P), StatusPassed},
-		{"any all fail", NewAny("", F, F), StatusFailed},
-		{"any none passed, one not graded", NewAny("", F, N), StatusNotGraded},
+		{"all pass", must(NewAll("", P, P)), StatusPassed},
+		{"all one fails", must(NewAll("", P, N, F)), StatusFailed},
+		{"all not graded", must(NewAll("", P, N)), StatusNotGraded},
+		{"all with a nil grader", must(NewAll("", P, nil)), StatusNotGraded}, // a nil grader is not graded, never a pass
+		{"zero all", &All{}, StatusNotGraded},                                // nothing measured is no pass
+		{"zero any", &Any{}, StatusFailed},                                   // no check passed
+		{"any one passes", must(NewAny("", F, N, P)), StatusPassed},
+		{"any all fail", must(NewAny("", F, F)), StatusFailed},
+		{"any none passed, one not graded", must(NewAny("", F, N)), StatusNotGraded},
+		{"any of a nil grader", must(NewAny("", nil)), StatusNotGraded},
 		{"not pass", NewNot("", P), StatusFailed},
 		{"not fail", NewNot("", F), StatusPassed},
 		{"not not graded", NewNot("", N), StatusNotGraded}, // not knowing is not the opposite of anything

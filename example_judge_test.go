@@ -19,7 +19,10 @@ func Example_customJudge() {
 		return `{"criterion": "names Paris", "violations": "names another city", "basis": "answer", "verdict": "fail", "confidence": "high"}`, nil
 	}
 	judges := proctor.WithJudges(proctor.JudgeModel{Name: "j1", Family: "acme", Model: "acme-judge-1", Call: judge})
-	g := proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, judges)
+	g, err := proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, judges)
+	if err != nil {
+		panic(err)
+	}
 
 	for _, out := range []string{"Paris.", "Lyon."} {
 		gr := g.Grade(context.Background(), &proctor.Sample{Input: "What is the capital of France?", Output: out})

@@ -24,8 +24,12 @@ func ExampleJudgeConfigError() {
 	if err != nil {
 		panic(err)
 	}
+	judge, err := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})
+	if err != nil {
+		panic(err)
+	}
 	r := proctor.NewRunner(proctor.WithJudges(chat.JudgeModel("grader", "openai")), proctor.WithConcurrency(1),
-		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
+		proctor.WithChecks(proctor.Check{Grader: judge}))
 	cases := []proctor.Case{{ID: "a", Sample: proctor.Sample{Output: "Paris."}}, {ID: "b", Sample: proctor.Sample{Output: "Rome."}}}
 	_, err = r.Run(context.Background(), cases)
 	var ce *proctor.JudgeConfigError
@@ -72,7 +76,10 @@ func ExampleWithJudgeFieldLimit() {
 	judge := proctor.JudgeModel{Name: "j", Family: "f", Call: func(context.Context, string) (string, error) {
 		return `{"verdict":"pass","confidence":"high"}`, nil
 	}}
-	g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(judge), proctor.WithJudgeFieldLimit(1024))
+	g, err := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(judge), proctor.WithJudgeFieldLimit(1024))
+	if err != nil {
+		panic(err)
+	}
 	got := g.Grade(context.Background(), &proctor.Sample{Output: strings.Repeat("Paris. ", 1000)})
 	fmt.Println(got.Evidence.(*proctor.JudgeEvidence).Cut)
 	// Output:

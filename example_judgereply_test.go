@@ -29,8 +29,11 @@ func ExampleJudgeReply() {
 		}}
 	}
 	pool := proctor.NewJudgePool(primary, panelist("b", "vendor-b"), panelist("c", "vendor-c"))
-	g := proctor.NewLLMJudge("names the capital of France", proctor.JudgeOptions{}, pool).
-		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris"})
+	judge, err := proctor.NewLLMJudge("names the capital of France", proctor.JudgeOptions{}, pool)
+	if err != nil {
+		panic(err)
+	}
+	g := judge.Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris"})
 	ev := g.Evidence.(*proctor.JudgeEvidence)
 	first := ev.Judges[0]
 	fmt.Println(g.Status, first.Confidence, *first.VerdictProbability, first.Reasoning)

@@ -21,8 +21,11 @@ func ExampleWithJudges_runner() {
 		proctor.JudgeModel{Name: "second", Family: "globex", Call: scripted("pass", "high")},
 		proctor.JudgeModel{Name: "third", Family: "initech", Call: scripted("fail", "high")},
 	)
-	check := proctor.Check{Grader: proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})}
-	r := proctor.NewRunner(pool, proctor.WithChecks(check))
+	judge, err := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})
+	if err != nil {
+		panic(err)
+	}
+	r := proctor.NewRunner(pool, proctor.WithChecks(proctor.Check{Grader: judge}))
 	rep, _ := r.Run(context.Background(), []proctor.Case{{ID: "c1", Sample: proctor.Sample{Output: "It is so [1]."}}})
 
 	fmt.Println(rep.Cases[0].Verdict)
@@ -46,7 +49,10 @@ func ExampleJudgePolicy_panelParallel() {
 		proctor.JudgeModel{Name: "second", Family: "globex", Call: scripted("pass", "high")},
 		proctor.JudgeModel{Name: "third", Family: "initech", Call: scripted("fail", "high")},
 	)
-	g := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool, proctor.WithJudgePolicy(proctor.JudgePolicy{PanelParallel: true}))
+	g, err := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool, proctor.WithJudgePolicy(proctor.JudgePolicy{PanelParallel: true}))
+	if err != nil {
+		panic(err)
+	}
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "It is so [1]."})
 	fmt.Println(gr.Status, gr.Evidence.(*proctor.JudgeEvidence).PanelTally)
 	// Output:
@@ -60,8 +66,11 @@ func ExampleJudgePolicy_replay() {
 	dir, _ := os.MkdirTemp("", "judge-cache")
 	defer os.RemoveAll(dir)
 	pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "acme", Call: scripted("pass", "high")})
-	g := proctor.NewLLMJudge("The answer is polite.", proctor.JudgeOptions{}, pool,
+	g, err := proctor.NewLLMJudge("The answer is polite.", proctor.JudgeOptions{}, pool,
 		proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: dir, CacheMode: proctor.JudgeCacheReplay}))
+	if err != nil {
+		panic(err)
+	}
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "Thanks!"})
 	fmt.Println(gr.Status, errors.Is(gr.Err, proctor.ErrJudgeCacheMiss), pool.Stats()[0].Calls)
 	// Output:
@@ -78,8 +87,11 @@ func ExampleWithJudgeCacheKey() {
 	key := proctor.WithJudgeCacheKey([]byte("a team secret of 16+ bytes"))
 	run := func() *proctor.Report {
 		pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "acme", Call: scripted("fail", "high")})
-		check := proctor.Check{Grader: proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})}
-		r := proctor.NewRunner(pool, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: dir}), key, proctor.WithChecks(check))
+		judge, err := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{})
+		if err != nil {
+			panic(err)
+		}
+		r := proctor.NewRunner(pool, proctor.WithJudgePolicy(proctor.JudgePolicy{CacheDir: dir}), key, proctor.WithChecks(proctor.Check{Grader: judge}))
 		rep, _ := r.Run(context.Background(), []proctor.Case{{ID: "c1", Sample: proctor.Sample{Output: "It is so."}}})
 		return rep
 	}

@@ -32,7 +32,10 @@ func ExampleWithOptions() {
 		proctor.WithJudges(proctor.JudgeModel{Name: "j", Family: "f", Call: passJudge}),
 		proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Second}),
 	}
-	check := proctor.NewLLMJudge("Names the capital of France.", proctor.JudgeOptions{})
+	check, err := proctor.NewLLMJudge("Names the capital of France.", proctor.JudgeOptions{})
+	if err != nil {
+		panic(err)
+	}
 	r := proctor.NewRunner(proctor.WithOptions(judges...), proctor.WithChecks(proctor.Check{Grader: check}), proctor.WithSuiteName("capitals"))
 	rep, _ := r.Run(context.Background(), []proctor.Case{{ID: "paris", Outputs: []proctor.Sample{{Output: "Paris."}}}})
 	fmt.Println(rep.Suite, rep.Totals.Passed, rep.Judges[0].Calls)
@@ -79,7 +82,11 @@ func TestOptionRoles(t *testing.T) {
 // judging given twice is one caveat.
 func TestJudgePolicyMerges(t *testing.T) {
 	pool := proctor.NewJudgePool(proctor.JudgeModel{Name: "j", Family: "f", Call: passJudge})
-	check := proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}
+	judge, err := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := proctor.Check{Grader: judge}
 	r := proctor.NewRunner(pool,
 		proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Calls: 1}, SameFamily: true}),
 		proctor.WithJudgePolicy(proctor.JudgePolicy{Timeout: time.Second, SameFamily: true}),

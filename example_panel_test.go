@@ -23,7 +23,10 @@ func Example_panel() {
 		proctor.JudgeModel{Name: "second", Family: "globex", Call: scripted("fail", "high")},
 		proctor.JudgeModel{Name: "third", Family: "initech", Call: scripted("fail", "high")},
 	)
-	g := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool)
+	g, err := proctor.NewLLMJudge("The answer cites its source.", proctor.JudgeOptions{}, pool)
+	if err != nil {
+		panic(err)
+	}
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "It is so.", Model: proctor.Model{Family: "umbrella"}})
 
 	fmt.Println(gr.Status)

@@ -41,7 +41,10 @@ func ExampleNewSemanticSimilarity() {
 		"The cat sat on the mat.":     {0.8, 0.6, 0},
 		"Stocks fell sharply.":        {0, 0, 1},
 	}
-	g := proctor.NewSemanticSimilarity(emb, proctor.SemanticSimilarityOptions{Threshold: proctor.Ptr(0.9)})
+	g, err := proctor.NewSemanticSimilarity(emb, proctor.SemanticSimilarityOptions{Threshold: proctor.Ptr(0.9)})
+	if err != nil {
+		panic(err)
+	}
 	exp := "The cat sat on the mat."
 	for _, out := range []string{"A feline rested on the rug.", "Stocks fell sharply."} {
 		gr := g.Grade(context.Background(), &proctor.Sample{Output: out, Expected: &exp})

@@ -32,7 +32,10 @@ func ExampleNewChrF() {
 }
 
 func ExampleNewLevenshtein_maxDistance() {
-	g := proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(3)})
+	g, err := proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(3)})
+	if err != nil {
+		panic(err)
+	}
 	s := &proctor.Sample{Output: "sitting", Expected: proctor.Ptr("kitten")}
 	fmt.Println(g.Grade(context.Background(), s))
 	// Output: passed (score 0.5714): Levenshtein distance 3 <= max_distance 3

@@ -3,6 +3,7 @@ package proctor
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/proctorhq/proctor/internal/kit"
 
@@ -31,9 +32,14 @@ type GLEU struct {
 
 var _ Grader = (*GLEU)(nil)
 
-// NewGLEU returns a GLEU grader.
-func NewGLEU(opts GLEUOptions) *GLEU {
-	return &GLEU{name: cmp.Or(opts.Name, "gleu"), refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
+// NewGLEU returns a GLEU grader. It returns an error for a Threshold
+// outside [0, 1] (or NaN).
+func NewGLEU(opts GLEUOptions) (*GLEU, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: gleu %w", err)
+	}
+	return &GLEU{name: cmp.Or(opts.Name, "gleu"), refs: opts.References, threshold: th}, nil
 }
 
 // Name returns the grader's name.

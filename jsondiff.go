@@ -37,10 +37,8 @@ func jsonDiffSpecs(m map[string]Builder) {
 		if f, ok := o.OptFloat("expected"); ok {
 			opts.Expected = &f
 		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewNumericDiff(opts), nil
+		g, err := NewNumericDiff(opts)
+		return specGrader(o, "threshold", g, err)
 	}
 	m["list_contains"] = func(o *SpecOptions) (Grader, error) {
 		opts := ListContainsOptions{Threshold: o.OptThreshold(), Name: o.Name(),
@@ -295,14 +293,18 @@ type JSONDiff struct {
 var _ Grader = (*JSONDiff)(nil)
 
 // NewJSONDiff returns a json_diff grader. It returns an error for an
-// unknown string scorer or an expected value that does not encode as
-// JSON.
+// unknown string scorer, an expected value that does not encode as JSON,
+// or a Threshold outside [0, 1] (or NaN).
 func NewJSONDiff(opts JSONDiffOptions) (*JSONDiff, error) {
 	str, err := newTextScorer(opts.StringScorer)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: json_diff: %w", err)
 	}
-	g := &JSONDiff{name: cmp.Or(opts.Name, "json_diff"), threshold: kit.Deref(opts.Threshold, 0.5),
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: json_diff %w", err)
+	}
+	g := &JSONDiff{name: cmp.Or(opts.Name, "json_diff"), threshold: th,
 		d: jsonDiffer{str: str, exactNumbers: opts.ExactNumbers, preserveStrings: opts.PreserveStrings}}
 	if opts.Expected != nil {
 		v, err := kit.NormJSON(*opts.Expected)
@@ -365,14 +367,22 @@ type NumericDiff struct {
 
 var _ Grader = (*NumericDiff)(nil)
 
-// NewNumericDiff returns a numeric_diff grader.
-func NewNumericDiff(opts NumericDiffOptions) *NumericDiff {
-	g := &NumericDiff{name: cmp.Or(opts.Name, "numeric_diff"), threshold: kit.Deref(opts.Threshold, 0.5)}
+// NewNumericDiff returns a numeric_diff grader. It returns an error for a
+// Threshold outside [0, 1] (or NaN), or an Expected that is not finite.
+func NewNumericDiff(opts NumericDiffOptions) (*NumericDiff, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: numeric_diff %w", err)
+	}
+	g := &NumericDiff{name: cmp.Or(opts.Name, "numeric_diff"), threshold: th}
 	if opts.Expected != nil {
 		e := *opts.Expected
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return nil, fmt.Errorf("proctor: numeric_diff expected %v: want a finite number", e)
+		}
 		g.expected = &e
 	}
-	return g
+	return g, nil
 }
 
 // Name returns the grader's name.
@@ -449,14 +459,18 @@ type ListContains struct {
 var _ Grader = (*ListContains)(nil)
 
 // NewListContains returns a list_contains grader. It returns an error for
-// an unknown string scorer.
+// an unknown string scorer or a Threshold outside [0, 1] (or NaN).
 func NewListContains(opts ListContainsOptions) (*ListContains, error) {
 	str, err := newTextScorer(opts.StringScorer)
 	if err != nil {
 		return nil, fmt.Errorf("proctor: list_contains: %w", err)
 	}
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: list_contains %w", err)
+	}
 	g := &ListContains{name: cmp.Or(opts.Name, "list_contains"), allowExtra: opts.AllowExtra, str: str,
-		threshold: kit.Deref(opts.Threshold, 0.5)}
+		threshold: th}
 	if opts.Expected != nil {
 		g.expected = append([]string{}, opts.Expected...)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // Reference values from autoevals' own tests:
@@ -90,13 +91,13 @@ func TestJSONDiffAutoevals(t *testing.T) {
 
 // TestNumericDiffGrader checks the grader around metric.NumericDiff.
 func TestNumericDiffGrader(t *testing.T) {
-	g := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(2.0), Threshold: proctor.Ptr(0.6)})
+	g := proctest.Must(proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(2.0), Threshold: proctor.Ptr(0.6)}))
 	for out, want := range map[string]proctor.Status{" 1 ": proctor.StatusPassed, "0.5": proctor.StatusFailed, "two": proctor.StatusFailed, "NaN": proctor.StatusFailed} {
 		if got := g.Grade(context.Background(), &proctor.Sample{Output: out}); got.Status != want {
 			t.Errorf("output %q: got %v, want %v", out, got, want)
 		}
 	}
-	if got := proctor.NewNumericDiff(proctor.NumericDiffOptions{}).Grade(context.Background(), &proctor.Sample{Output: "1", Expected: proctor.Ptr("x")}); got.Status != proctor.StatusNotGraded {
+	if got := proctest.Must(proctor.NewNumericDiff(proctor.NumericDiffOptions{})).Grade(context.Background(), &proctor.Sample{Output: "1", Expected: proctor.Ptr("x")}); got.Status != proctor.StatusNotGraded {
 		t.Errorf("expected not a number: got %v, want not graded", got)
 	}
 }
@@ -187,7 +188,7 @@ func BenchmarkListContains(b *testing.B) {
 
 // BenchmarkNumericDiff grades one number against the expected one.
 func BenchmarkNumericDiff(b *testing.B) {
-	g := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(1234.5)})
+	g := proctest.Must(proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: proctor.Ptr(1234.5)}))
 	s := &proctor.Sample{Output: " 1200.25 "}
 	if gr := g.Grade(context.Background(), s); gr.Status != proctor.StatusPassed {
 		b.Fatalf("got %v, want passed", gr)
@@ -195,5 +196,16 @@ func BenchmarkNumericDiff(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		g.Grade(context.Background(), s)
+	}
+}
+
+// TestNumericDiffRefusesNonFiniteExpected: an expected number that is NaN
+// or infinite can be scored against nothing; it is refused when built.
+func TestNumericDiffRefusesNonFiniteExpected(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		g, err := proctor.NewNumericDiff(proctor.NumericDiffOptions{Expected: &bad})
+		if want := fmt.Sprintf("proctor: numeric_diff expected %v: want a finite number", bad); err == nil || err.Error() != want || g != nil {
+			t.Errorf("expected %v: got %v, %v; want %q", bad, g, err, want)
+		}
 	}
 }

@@ -22,7 +22,7 @@ func FuzzJudgeReply(f *testing.F) {
 		j := replies("j", "fam-a", reply)
 		s := judgeSample()
 		s.Output = output
-		gr := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j)).Grade(context.Background(), s)
+		gr := must(NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j))).Grade(context.Background(), s)
 		if gr.Status > StatusFailed {
 			t.Fatalf("status %v is not an attempt's", gr.Status)
 		}
@@ -46,7 +46,7 @@ func BenchmarkParseReply(b *testing.B) {
 // BenchmarkLLMJudgeCached measures the grader's own overhead: prompt
 // building, cache lookup and reply parsing, with the judge's reply cached.
 func BenchmarkLLMJudgeCached(b *testing.B) {
-	g := NewLLMJudge("The answer names the capital of France.", JudgeOptions{}, judgePoolOf(says("j", "fam-a", "pass", "high")))
+	g := must(NewLLMJudge("The answer names the capital of France.", JudgeOptions{}, judgePoolOf(says("j", "fam-a", "pass", "high"))))
 	s := judgeSample()
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -47,7 +47,7 @@ func realTask(t *testing.T, r realReply) *judgeTask {
 	var g *judgeGrader
 	switch r.Grader {
 	case "llm_judge":
-		g = &NewLLMJudge("r", JudgeOptions{}).judgeGrader
+		g = &must(NewLLMJudge("r", JudgeOptions{})).judgeGrader
 	case "llm_pairwise":
 		g = &must(NewLLMPairwise("b", LLMPairwiseOptions{})).judgeGrader
 	case "llm_score 1-10", "llm_score 1-100":

@@ -15,8 +15,8 @@ func TestBudgetRefusedRetryNotCounted(t *testing.T) {
 		return "", &TransientError{Err: errors.New("overloaded")}
 	}}
 	pool := NewJudgePool(judge)
-	g := NewLLMJudge("Names the capital.", JudgeOptions{}, pool,
-		WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Calls: 1}}), WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 3, Base: time.Millisecond, Max: time.Millisecond}}))
+	g := must(NewLLMJudge("Names the capital.", JudgeOptions{}, pool,
+		WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Calls: 1}}), WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 3, Base: time.Millisecond, Max: time.Millisecond}})))
 	got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 	if got.Status != StatusNotGraded {
 		t.Fatalf("got %v (%s), want not graded", got.Status, got.Reason)

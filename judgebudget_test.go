@@ -15,6 +15,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/config"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/judges/openai"
 )
 
@@ -59,7 +60,7 @@ func TestJudgeBudgetHoldsUnderConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := proctor.NewJudgePool(c.JudgeModel("priced", "openai"))
-	judge := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})
+	judge := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))
 	// One call's most: about 1,400 prompt bytes and 500 completion tokens,
 	// about $0.03; the budget allows that once, not twice.
 	const budget = 0.045
@@ -98,7 +99,7 @@ func TestJudgeTokenBudgetHoldsUnderConcurrency(t *testing.T) {
 	}
 	pool := proctor.NewJudgePool(c.JudgeModel("tokens", "openai"))
 	r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{Tokens: 3000}}),
-		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
+		proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))}))
 	if _, err := r.Run(context.Background(), tenCases()); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestJudgeCostBudgetNeedsPrices(t *testing.T) {
 		return `{"verdict":"pass","confidence":"high"}`, nil
 	}}
 	r := proctor.NewRunner(proctor.NewJudgePool(j), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{CostUSD: 1}}),
-		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
+		proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))}))
 	var ce *proctor.JudgeConfigError
 	if err := r.Err(); !errors.As(err, &ce) || ce.Judge != "unpriced" {
 		t.Errorf("Runner.Err() = %v, want a JudgeConfigError naming the judge", err)
@@ -128,7 +129,7 @@ func TestJudgeCostBudgetNeedsPrices(t *testing.T) {
 	if _, err := r.Run(context.Background(), tenCases()); !errors.Is(err, proctor.ErrJudgeMisconfigured) || calls.Load() != 0 {
 		t.Errorf("Run: %v after %d calls; want ErrJudgeMisconfigured and no call", err, calls.Load())
 	}
-	g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(j), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{CostUSD: 1}}))
+	g := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(j), proctor.WithJudgePolicy(proctor.JudgePolicy{Budget: proctor.JudgeBudget{CostUSD: 1}})))
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "Paris."}); got.Status != proctor.StatusNotGraded || calls.Load() != 0 {
 		t.Errorf("grader alone: %v after %d calls, want not graded and no call", got.Status, calls.Load())
 	}
@@ -160,7 +161,7 @@ func TestJudgeFieldCap(t *testing.T) {
 		cut              bool
 	}{{0, 80 << 10, true}, {1000, 4 << 10, true}, {-1, 2 << 20, false}} {
 		prompts = nil
-		g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(j), proctor.WithJudgeFieldLimit(tt.limit))
+		g := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, proctor.NewJudgePool(j), proctor.WithJudgeFieldLimit(tt.limit)))
 		got := g.Grade(context.Background(), s)
 		ev, _ := got.Evidence.(*proctor.JudgeEvidence)
 		if len(prompts) != 1 || ev == nil {

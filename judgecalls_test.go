@@ -13,6 +13,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/disclosure"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/judges/openai"
 )
 
@@ -88,7 +89,7 @@ func TestJudgeCallsPerCase(t *testing.T) {
 				return c.JudgeModel(name, fam)
 			}
 			pool := proctor.NewJudgePool(jm(u1, "first", "openai"), jm(u2, "second", "anthropic"), jm(u3, "third", "google"))
-			judged := proctor.Check{Grader: proctor.NewLLMJudge("The answer is well formed.", proctor.JudgeOptions{})}
+			judged := proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("The answer is well formed.", proctor.JudgeOptions{}))}
 			checks := []proctor.Check{{Grader: nopii}, judged}
 			if shared {
 				judged.Criterion = "format"

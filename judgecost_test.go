@@ -71,7 +71,7 @@ func TestScriptedRunFigures(t *testing.T) {
 		})}
 		// The grader is built without judges: it asks the Runner's, under
 		// the Runner's policy.
-		judged := Check{Criterion: "format", Grader: NewLLMJudge("The answer is well formed.", JudgeOptions{})}
+		judged := Check{Criterion: "format", Grader: must(NewLLMJudge("The answer is well formed.", JudgeOptions{}))}
 		cases := make([]Case, n)
 		for i := range cases {
 			cases[i] = Case{ID: strconv.Itoa(i), Sample: Sample{Input: "q", Output: fmt.Sprintf("answer #%d end", i), Model: Model{Family: "fam-z"}}}

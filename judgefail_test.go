@@ -15,6 +15,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/disclosure"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/judges/openai"
 )
 
@@ -88,7 +89,7 @@ func TestJudgeMisconfiguredStopsRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, n, second := countingServer(t, tt.status, tt.body)
 			pool := proctor.NewJudgePool(chatJudge(t, srv.URL, "primary", "openai"))
-			judge := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})
+			judge := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))
 			r := proctor.NewRunner(pool, proctor.WithConcurrency(concurrency), proctor.WithChecks(proctor.Check{Grader: judge}))
 			rep, err := r.Run(context.Background(), tenCases())
 			if !errors.Is(err, proctor.ErrJudgeMisconfigured) {
@@ -126,7 +127,7 @@ func TestJudgeTransientStaysPerCase(t *testing.T) {
 			srv, n := misconfiguredServer(t, status, `{"error":{"message":"model overloaded, not found a slot"}}`)
 			pool := proctor.NewJudgePool(chatJudge(t, srv.URL, "primary", "openai"))
 			r := proctor.NewRunner(pool, proctor.WithConcurrency(4), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
-				proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
+				proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))}))
 			rep, err := r.Run(context.Background(), tenCases())
 			if err != nil {
 				t.Fatalf("Run error %v, want nil: a transient error stays per case", err)
@@ -143,7 +144,7 @@ func TestJudgeTransientStaysPerCase(t *testing.T) {
 func TestJudgeMisconfiguredOutsideRunner(t *testing.T) {
 	srv, n := misconfiguredServer(t, 401, `{"error":{"message":"bad key"}}`)
 	pool := proctor.NewJudgePool(chatJudge(t, srv.URL, "primary", "openai"))
-	g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, pool)
+	g := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, pool))
 	for range 5 {
 		got := g.Grade(context.Background(), &proctor.Sample{Input: "Capital?", Output: "Paris."})
 		if got.Status != proctor.StatusNotGraded || !errors.Is(got.Err, proctor.ErrJudgeMisconfigured) {
@@ -176,12 +177,12 @@ func TestDuplicateJudgeNames(t *testing.T) {
 	if err := pool.Err(); !errors.Is(err, proctor.ErrJudgeMisconfigured) || !strings.Contains(err.Error(), `"a"`) {
 		t.Fatalf("pool.Err() = %v, want a misconfiguration naming \"a\"", err)
 	}
-	r := proctor.NewRunner(pool, proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
+	r := proctor.NewRunner(pool, proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))}))
 	rep, err := r.Run(context.Background(), tenCases())
 	if rep != nil || !errors.Is(err, proctor.ErrJudgeMisconfigured) {
 		t.Fatalf("Run = %v, %v; want nil report and ErrJudgeMisconfigured", rep, err)
 	}
-	g := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, pool)
+	g := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}, pool))
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: "Paris."}); got.Status != proctor.StatusNotGraded || !errors.Is(got.Err, proctor.ErrJudgeMisconfigured) {
 		t.Errorf("grade %v (%v), want not graded with the error", got.Status, got.Err)
 	}
@@ -214,7 +215,7 @@ func TestPanelCannotBeSeated(t *testing.T) {
 			if got := len(pool.Caveats()) > 0; got != tt.warn {
 				t.Fatalf("caveats %q, want warning %v", pool.Caveats(), tt.warn)
 			}
-			r := proctor.NewRunner(pool, proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})}))
+			r := proctor.NewRunner(pool, proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))}))
 			if got := anyContains(r.Caveats(), "cannot be seated"); got != tt.warn {
 				t.Errorf("Runner.Caveats %q, want warning %v", r.Caveats(), tt.warn)
 			}
@@ -255,7 +256,7 @@ func TestEscalationSharesCriterion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge := proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{})
+	judge := proctest.Must(proctor.NewLLMJudge("Names the capital.", proctor.JudgeOptions{}))
 	total := func() int {
 		mu.Lock()
 		defer mu.Unlock()

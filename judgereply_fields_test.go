@@ -19,7 +19,7 @@ func replyJudge(name, family string, threshold float64, r JudgeReply, err error)
 func gradeWith(t *testing.T, pool *JudgePool, opts ...CompilerOption) (Grade, *JudgeEvidence) {
 	t.Helper()
 	opts = append([]CompilerOption{pool, WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 1}})}, opts...)
-	g := NewLLMJudge("names the capital", JudgeOptions{}, opts...).
+	g := must(NewLLMJudge("names the capital", JudgeOptions{}, opts...)).
 		Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris", Model: Model{Family: "fam-z"}})
 	ev, _ := g.Evidence.(*JudgeEvidence)
 	return g, ev
@@ -52,7 +52,7 @@ func TestJudgeReplyRequestsCounted(t *testing.T) {
 	pool := NewJudgePool(replyJudge("j", "fam-a", 0, JudgeReply{Text: verdictJSON("pass", "high"), Requests: 2}, nil))
 	budget := WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Calls: 2}})
 	gradeWith(t, pool, budget)
-	g := NewLLMJudge("names the capital", JudgeOptions{}, pool, budget).
+	g := must(NewLLMJudge("names the capital", JudgeOptions{}, pool, budget)).
 		Grade(context.Background(), &Sample{Input: "q", Output: "another answer", Model: Model{Family: "fam-z"}})
 	if !errors.Is(g.Err, ErrJudgeBudget) {
 		t.Errorf("after 2 requests on a budget of 2 calls: got %v (%s), want the budget spent", g.Status, g.Reason)

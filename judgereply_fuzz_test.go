@@ -51,7 +51,7 @@ func quotingJudge(name, family, reply string) *fakeJudge {
 
 func gradeReply(reply string) Grade {
 	j := quotingJudge("j", "fam-a", reply)
-	return NewLLMJudge("The answer gives the year.", JudgeOptions{}, judgePoolOf(j)).Grade(context.Background(), judgeSample())
+	return must(NewLLMJudge("The answer gives the year.", JudgeOptions{}, judgePoolOf(j))).Grade(context.Background(), judgeSample())
 }
 
 // FuzzJudgeReplyQuotedPass: a pass that the judge only quotes never
@@ -96,7 +96,7 @@ func FuzzJudgeReplyDeterministic(f *testing.F) {
 			var out []Grade
 			pw := must(NewLLMPairwise("b", LLMPairwiseOptions{}, pool))
 			up, _ := NewLLMScore("Coherence", LLMScoreOptions{Prompt: "Rate {{output}} as [[N]]", Scale: [2]int{1, 10}}, pool)
-			for _, g := range []Grader{NewLLMJudge("r", JudgeOptions{}, pool), sc, cat, pw, up} {
+			for _, g := range []Grader{must(NewLLMJudge("r", JudgeOptions{}, pool)), sc, cat, pw, up} {
 				gr := g.Grade(context.Background(), judgeSample())
 				gr.Evidence = nil
 				out = append(out, gr)

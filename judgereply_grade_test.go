@@ -26,7 +26,7 @@ func TestLooseReplyConvenesPanel(t *testing.T) {
 	for _, tt := range tests {
 		first := replies("first", "fam-a", tt.reply)
 		p1, p2 := says("p1", "fam-b", "pass", "high"), says("p2", "fam-c", "pass", "high")
-		gr := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(first, p1, p2)).Grade(context.Background(), judgeSample())
+		gr := must(NewLLMJudge("r", JudgeOptions{}, judgePoolOf(first, p1, p2))).Grade(context.Background(), judgeSample())
 		ev := judgeEvidence(gr)
 		if gr.Status != StatusPassed || ev == nil {
 			t.Errorf("%q: got %v (%s), want passed", tt.reply, gr.Status, gr.Reason)
@@ -76,9 +76,9 @@ func TestReasoningInEvidence(t *testing.T) {
 		grader      func(*JudgePool) Grader
 	}{
 		{"Let me think… the answer says 1968, the landing was 1969.\n\nVerdict: FAIL", "Let me think… the answer says 1968, the landing was 1969.",
-			func(p *JudgePool) Grader { return NewLLMJudge("r", JudgeOptions{}, p) }},
+			func(p *JudgePool) Grader { return must(NewLLMJudge("r", JudgeOptions{}, p)) }},
 		{"<think>1968 is not 1969</think>\nVerdict: FAIL", "1968 is not 1969",
-			func(p *JudgePool) Grader { return NewLLMJudge("r", JudgeOptions{}, p) }},
+			func(p *JudgePool) Grader { return must(NewLLMJudge("r", JudgeOptions{}, p)) }},
 		{"The response is accurate and well organised. Rating: [[9]]", "The response is accurate and well organised. Rating: [[9]]",
 			func(p *JudgePool) Grader {
 				g, _ := NewLLMScore("r", LLMScoreOptions{Scale: [2]int{1, 10}}, p)

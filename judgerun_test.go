@@ -28,7 +28,7 @@ func TestGradeErrKeepsJudgeError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fail := &fakeJudge{name: "j1", family: "fam-a", reply: func(context.Context, string) (string, error) { return "", tt.err }}
-			g := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(fail), fastRetry).Grade(context.Background(), judgeSample())
+			g := must(NewLLMJudge("r", JudgeOptions{}, judgePoolOf(fail), fastRetry)).Grade(context.Background(), judgeSample())
 			if g.Status != StatusNotGraded {
 				t.Fatalf("got %v (%s), want not graded", g.Status, g.Reason)
 			}
@@ -46,7 +46,7 @@ func TestGradeErrKeepsJudgeError(t *testing.T) {
 	j1 := &fakeJudge{name: "j1", family: "fam-a", reply: func(context.Context, string) (string, error) { return "", errDown }}
 	j2 := &fakeJudge{name: "j2", family: "fam-b", reply: func(context.Context, string) (string, error) { return "", other }}
 	j3 := says("j3", "fam-c", "pass", "high")
-	g := NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j1, j2, j3), fastRetry).Grade(context.Background(), judgeSample())
+	g := must(NewLLMJudge("r", JudgeOptions{}, judgePoolOf(j1, j2, j3), fastRetry)).Grade(context.Background(), judgeSample())
 	if g.Status != StatusNotGraded || !errors.Is(g.Err, errDown) || !errors.Is(g.Err, other) {
 		t.Errorf("panel: got %v (%s) with Err %v, want not graded keeping both call errors", g.Status, g.Reason, g.Err)
 	}
@@ -61,7 +61,7 @@ func TestRunnerJudgesWireChecksBuiltWithout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	built := Check{Grader: NewLLMJudge("states a city", JudgeOptions{Name: "built"})}
+	built := Check{Grader: must(NewLLMJudge("states a city", JudgeOptions{Name: "built"}))}
 	r := NewRunner(judgePoolOf(j), WithChecks(spec, built))
 	rep, err := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
 	if err != nil {
@@ -80,8 +80,8 @@ func TestRunnerJudgesWireChecksBuiltWithout(t *testing.T) {
 func TestGraderJudgesWinAndAreCounted(t *testing.T) {
 	own := says("own", "fam-a", "fail", "high")
 	runner := says("runner", "fam-b", "pass", "high")
-	ch := Check{Grader: NewLLMJudge("r", JudgeOptions{}, judgePoolOf(own))}
-	free := Check{Grader: NewLLMJudge("other rubric", JudgeOptions{Name: "free"})}
+	ch := Check{Grader: must(NewLLMJudge("r", JudgeOptions{}, judgePoolOf(own)))}
+	free := Check{Grader: must(NewLLMJudge("other rubric", JudgeOptions{Name: "free"}))}
 	r := NewRunner(judgePoolOf(runner), WithChecks(ch, free))
 	rep, err := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
 	if err != nil {
@@ -170,7 +170,7 @@ func TestJudgeAgreementReported(t *testing.T) {
 	j1 := says("j1", "fam-a", "pass", "low")
 	j2 := says("j2", "fam-b", "fail", "high")
 	j3 := says("j3", "fam-c", "fail", "high")
-	r := NewRunner(judgePoolOf(j1, j2, j3), WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
+	r := NewRunner(judgePoolOf(j1, j2, j3), WithChecks(Check{Grader: must(NewLLMJudge("r", JudgeOptions{}))}))
 	cases := []Case{{ID: "a", Sample: *judgeSample()}, {ID: "b", Sample: Sample{Input: "x", Output: "y"}}}
 	rep, err := r.Run(context.Background(), cases)
 	if err != nil {
@@ -210,7 +210,7 @@ func TestJudgeCacheReplayAndRecord(t *testing.T) {
 	dir := t.TempDir()
 	j := says("j", "fam-a", "pass", "high")
 	check := func(opts ...CompilerOption) Grade {
-		return NewLLMJudge("r", JudgeOptions{}, append([]CompilerOption{judgePoolOf(j), WithJudgePolicy(JudgePolicy{CacheDir: dir})}, opts...)...).Grade(context.Background(), judgeSample())
+		return must(NewLLMJudge("r", JudgeOptions{}, append([]CompilerOption{judgePoolOf(j), WithJudgePolicy(JudgePolicy{CacheDir: dir})}, opts...)...)).Grade(context.Background(), judgeSample())
 	}
 	if g := check(WithJudgePolicy(JudgePolicy{CacheMode: JudgeCacheReplay})); g.Status != StatusNotGraded || !errors.Is(g.Err, ErrJudgeCacheMiss) || j.calls() != 0 {
 		t.Fatalf("replay on an empty cache: %v (%s), Err %v, %d calls; want not graded with ErrJudgeCacheMiss and no call", g.Status, g.Reason, g.Err, j.calls())
@@ -232,7 +232,7 @@ func TestJudgeCacheReplayAndRecord(t *testing.T) {
 	// a Runner's report without a panel being convened.
 	j2, j3 := says("j2", "fam-b", "pass", "high"), says("j3", "fam-c", "pass", "high")
 	r := NewRunner(judgePoolOf(j, j2, j3), WithJudgePolicy(JudgePolicy{CacheDir: dir, CacheMode: JudgeCacheReplay}),
-		WithChecks(Check{Grader: NewLLMJudge("another rubric", JudgeOptions{})}))
+		WithChecks(Check{Grader: must(NewLLMJudge("another rubric", JudgeOptions{}))}))
 	rep, _ := r.Run(context.Background(), []Case{{ID: "a", Sample: *judgeSample()}})
 	g := rep.Cases[0].Attempts[0].Grades[0]
 	if g.Status != StatusNotGraded || j.calls()+j2.calls()+j3.calls() != 2 {
@@ -288,7 +288,7 @@ func TestJudgeConcurrencyFollowsRun(t *testing.T) {
 				}
 				return verdictJSON("pass", "high"), nil
 			}}
-			r := NewRunner(NewJudgePool(m), WithConcurrency(conc), WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
+			r := NewRunner(NewJudgePool(m), WithConcurrency(conc), WithChecks(Check{Grader: must(NewLLMJudge("r", JudgeOptions{}))}))
 			cases := make([]Case, 3*conc)
 			for i := range cases {
 				cases[i] = Case{ID: strconv.Itoa(i), Sample: Sample{Input: "q", Output: "answer " + strconv.Itoa(i)}}
@@ -382,7 +382,7 @@ func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
 	}}
 	p := NewJudgePool(m)
 	r := NewRunner(p, WithConcurrency(16), WithJudgePolicy(JudgePolicy{Retry: JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}}),
-		WithChecks(Check{Grader: NewLLMJudge("r", JudgeOptions{})}))
+		WithChecks(Check{Grader: must(NewLLMJudge("r", JudgeOptions{}))}))
 	cases := make([]Case, 200)
 	for i := range cases {
 		cases[i] = Case{ID: strconv.Itoa(i), Sample: Sample{Input: "q", Output: "answer " + strconv.Itoa(i)}}

@@ -22,8 +22,8 @@ func TestJudgeUsageRefused(t *testing.T) {
 		tokens int
 		cost   float64
 	}{{-1000, 0}, {math.MaxInt, 0}, {10, -1}, {10, math.NaN()}, {10, math.Inf(1)}} {
-		g := NewLLMJudge("Names the capital.", JudgeOptions{}, NewJudgePool(usageJudge(u.tokens, u.cost)),
-			WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Tokens: 1 << 20}})) // room for the call's reservation
+		g := must(NewLLMJudge("Names the capital.", JudgeOptions{}, NewJudgePool(usageJudge(u.tokens, u.cost)),
+			WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Tokens: 1 << 20}}))) // room for the call's reservation
 		got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 		if got.Status != StatusNotGraded || !strings.Contains(got.Reason, "impossible usage") {
 			t.Errorf("usage %d tokens, $%v: %v (%s), want not graded naming the usage", u.tokens, u.cost, got.Status, got.Reason)
@@ -39,14 +39,14 @@ func TestJudgeBudgetSaturates(t *testing.T) {
 	}
 	pool := NewJudgePool(usageJudge(maxCallTokens, 0))
 	pool.tokens = math.MaxInt - 10
-	g := NewLLMJudge("Names the capital.", JudgeOptions{}, pool, WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Tokens: 100}}))
+	g := must(NewLLMJudge("Names the capital.", JudgeOptions{}, pool, WithJudgePolicy(JudgePolicy{Budget: JudgeBudget{Tokens: 100}})))
 	got := g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 	if got.Status != StatusNotGraded || pool.tokens != math.MaxInt-10 {
 		t.Errorf("spent budget: %v (%s), tokens %d; want not graded, tokens unchanged", got.Status, got.Reason, pool.tokens)
 	}
 	pool = NewJudgePool(usageJudge(maxCallTokens, 0))
 	pool.tokens = math.MaxInt - 10
-	g = NewLLMJudge("Names the capital.", JudgeOptions{}, pool)
+	g = must(NewLLMJudge("Names the capital.", JudgeOptions{}, pool))
 	g.Grade(context.Background(), &Sample{Input: "Capital of France?", Output: "Paris."})
 	if pool.tokens != math.MaxInt {
 		t.Errorf("tokens %d after adding %d to MaxInt-10, want MaxInt (saturated)", pool.tokens, maxCallTokens)

@@ -316,9 +316,13 @@ var (
 
 // NewLLMJudge returns a grader that asks the judges configured by with
 // ([WithJudges] or a [JudgePool], and the judge policy options) whether the
-// output meets rubric.
-func NewLLMJudge(rubric string, opts JudgeOptions, with ...CompilerOption) *LLMJudge {
-	return &LLMJudge{newJudgeGrader("llm_judge", opts, judgeTask{rubric: rubric, showExpected: true, showContext: true}, with)}
+// output meets rubric. It returns an error when rubric is empty or only
+// white space: the judges would be asked about no criterion.
+func NewLLMJudge(rubric string, opts JudgeOptions, with ...CompilerOption) (*LLMJudge, error) {
+	if strings.TrimSpace(rubric) == "" {
+		return nil, fmt.Errorf("proctor: llm_judge rubric %q: want a criterion to judge against", rubric)
+	}
+	return &LLMJudge{newJudgeGrader("llm_judge", opts, judgeTask{rubric: rubric, showExpected: true, showContext: true}, with)}, nil
 }
 
 // NewFaithfulness returns an [LLMJudge] with the built-in faithfulness
@@ -528,10 +532,8 @@ func judgeSpecs(m map[string]Builder) {
 	m["llm_judge"] = func(o *SpecOptions) (Grader, error) {
 		rubric := o.RequireString("rubric")
 		jo, with := judgeSpecOptions(o)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewLLMJudge(rubric, jo, with...), nil
+		g, err := NewLLMJudge(rubric, jo, with...)
+		return specGrader(o, "rubric", g, err)
 	}
 	m["llm_score"] = llmScoreSpec
 	m["llm_category"] = llmCategorySpec

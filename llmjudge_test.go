@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,7 @@ func TestJudgeSpecErrors(t *testing.T) {
 	}{
 		{`{"type":"llm_judge"}`, "rubric", "rubric is required"},
 		{`{"type":"llm_judge","rubric":""}`, "rubric", "an empty rubric"},
+		{`{"type":"llm_judge","rubric":" \n\t"}`, "rubric", "a rubric of white space"},
 		{`{"type":"llm_judge","rubric":"r","scale":[1,4]}`, "scale", "scale is not an llm_judge option"},
 		{`{"type":"llm_score","rubric":"r","scale":[4,1]}`, "scale", "an empty scale"},
 		{`{"type":"llm_score","rubric":"r","scale":[1,4],"pass_at":5}`, "pass_at", "pass_at off the scale"},
@@ -62,6 +64,26 @@ func TestJudgeSpecErrors(t *testing.T) {
 		if !errors.As(err, &se) || se.Option != tt.option {
 			t.Errorf("%s: got %v, want a SpecError on option %q (%s)", tt.spec, err, tt.option, tt.why)
 		}
+	}
+}
+
+// TestLLMJudgeRefusesEmptyRubric: an llm_judge with no criterion asked
+// the judges about nothing, and their verdict was taken as the grade; now
+// NewLLMJudge refuses it, naming the rubric it was given.
+func TestLLMJudgeRefusesEmptyRubric(t *testing.T) {
+	j := says("j", "fam-a", "pass", "high")
+	for _, rubric := range []string{"", " ", "\n\t "} {
+		g, err := NewLLMJudge(rubric, JudgeOptions{}, judgePoolOf(j))
+		want := "proctor: llm_judge rubric " + strconv.Quote(rubric) + ": want a criterion to judge against"
+		if err == nil || err.Error() != want || g != nil {
+			t.Errorf("rubric %q: got %v, %v; want %q", rubric, g, err, want)
+		}
+	}
+	if j.calls() != 0 {
+		t.Errorf("the judge was asked %d times", j.calls())
+	}
+	if _, err := NewLLMJudge("Names the capital.", JudgeOptions{}); err != nil {
+		t.Errorf("a rubric: %v", err)
 	}
 }
 
@@ -228,7 +250,7 @@ func TestPromptGolden(t *testing.T) {
 	score, _ := NewLLMScore("The answer names the capital.", LLMScoreOptions{})
 	ranged, _ := NewLLMScore("The answer names the capital.", LLMScoreOptions{Range: true, Threshold: 0.85})
 	graders := map[string]*judgeGrader{
-		"llm_judge":        &NewLLMJudge("The answer names the capital of France.", JudgeOptions{}).judgeGrader,
+		"llm_judge":        &must(NewLLMJudge("The answer names the capital of France.", JudgeOptions{})).judgeGrader,
 		"llm_score":        &score.judgeGrader,
 		"llm_score_range":  &ranged.judgeGrader,
 		"llm_category":     &cat.judgeGrader,

@@ -3,6 +3,7 @@ package proctor
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/proctorhq/proctor/internal/kit"
 
@@ -38,9 +39,14 @@ type LocalizationF1 struct {
 
 var _ Grader = (*LocalizationF1)(nil)
 
-// NewLocalizationF1 returns a localization grader.
-func NewLocalizationF1(opts LocalizationF1Options) *LocalizationF1 {
-	return &LocalizationF1{name: cmp.Or(opts.Name, "localization_f1"), want: opts.Expected, threshold: kit.Deref(opts.Threshold, 0.5)}
+// NewLocalizationF1 returns a localization grader. It returns an error for
+// a Threshold outside [0, 1] (or NaN).
+func NewLocalizationF1(opts LocalizationF1Options) (*LocalizationF1, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: localization_f1 %w", err)
+	}
+	return &LocalizationF1{name: cmp.Or(opts.Name, "localization_f1"), want: opts.Expected, threshold: th}, nil
 }
 
 // Name returns the grader's name.
@@ -93,8 +99,6 @@ func localizationSpec(o *SpecOptions) (Grader, error) {
 			opts.Expected = locs
 		}
 	}
-	if err := o.Err(); err != nil {
-		return nil, err
-	}
-	return NewLocalizationF1(opts), nil
+	g, err := NewLocalizationF1(opts)
+	return specGrader(o, "threshold", g, err)
 }

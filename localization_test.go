@@ -26,28 +26,28 @@ func TestLocalizationF1(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := NewLocalizationF1(LocalizationF1Options{Threshold: &tt.threshold})
+			g := must(NewLocalizationF1(LocalizationF1Options{Threshold: &tt.threshold}))
 			gr := g.Grade(t.Context(), &Sample{Output: tt.output, Expected: &want})
 			if gr.Status != tt.status || math.Abs(gr.Score-tt.score) > 1e-12 {
 				t.Errorf("got %v %.6f (%s), want %v %.6f: %s", gr.Status, gr.Score, gr.Reason, tt.status, tt.score, tt.why)
 			}
 		})
 	}
-	if gr := NewLocalizationF1(LocalizationF1Options{}).Grade(t.Context(), &Sample{Output: "a.go:1"}); gr.Status != StatusNotGraded {
+	if gr := must(NewLocalizationF1(LocalizationF1Options{})).Grade(t.Context(), &Sample{Output: "a.go:1"}); gr.Status != StatusNotGraded {
 		t.Errorf("no expected: got %v, want not_graded", gr.Status)
 	}
 	bad := "no citations here"
-	if gr := NewLocalizationF1(LocalizationF1Options{}).Grade(t.Context(), &Sample{Output: "a.go:1", Expected: &bad}); gr.Status != StatusNotGraded {
+	if gr := must(NewLocalizationF1(LocalizationF1Options{})).Grade(t.Context(), &Sample{Output: "a.go:1", Expected: &bad}); gr.Status != StatusNotGraded {
 		t.Errorf("unreadable expected: got %v, want not_graded", gr.Status)
 	}
 	// Files only in the expected locations: the score is the file F1.
 	files := `{"a.go": [], "b.go": []}`
-	if gr := NewLocalizationF1(LocalizationF1Options{}).Grade(t.Context(), &Sample{Output: "a.go:3", Expected: &files}); math.Abs(gr.Score-2.0/3) > 1e-12 {
+	if gr := must(NewLocalizationF1(LocalizationF1Options{})).Grade(t.Context(), &Sample{Output: "a.go:3", Expected: &files}); math.Abs(gr.Score-2.0/3) > 1e-12 {
 		t.Errorf("files only: got %v, want 2/3", gr.Score)
 	}
 	// Huge ranges are counted, not enumerated.
 	huge := "a.go:1-1000000000000"
-	if gr := NewLocalizationF1(LocalizationF1Options{}).Grade(t.Context(), &Sample{Output: strings.Repeat(huge+"\n", 3), Expected: &huge}); gr.Status != StatusPassed {
+	if gr := must(NewLocalizationF1(LocalizationF1Options{})).Grade(t.Context(), &Sample{Output: strings.Repeat(huge+"\n", 3), Expected: &huge}); gr.Status != StatusPassed {
 		t.Errorf("huge range: got %v (%s), want passed", gr.Status, gr.Reason)
 	}
 }
@@ -57,7 +57,7 @@ func FuzzLocalizationF1(f *testing.F) {
 		f.Add(s)
 	}
 	want := "a.go:1-10"
-	g := NewLocalizationF1(LocalizationF1Options{})
+	g := must(NewLocalizationF1(LocalizationF1Options{}))
 	f.Fuzz(func(t *testing.T, s string) {
 		gr := g.Grade(t.Context(), &Sample{Output: s, Expected: &want})
 		if gr.Status != StatusPassed && gr.Status != StatusFailed {

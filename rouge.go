@@ -99,14 +99,19 @@ type Rouge struct {
 var _ Grader = (*Rouge)(nil)
 
 // NewRouge returns a ROUGE grader. It returns an error for a variant other
-// than rouge1 .. rouge9, rougeL or rougeLsum.
+// than rouge1 .. rouge9, rougeL or rougeLsum, an unknown measure, or a
+// Threshold outside [0, 1] (or NaN).
 func NewRouge(opts RougeOptions) (*Rouge, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: rouge %w", err)
+	}
 	g := &Rouge{
 		name:      cmp.Or(opts.Name, "rouge"),
 		variant:   cmp.Or(opts.Variant, "rougeL"),
 		measure:   opts.Measure,
 		refs:      opts.References,
-		threshold: kit.Deref(opts.Threshold, 0.5),
+		threshold: th,
 	}
 	switch v := g.variant; {
 	case v == "rougeL":

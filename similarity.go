@@ -32,8 +32,8 @@ func similaritySpecs(m map[string]Builder) {
 		return g, nil
 	}
 	m["gleu"] = func(o *SpecOptions) (Grader, error) {
-		opts := GLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		return NewGLEU(opts), o.Err()
+		g, err := NewGLEU(GLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+		return specGrader(o, "threshold", g, err)
 	}
 	m["rouge"] = func(o *SpecOptions) (Grader, error) {
 		opts := RougeOptions{
@@ -60,8 +60,8 @@ func similaritySpecs(m map[string]Builder) {
 		return g, nil
 	}
 	m["token_f1"] = func(o *SpecOptions) (Grader, error) {
-		opts := TokenF1Options{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		return NewTokenF1(opts), o.Err()
+		g, err := NewTokenF1(TokenF1Options{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+		return specGrader(o, "threshold", g, err)
 	}
 	m["levenshtein"] = func(o *SpecOptions) (Grader, error) {
 		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
@@ -71,11 +71,12 @@ func similaritySpecs(m map[string]Builder) {
 			}
 			opts.MaxDistance = &d
 		}
-		return NewLevenshtein(opts), o.Err()
+		g, err := NewLevenshtein(opts)
+		return specGrader(o, "threshold", g, err)
 	}
 	m["fuzzy_match"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		return NewFuzzyMatch(opts), o.Err()
+		g, err := NewFuzzyMatch(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+		return specGrader(o, "threshold", g, err)
 	}
 	m["localization_f1"] = localizationSpec
 	m["semantic_similarity"] = func(o *SpecOptions) (Grader, error) {
@@ -83,7 +84,8 @@ func similaritySpecs(m map[string]Builder) {
 		if err := o.Err(); err != nil {
 			return nil, err
 		}
-		return newSemanticSimilarity(o.config().embedder(), opts), nil
+		g, err := newSemanticSimilarity(o.config().embedder(), opts)
+		return specGrader(o, "threshold", g, err)
 	}
 }
 
@@ -96,6 +98,22 @@ func (o *SpecOptions) OptThreshold() *float64 {
 	}
 	t := o.Threshold(0)
 	return &t
+}
+
+// specGrader returns the grader a builder's constructor made, or the spec's
+// error: the first problem the options recorded, else the constructor's
+// err recorded against option key. A builder whose getters already refused
+// every bad value never reaches the second; it keeps a value the getters
+// let through from being graded silently.
+func specGrader[G Grader](o *SpecOptions, key string, g G, err error) (Grader, error) {
+	if e := o.Err(); e != nil {
+		return nil, e
+	}
+	if err != nil {
+		o.Wrap(key, "", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // specReferences reads the reference options shared by the similarity

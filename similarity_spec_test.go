@@ -106,10 +106,10 @@ func TestSimilarityGradersHostileInput(t *testing.T) {
 	long := strings.Repeat("word Ünïcödé, punct!? ", 3000) // ~64 KB
 	inputs := []string{"", "   ", "!!! ??? ...", "\xff\xfe invalid utf-8", "日本語のテキスト", long}
 	graders := []Grader{
-		must(NewBLEU(BLEUOptions{})), NewGLEU(GLEUOptions{}), must(NewRouge(RougeOptions{})),
+		must(NewBLEU(BLEUOptions{})), must(NewGLEU(GLEUOptions{})), must(NewRouge(RougeOptions{})),
 		must(NewRouge(RougeOptions{Variant: "rougeLsum", Stemmer: true})), must(NewRouge(RougeOptions{Variant: "rouge4"})),
-		NewTokenF1(TokenF1Options{}), NewLevenshtein(EditSimilarityOptions{}), NewFuzzyMatch(EditSimilarityOptions{}),
-		NewSemanticSimilarity(nil, SemanticSimilarityOptions{}), NewLocalizationF1(LocalizationF1Options{Expected: metric.Locations{"a.go": {{Start: 1, End: 2}}}}),
+		must(NewTokenF1(TokenF1Options{})), must(NewLevenshtein(EditSimilarityOptions{})), must(NewFuzzyMatch(EditSimilarityOptions{})),
+		must(NewSemanticSimilarity(nil, SemanticSimilarityOptions{})), must(NewLocalizationF1(LocalizationF1Options{Expected: metric.Locations{"a.go": {{Start: 1, End: 2}}}})),
 	}
 	for _, g := range graders {
 		for _, out := range inputs {

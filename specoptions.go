@@ -259,7 +259,7 @@ func (o *SpecOptions) Threshold(def float64) float64 {
 	if !ok {
 		return def
 	}
-	if f < 0 || f > 1 {
+	if !kit.InUnit(f) {
 		o.Errorf("threshold", "want a number in [0, 1], got %v", f)
 		return def
 	}

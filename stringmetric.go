@@ -1,11 +1,8 @@
 package proctor
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-
-	"github.com/proctorhq/proctor/internal/kit"
 
 	"github.com/proctorhq/proctor/metric"
 )
@@ -14,12 +11,12 @@ import (
 // hamming: rapidfuzz's normalised similarities, best of the references.
 func stringMetricSpecs(m map[string]Builder) {
 	m["jaro"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		return NewJaro(opts), o.Err()
+		g, err := NewJaro(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+		return specGrader(o, "threshold", g, err)
 	}
 	m["hamming"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		return NewHamming(opts), o.Err()
+		g, err := NewHamming(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+		return specGrader(o, "threshold", g, err)
 	}
 	m["jaro_winkler"] = func(o *SpecOptions) (Grader, error) {
 		opts := JaroWinklerOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
@@ -49,19 +46,19 @@ const jaroWinklerDefaultPrefix = 0.1
 // NewJaro returns a grader on [metric.JaroSimilarity] (rapidfuzz's Jaro), best of
 // the references, passing at opts.Threshold (default 0.5). It is not
 // graded when the output's and a reference's lengths multiply past 2^30
-// code-point pairs. opts.MaxDistance is not used.
-func NewJaro(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: cmp.Or(opts.Name, "jaro"), metric: "Jaro similarity",
-		sim: metric.JaroSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5), cells: maxJaroCells}
+// code-point pairs. opts.MaxDistance is not used. It returns an error for
+// a Threshold outside [0, 1] (or NaN).
+func NewJaro(opts EditSimilarityOptions) (*EditSimilarity, error) {
+	return newEditSimilarity(opts, "jaro", "Jaro similarity", metric.JaroSimilarity, maxJaroCells)
 }
 
 // NewHamming returns a grader on [metric.HammingSimilarity] (rapidfuzz's Hamming,
 // shorter string padded), best of the references, passing at
 // opts.Threshold (default 0.5). Its work is linear, so no length limit
-// applies. opts.MaxDistance is not used.
-func NewHamming(opts EditSimilarityOptions) *EditSimilarity {
-	return &EditSimilarity{name: cmp.Or(opts.Name, "hamming"), metric: "Hamming similarity",
-		sim: metric.HammingSimilarity, refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5), cells: -1}
+// applies. opts.MaxDistance is not used. It returns an error for a
+// Threshold outside [0, 1] (or NaN).
+func NewHamming(opts EditSimilarityOptions) (*EditSimilarity, error) {
+	return newEditSimilarity(opts, "hamming", "Hamming similarity", metric.HammingSimilarity, -1)
 }
 
 // JaroWinklerOptions configure [NewJaroWinkler]. The zero value compares
@@ -81,7 +78,8 @@ type JaroWinklerOptions struct {
 
 // NewJaroWinkler returns a grader on [metric.JaroWinklerSimilarity] (rapidfuzz's
 // JaroWinkler), best of the references. It returns an error when
-// PrefixWeight lies outside [0, 0.25]. The output is not graded when its
+// PrefixWeight lies outside [0, 0.25] or Threshold outside [0, 1] (or
+// either is NaN). The output is not graded when its
 // and a reference's lengths multiply past 2^30 code-point pairs.
 func NewJaroWinkler(opts JaroWinklerOptions) (*EditSimilarity, error) {
 	w := jaroWinklerDefaultPrefix
@@ -91,7 +89,7 @@ func NewJaroWinkler(opts JaroWinklerOptions) (*EditSimilarity, error) {
 	if math.IsNaN(w) || w < 0 || w > 0.25 {
 		return nil, fmt.Errorf("proctor: jaro_winkler prefix weight %v: must lie in [0, 0.25]", w)
 	}
-	return &EditSimilarity{name: cmp.Or(opts.Name, "jaro_winkler"), metric: "Jaro-Winkler similarity",
-		sim:  func(a, b string) float64 { return metric.JaroWinklerSimilarity(a, b, w) },
-		refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5), cells: maxJaroCells}, nil
+	sim := func(a, b string) float64 { return metric.JaroWinklerSimilarity(a, b, w) }
+	return newEditSimilarity(EditSimilarityOptions{References: opts.References, Threshold: opts.Threshold, Name: opts.Name},
+		"jaro_winkler", "Jaro-Winkler similarity", sim, maxJaroCells)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -104,14 +105,14 @@ func TestStringMetricGraders(t *testing.T) {
 		s    *proctor.Sample
 		want proctor.Status
 	}{
-		{"jaro passes near match", proctor.NewJaro(proctor.EditSimilarityOptions{Threshold: proctor.Ptr(0.9)}), paris, proctor.StatusPassed},
-		{"jaro fails far", proctor.NewJaro(proctor.EditSimilarityOptions{}), &proctor.Sample{Output: "abc", Expected: proctor.Ptr("xyz")}, proctor.StatusFailed},
-		{"hamming pads", proctor.NewHamming(proctor.EditSimilarityOptions{Threshold: proctor.Ptr(0.9)}), paris, proctor.StatusFailed},
-		{"hamming best of refs", proctor.NewHamming(proctor.EditSimilarityOptions{References: []string{"xxxxx", "Paris"}, Threshold: proctor.Ptr(1.0)}), paris, proctor.StatusPassed},
-		{"no reference", proctor.NewJaro(proctor.EditSimilarityOptions{}), &proctor.Sample{Output: "x"}, proctor.StatusNotGraded},
-		{"levenshtein max_distance pass", proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(1)}), paris, proctor.StatusPassed},
-		{"levenshtein max_distance fail", proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(0)}), paris, proctor.StatusFailed},
-		{"levenshtein max_distance and threshold", proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(1), Threshold: proctor.Ptr(0.9)}), paris, proctor.StatusFailed},
+		{"jaro passes near match", proctest.Must(proctor.NewJaro(proctor.EditSimilarityOptions{Threshold: proctor.Ptr(0.9)})), paris, proctor.StatusPassed},
+		{"jaro fails far", proctest.Must(proctor.NewJaro(proctor.EditSimilarityOptions{})), &proctor.Sample{Output: "abc", Expected: proctor.Ptr("xyz")}, proctor.StatusFailed},
+		{"hamming pads", proctest.Must(proctor.NewHamming(proctor.EditSimilarityOptions{Threshold: proctor.Ptr(0.9)})), paris, proctor.StatusFailed},
+		{"hamming best of refs", proctest.Must(proctor.NewHamming(proctor.EditSimilarityOptions{References: []string{"xxxxx", "Paris"}, Threshold: proctor.Ptr(1.0)})), paris, proctor.StatusPassed},
+		{"no reference", proctest.Must(proctor.NewJaro(proctor.EditSimilarityOptions{})), &proctor.Sample{Output: "x"}, proctor.StatusNotGraded},
+		{"levenshtein max_distance pass", proctest.Must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(1)})), paris, proctor.StatusPassed},
+		{"levenshtein max_distance fail", proctest.Must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(0)})), paris, proctor.StatusFailed},
+		{"levenshtein max_distance and threshold", proctest.Must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{MaxDistance: proctor.Ptr(1), Threshold: proctor.Ptr(0.9)})), paris, proctor.StatusFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,7 +130,7 @@ func TestStringMetricGraders(t *testing.T) {
 // TestJaroLimit checks that a pair too long to compare is not graded.
 func TestJaroLimit(t *testing.T) {
 	long := strings.Repeat("a", 40000)
-	g := proctor.NewJaro(proctor.EditSimilarityOptions{})
+	g := proctest.Must(proctor.NewJaro(proctor.EditSimilarityOptions{}))
 	if got := g.Grade(context.Background(), &proctor.Sample{Output: long, Expected: proctor.Ptr(long)}); got.Status != proctor.StatusNotGraded {
 		t.Errorf("got %v, want not graded (over the pair limit)", got)
 	}

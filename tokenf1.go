@@ -3,6 +3,7 @@ package proctor
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/proctorhq/proctor/internal/kit"
 
@@ -32,9 +33,14 @@ type TokenF1 struct {
 
 var _ Grader = (*TokenF1)(nil)
 
-// NewTokenF1 returns a token F1 grader.
-func NewTokenF1(opts TokenF1Options) *TokenF1 {
-	return &TokenF1{name: cmp.Or(opts.Name, "token_f1"), refs: opts.References, threshold: kit.Deref(opts.Threshold, 0.5)}
+// NewTokenF1 returns a token F1 grader. It returns an error for a
+// Threshold outside [0, 1] (or NaN).
+func NewTokenF1(opts TokenF1Options) (*TokenF1, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: token_f1 %w", err)
+	}
+	return &TokenF1{name: cmp.Or(opts.Name, "token_f1"), refs: opts.References, threshold: th}, nil
 }
 
 // Name returns the grader's name.

@@ -120,7 +120,8 @@ var (
 )
 
 // NewWeighted returns a weighted set. It returns an error when there is no
-// child, a weight is negative or not finite, or all weights are 0.
+// child, a weight is negative or not finite, all weights are 0, or
+// opts.Threshold lies outside [0, 1] (or is NaN).
 func NewWeighted(children []WeightedCheck, opts WeightedOptions) (*Weighted, error) {
 	if len(children) == 0 {
 		return nil, errors.New("proctor: weighted needs at least one grader")
@@ -140,7 +141,10 @@ func NewWeighted(children []WeightedCheck, opts WeightedOptions) (*Weighted, err
 		g.checks[i], g.weights[i] = c.Check, c.Weight
 	}
 	if opts.Threshold != nil {
-		t := *opts.Threshold
+		t, err := kit.UnitThreshold(opts.Threshold, 0)
+		if err != nil {
+			return nil, fmt.Errorf("proctor: weighted %w", err)
+		}
 		g.threshold = &t
 	}
 	return g, nil

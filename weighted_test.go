@@ -84,3 +84,23 @@ func ExampleNewWeighted() {
 	fmt.Println(g.Grade(context.Background(), &proctor.Sample{Output: "Paris."}))
 	// Output: passed (score 0.75): weighted score 0.7500 >= threshold 0.7000
 }
+
+// TestWeightedRefusesBadThreshold: a weighted set with a threshold outside
+// [0, 1] (or NaN) is refused when built; a negative one passed a set
+// whose every child failed.
+func TestWeightedRefusesBadThreshold(t *testing.T) {
+	children := []proctor.WeightedCheck{{Check: fixed("a", proctor.Fail("no")), Weight: 1}}
+	for _, bad := range []float64{-0.1, 1.1, math.NaN()} {
+		g, err := proctor.NewWeighted(children, proctor.WeightedOptions{Threshold: &bad})
+		if want := fmt.Sprintf("proctor: weighted threshold %v: want 0 to 1", bad); err == nil || err.Error() != want || g != nil {
+			t.Errorf("threshold %v: got %v, %v; want %q", bad, g, err, want)
+		}
+	}
+	g, err := proctor.NewWeighted(children, proctor.WeightedOptions{Threshold: proctor.Ptr(0.0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr := g.Grade(context.Background(), &proctor.Sample{}); gr.Status != proctor.StatusPassed {
+		t.Errorf("threshold 0: got %v, want passed (every score reaches 0)", gr)
+	}
+}

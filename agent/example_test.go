@@ -91,7 +91,10 @@ func ExampleConversationRubric() {
 	}
 	judges := proctor.WithJudges(proctor.JudgeModel{Name: "j1", Family: "acme", Model: "acme-judge-1", Call: judge})
 	rubric, _ := agent.ConversationRubric("knowledge_retention")
-	g := agent.NewConversationJudge(rubric, proctor.JudgeOptions{}, judges)
+	g, err := agent.NewConversationJudge(rubric, proctor.JudgeOptions{}, judges)
+	if err != nil {
+		panic(err)
+	}
 
 	s := &proctor.Sample{Messages: []proctor.Message{
 		{Role: "user", Content: "I am Sam. Book me a table."},

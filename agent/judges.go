@@ -53,8 +53,12 @@ var (
 // NewTrajectoryJudge returns a grader that asks the judges configured by
 // with ([proctor.WithJudges] or a [proctor.JudgePool], and the judge
 // policy options; built without them, those of the Runner grading the
-// sample) whether the agent's path meets rubric.
-func NewTrajectoryJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.CompilerOption) *TrajectoryJudge {
+// sample) whether the agent's path meets rubric. It returns an error when
+// rubric is empty or only white space.
+func NewTrajectoryJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.CompilerOption) (*TrajectoryJudge, error) {
+	if err := checkRubric("trajectory_judge", rubric); err != nil {
+		return nil, err
+	}
 	task := "Decide whether the path the AI agent took (its tool calls, in order) satisfies the criterion."
 	return &TrajectoryJudge{newPathJudge("trajectory_judge", task, opts, with, func(s *proctor.Sample, red func(string) string) ([]proctor.JudgeMaterial, string) {
 		if len(s.ToolCalls) == 0 {
@@ -62,7 +66,16 @@ func NewTrajectoryJudge(rubric string, opts proctor.JudgeOptions, with ...procto
 		}
 		return append(criterionAndInput(rubric, s, red),
 			proctor.JudgeMaterial{Tag: "trajectory", Title: "Tool calls the AI agent made, in order", Text: red(describeCalls(s.ToolCalls))}), ""
-	})}
+	})}, nil
+}
+
+// checkRubric refuses a rubric with nothing in it: the judges would be
+// asked about no criterion.
+func checkRubric(typ, rubric string) error {
+	if strings.TrimSpace(rubric) == "" {
+		return fmt.Errorf("agent: %s rubric %q: want a criterion to judge against", typ, rubric)
+	}
+	return nil
 }
 
 // ConversationJudge passes when the judges find a whole conversation (the
@@ -80,8 +93,12 @@ var (
 
 // NewConversationJudge returns a grader that asks the judges configured by
 // with whether the sample's conversation meets rubric (one of the
-// built-in rubrics, [ConversationRubric], or your own).
-func NewConversationJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.CompilerOption) *ConversationJudge {
+// built-in rubrics, [ConversationRubric], or your own). It returns an
+// error when rubric is empty or only white space.
+func NewConversationJudge(rubric string, opts proctor.JudgeOptions, with ...proctor.CompilerOption) (*ConversationJudge, error) {
+	if err := checkRubric("conversation_judge", rubric); err != nil {
+		return nil, err
+	}
 	task := "Decide whether the AI system's side of the conversation satisfies the criterion."
 	return &ConversationJudge{newPathJudge("conversation_judge", task, opts, with, func(s *proctor.Sample, red func(string) string) ([]proctor.JudgeMaterial, string) {
 		if len(s.Messages) == 0 {
@@ -96,7 +113,7 @@ func NewConversationJudge(rubric string, opts proctor.JudgeOptions, with ...proc
 			m = append(m, proctor.JudgeMaterial{Tag: fmt.Sprintf("turn_%d", i+1), Title: fmt.Sprintf("Turn %d (%s)", i+1, msg.Role), Text: red(text)})
 		}
 		return m, ""
-	})}
+	})}, nil
 }
 
 // criterionAndInput is the material every path judge quotes first: the
@@ -156,19 +173,24 @@ func ConversationRubric(criterion string) (string, bool) {
 
 // judgeSpecs registers trajectory_judge and conversation_judge.
 func judgeSpecs(m map[string]proctor.Builder) {
-	build := func(mk func(string, proctor.JudgeOptions, ...proctor.CompilerOption) proctor.Grader, rubric func(*proctor.SpecOptions) string) proctor.Builder {
+	build := func(mk func(string, proctor.JudgeOptions, ...proctor.CompilerOption) (proctor.Grader, error), rubric func(*proctor.SpecOptions) string) proctor.Builder {
 		return func(o *proctor.SpecOptions) (proctor.Grader, error) {
 			r := rubric(o)
 			if err := o.Err(); err != nil {
 				return nil, err
 			}
-			return mk(r, proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, o.Injected()), nil
+			g, err := mk(r, proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, o.Injected())
+			if err != nil {
+				o.Wrap("rubric", "", err)
+				return nil, o.Err()
+			}
+			return g, nil
 		}
 	}
-	m["trajectory_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) proctor.Grader {
+	m["trajectory_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) (proctor.Grader, error) {
 		return NewTrajectoryJudge(r, jo, with...)
 	}, func(o *proctor.SpecOptions) string { return o.RequireString("rubric") })
-	m["conversation_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) proctor.Grader {
+	m["conversation_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) (proctor.Grader, error) {
 		return NewConversationJudge(r, jo, with...)
 	}, conversationSpecRubric)
 }

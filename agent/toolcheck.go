@@ -457,8 +457,13 @@ type ToolCallF1 struct {
 var _ proctor.Grader = (*ToolCallF1)(nil)
 
 // NewToolCallF1 returns a grader for the expected tool names. It returns an
-// error when expected is empty or holds an empty name.
+// error when expected is empty or holds an empty name, or when Threshold
+// lies outside [0, 1] (or is NaN).
 func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, error) {
+	th, err := kit.UnitThreshold(opts.Threshold, 1)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: tool_call_f1 %w", err)
+	}
 	if opts.Calls != nil {
 		if len(expected) > 0 {
 			return nil, errors.New("proctor: tool_call_f1: give expected names or expected calls, not both")
@@ -479,7 +484,7 @@ func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, erro
 		if len(keys) == 0 {
 			return nil, errors.New("proctor: tool_call_f1 needs at least one expected call")
 		}
-		return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: keys, withArgs: true, threshold: kit.Deref(opts.Threshold, 1)}, nil
+		return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: keys, withArgs: true, threshold: th}, nil
 	}
 	var names []string
 	for _, n := range expected {
@@ -494,7 +499,7 @@ func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, erro
 	if len(names) == 0 {
 		return nil, errors.New("proctor: tool_call_f1 needs at least one expected tool name")
 	}
-	return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: names, threshold: kit.Deref(opts.Threshold, 1)}, nil
+	return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: names, threshold: th}, nil
 }
 
 // Name returns the grader's name.

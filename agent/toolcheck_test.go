@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"sync"
 	"testing"
@@ -372,4 +373,28 @@ func TestToolCallF1WithArguments(t *testing.T) {
 		{Spec: `{"type":"tool_call_f1","expected_calls":[{"name":"WeatherForecast","arguments":{"location":"Oslo"}}]}`, Want: proctor.StatusFailed},
 		{Spec: `{"type":"tool_call_f1","expected_calls":[]}`, WantErr: true},
 	})
+}
+
+// TestToolGradersRefuseBadThreshold: tool_call_f1 and tool_sequence (with
+// calls) refuse a threshold outside [0, 1] or NaN when built; a negative
+// one passed an agent that called nothing it was meant to.
+func TestToolGradersRefuseBadThreshold(t *testing.T) {
+	calls := []proctor.ToolCall{{Name: "get_weather", Arguments: json.RawMessage(`{}`)}}
+	for _, bad := range []float64{-0.5, 1.5, math.NaN()} {
+		_, err := agent.NewToolCallF1([]string{"get_weather"}, agent.ToolCallF1Options{Threshold: &bad})
+		if want := fmt.Sprintf("proctor: tool_call_f1 threshold %v: want 0 to 1", bad); err == nil || err.Error() != want {
+			t.Errorf("tool_call_f1 threshold %v: got %v, want %q", bad, err, want)
+		}
+		_, err = agent.NewToolSequence(nil, agent.ToolSequenceOptions{Calls: calls, Mode: agent.SequenceExact, Threshold: &bad})
+		if want := fmt.Sprintf("proctor: tool_sequence threshold %v: want 0 to 1", bad); err == nil || err.Error() != want {
+			t.Errorf("tool_sequence threshold %v: got %v, want %q", bad, err, want)
+		}
+	}
+	g, err := agent.NewToolCallF1([]string{"get_weather"}, agent.ToolCallF1Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr := g.Grade(context.Background(), &proctor.Sample{Output: `{"tool_calls":[]}`}); gr.Status != proctor.StatusFailed {
+		t.Errorf("default threshold, nothing called: got %v, want failed", gr)
+	}
 }

@@ -234,8 +234,8 @@ var _ proctor.Grader = (*ToolSequence)(nil)
 
 // NewToolSequence returns a grader for the call order names; empty names
 // (and no Calls) expect no tool calls. It returns an error for an empty
-// name or pattern, an unknown mode, a negative max, or Calls given with
-// names or in subsequence mode.
+// name or pattern, an unknown mode, a negative max, a Threshold outside
+// [0, 1] (or NaN), or Calls given with names or in subsequence mode.
 func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, error) {
 	if slices.Contains(names, "") {
 		return nil, errors.New("proctor: tool_sequence: empty tool name")
@@ -248,8 +248,12 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 			return nil, fmt.Errorf("proctor: tool_sequence: max %q: %d: want a tool name and a count >= 0", k, n)
 		}
 	}
+	th, err := kit.UnitThreshold(opts.Threshold, 1)
+	if err != nil {
+		return nil, fmt.Errorf("proctor: tool_sequence %w", err)
+	}
 	g := &ToolSequence{name: cmp.Or(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
-		threshold: kit.Deref(opts.Threshold, 1)}
+		threshold: th}
 	for _, k := range slices.Sorted(maps.Keys(opts.Max)) {
 		g.caps = append(g.caps, toolCap{k, opts.Max[k]})
 	}

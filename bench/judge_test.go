@@ -75,7 +75,7 @@ func BenchmarkJudgeThroughput(b *testing.B) {
 			for i := range cases {
 				cases[i] = proctor.Case{ID: strconv.Itoa(i), Sample: proctor.Sample{Input: "latency " + lat.String() + " ;", Output: "answer " + strconv.Itoa(i)}}
 			}
-			check := proctor.Check{Grader: proctor.NewLLMJudge("r", proctor.JudgeOptions{})}
+			check := proctor.Check{Grader: must(proctor.NewLLMJudge("r", proctor.JudgeOptions{}))}
 			var total time.Duration
 			for b.Loop() {
 				// A new pool each run: no reply is cached.

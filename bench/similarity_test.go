@@ -50,12 +50,12 @@ func BenchmarkSimilarity(b *testing.B) {
 		s := &proctor.Sample{Output: out, Expected: &exp}
 		size := "/" + map[int]string{200: "200w", 2000: "2000w"}[n]
 		graders := []proctor.Grader{
-			must(proctor.NewBLEU(proctor.BLEUOptions{})), proctor.NewGLEU(proctor.GLEUOptions{}),
+			must(proctor.NewBLEU(proctor.BLEUOptions{})), must(proctor.NewGLEU(proctor.GLEUOptions{})),
 			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge1"})), must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge2"})),
 			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL"})), must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeLsum"})),
 			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL", Stemmer: true})),
-			proctor.NewTokenF1(proctor.TokenF1Options{}), proctor.NewLevenshtein(proctor.EditSimilarityOptions{}), proctor.NewFuzzyMatch(proctor.EditSimilarityOptions{}),
-			proctor.NewSemanticSimilarity(nil, proctor.SemanticSimilarityOptions{}),
+			must(proctor.NewTokenF1(proctor.TokenF1Options{})), must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{})), must(proctor.NewFuzzyMatch(proctor.EditSimilarityOptions{})),
+			must(proctor.NewSemanticSimilarity(nil, proctor.SemanticSimilarityOptions{})),
 		}
 		names := []string{"bleu", "gleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeL_stem", "token_f1", "levenshtein", "fuzzy_match", "semantic_lexical"}
 		for i, g := range graders {

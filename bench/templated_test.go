@@ -37,7 +37,7 @@ func literalValueSpecs() []valueSpecBench {
 		{"choice", `{"type":"choice","expected":"C"}`, " Answer: C", proctor.StatusPassed,
 			must(proctor.NewChoice(proctor.ChoiceOptions{Expected: "C"}))},
 		{"token_f1", `{"type":"token_f1","expected":"the cat sat on the mat","threshold":0.01}`, " the cat sat on the mat", proctor.StatusPassed,
-			proctor.NewTokenF1(proctor.TokenF1Options{References: []string{"the cat sat on the mat"}, Threshold: proctor.Ptr(0.01)})},
+			must(proctor.NewTokenF1(proctor.TokenF1Options{References: []string{"the cat sat on the mat"}, Threshold: proctor.Ptr(0.01)}))},
 	}
 }
 

@@ -21,7 +21,7 @@ func BenchmarkWorkloadSimilarity(b *testing.B) {
 		grader func(threshold float64) proctor.Grader
 	}{
 		{"levenshtein", func(t float64) proctor.Grader {
-			return proctor.NewLevenshtein(proctor.EditSimilarityOptions{Threshold: &t})
+			return must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{Threshold: &t}))
 		}},
 		{"rouge_l", func(t float64) proctor.Grader {
 			return must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL", Threshold: &t}))

@@ -19,10 +19,10 @@ func BenchmarkWorkloadStringMetrics(b *testing.B) {
 		name string
 		g    proctor.Grader
 	}{
-		{"levenshtein", proctor.NewLevenshtein(proctor.EditSimilarityOptions{})},
-		{"jaro", proctor.NewJaro(proctor.EditSimilarityOptions{})},
+		{"levenshtein", must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{}))},
+		{"jaro", must(proctor.NewJaro(proctor.EditSimilarityOptions{}))},
 		{"jaro_winkler", jw},
-		{"hamming", proctor.NewHamming(proctor.EditSimilarityOptions{})},
+		{"hamming", must(proctor.NewHamming(proctor.EditSimilarityOptions{}))},
 		{"chrf", chrf},
 		{"chrf++", chrfpp},
 	}

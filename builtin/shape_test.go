@@ -16,6 +16,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/agent"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/openaievals"
 )
 
@@ -58,7 +59,7 @@ func declarations(t *testing.T, dir string) []*ast.File {
 
 var (
 	judgeInput = []openaievals.EvalMessage{{Role: "user", Content: "{{sample.output_text}}"}}
-	tokenF1    = proctor.NewTokenF1(proctor.TokenF1Options{})
+	tokenF1    = proctest.Must(proctor.NewTokenF1(proctor.TokenF1Options{}))
 	long       = strings.Repeat("(", 100)
 )
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // TestCalibrationKappa checks Cohen's kappa against the worked example in
@@ -56,7 +57,7 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Run(context.Background(), proctor.NewLLMJudge("names Paris", proctor.JudgeOptions{}, proctor.NewJudgePool(j)), samples)
+	c, err := Run(context.Background(), proctest.Must(proctor.NewLLMJudge("names Paris", proctor.JudgeOptions{}, proctor.NewJudgePool(j))), samples)
 	if err != nil {
 		t.Fatal(err)
 	}

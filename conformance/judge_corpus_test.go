@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/openaievals"
 )
 
@@ -117,7 +118,7 @@ func corpusGrader(t *testing.T, c corpusReply, with proctor.Option) proctor.Grad
 	var err error
 	switch c.Grader {
 	case "llm_judge":
-		g = proctor.NewLLMJudge(rubric, proctor.JudgeOptions{}, with)
+		g = proctest.Must(proctor.NewLLMJudge(rubric, proctor.JudgeOptions{}, with))
 	case "llm_answer_match":
 		g = proctor.NewLLMAnswerMatch(proctor.LLMAnswerMatchOptions{}, with)
 	case "faithfulness":

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/proctortest"
 )
 
@@ -145,7 +146,7 @@ func TestHelperRun(t *testing.T) {
 			return `{"criterion":"names Paris","violations":"none","basis":"answer","verdict":"pass","confidence":"high"}`, nil
 		}}
 	pool := proctor.NewJudgePool(judge)
-	capital := proctor.Check{Grader: proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, pool)}
+	capital := proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, pool))}
 	cases := []proctor.Case{
 		{ID: "ok", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Paris"}}},
 		{ID: "wrong", Split: "holdout", Sample: proctor.Sample{Expected: proctor.Ptr("Paris")}, Outputs: []proctor.Sample{{Output: "Lyon"}}, Checks: []proctor.Check{capital}},
@@ -180,7 +181,7 @@ func TestRunReportsJudgeStats(t *testing.T) {
 			return `{"criterion":"names Paris","violations":"none","basis":"answer","verdict":"pass","confidence":"high"}`, nil
 		}}
 	pool := proctor.NewJudgePool(judge)
-	g := proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, pool)
+	g := proctest.Must(proctor.NewLLMJudge("The answer names the capital of France.", proctor.JudgeOptions{}, pool))
 	r := proctor.NewRunner(pool)
 	rep := proctortest.Run(t, r, []proctor.Case{{ID: "capital", Sample: proctor.Sample{Input: "Capital of France?", Output: "Paris."},
 		Checks: []proctor.Check{{Grader: g}}}})

@@ -1,6 +1,10 @@
 package kit
 
-import "testing"
+import (
+	"fmt"
+	"math"
+	"testing"
+)
 
 func TestClipRunes(t *testing.T) {
 	for _, c := range []struct {
@@ -42,3 +46,28 @@ func TestNormJSON(t *testing.T) {
 		t.Error("NormJSON(func) should fail")
 	}
 }
+
+func TestUnitThreshold(t *testing.T) {
+	nan := math.NaN()
+	for _, tt := range []struct {
+		t    *float64
+		want float64
+		err  string
+	}{
+		{nil, 0.5, ""},
+		{ptr(0), 0, ""},
+		{ptr(1), 1, ""},
+		{ptr(0.25), 0.25, ""},
+		{ptr(-0.5), 0, "threshold -0.5: want 0 to 1"},
+		{ptr(1.5), 0, "threshold 1.5: want 0 to 1"},
+		{&nan, 0, "threshold NaN: want 0 to 1"},
+		{ptr(math.Inf(-1)), 0, "threshold -Inf: want 0 to 1"},
+	} {
+		got, err := UnitThreshold(tt.t, 0.5)
+		if gotErr := fmt.Sprint(err); tt.err == "" && err != nil || tt.err != "" && gotErr != tt.err || got != tt.want {
+			t.Errorf("UnitThreshold(%v) = %v, %v; want %v, %q", Deref(tt.t, -1), got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func ptr(f float64) *float64 { return &f }

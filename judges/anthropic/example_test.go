@@ -32,8 +32,11 @@ func ExampleNew() {
 		panic(err)
 	}
 	pool := proctor.NewJudgePool(judge.JudgeModel("claude", "anthropic"))
-	g := proctor.NewLLMJudge("names the capital of France", proctor.JudgeOptions{}, pool).
-		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris"})
+	capital, err := proctor.NewLLMJudge("names the capital of France", proctor.JudgeOptions{}, pool)
+	if err != nil {
+		panic(err)
+	}
+	g := capital.Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris"})
 	vote := g.Evidence.(*proctor.JudgeEvidence).Judges[0]
 	st := pool.Stats()[0]
 	fmt.Println(g.Status, "-", vote.Reasoning)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // fakeAPI answers as Anthropic documents the Messages API: POST
@@ -106,8 +107,8 @@ func newJudge(t *testing.T, f *fakeAPI, o Options) *Judge {
 func grade(t *testing.T, j *Judge, retry int) (proctor.Grade, proctor.JudgeStats) {
 	t.Helper()
 	pool := proctor.NewJudgePool(j.JudgeModel("claude", "anthropic"))
-	g := proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool,
-		proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: retry, Base: time.Millisecond, Max: 2 * time.Millisecond}})).
+	g := proctest.Must(proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool,
+		proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: retry, Base: time.Millisecond, Max: 2 * time.Millisecond}}))).
 		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris", Model: proctor.Model{Family: "openai"}})
 	return g, pool.Stats()[0]
 }
@@ -268,7 +269,7 @@ func TestRefusedParametersLearnedOnce(t *testing.T) {
 	j := newJudge(t, f, Options{})
 	pool := proctor.NewJudgePool(j.JudgeModel("claude", "anthropic"))
 	r := proctor.NewRunner(pool, proctor.WithConcurrency(8), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
-		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{})}))
+		proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}))}))
 	cases := make([]proctor.Case, 20)
 	for i := range cases {
 		cases[i] = proctor.Case{ID: strconv.Itoa(i), Sample: proctor.Sample{Input: "Capital of France?", Output: "Paris " + strconv.Itoa(i)}}

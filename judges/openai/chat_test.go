@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // chatServer answers chat completions with status and body, recording the
@@ -129,7 +130,7 @@ func TestChatAsPoolJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := proctor.NewJudgePool(c.JudgeModel("j1", "fam-a"))
-	g := proctor.NewLLMJudge("r", proctor.JudgeOptions{}, p, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Base: 1}}))
+	g := proctest.Must(proctor.NewLLMJudge("r", proctor.JudgeOptions{}, p, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Base: 1}})))
 	gr := g.Grade(context.Background(), &proctor.Sample{Output: "Paris", Model: proctor.Model{Family: "fam-z"}})
 	if gr.Status != proctor.StatusPassed {
 		t.Errorf("got %v (%s), want passed after one retry", gr.Status, gr.Reason)

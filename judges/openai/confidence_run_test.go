@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // scriptedCase is what the scripted primary judge does with case i: hard
@@ -102,7 +103,7 @@ func TestScriptedRunConfidence(t *testing.T) {
 			}
 			pool := proctor.NewJudgePool(judge("primary", "j1", "fam-a", mode.logprobs), judge("panel-b", "j2", "fam-b", false), judge("panel-c", "j3", "fam-c", false))
 			r := proctor.NewRunner(pool, proctor.WithConcurrency(8), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
-				proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("answers correctly", proctor.JudgeOptions{})}))
+				proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("answers correctly", proctor.JudgeOptions{}))}))
 			cases := make([]proctor.Case, n)
 			for i := range cases {
 				cases[i] = proctor.Case{ID: strconv.Itoa(i), Sample: proctor.Sample{Input: "q", Output: "answer-" + strconv.Itoa(i)}}

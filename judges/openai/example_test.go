@@ -39,8 +39,11 @@ func ExampleChatOptions_reasoning() {
 		panic(err)
 	}
 	pool := proctor.NewJudgePool(chat.JudgeModel("o4", "openai"))
-	g := proctor.NewLLMJudge("names the capital of France", proctor.JudgeOptions{}, pool).
-		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris"})
+	capital, err := proctor.NewLLMJudge("names the capital of France", proctor.JudgeOptions{}, pool)
+	if err != nil {
+		panic(err)
+	}
+	g := capital.Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris"})
 	st := pool.Stats()[0]
 	fmt.Println(g.Status, "-", g.Evidence.(*proctor.JudgeEvidence).Judges[0].Reasoning)
 	fmt.Printf("%d calls, %d error\n", st.Calls, st.Errors)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // logprobBody is a reply whose content tokens are the JSON reply cut
@@ -76,7 +77,7 @@ func TestLogprobConfidenceDecidesEscalation(t *testing.T) {
 				return proctor.JudgeModel{Name: name, Family: fam, Call: func(context.Context, string) (string, error) { return passJSON, nil }}
 			}
 			pool := proctor.NewJudgePool(c.JudgeModel("j1", "fam-a"), panelist("j2", "fam-b"), panelist("j3", "fam-c"))
-			g := proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool).
+			g := proctest.Must(proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool)).
 				Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris", Model: proctor.Model{Family: "fam-z"}})
 			ev := g.Evidence.(*proctor.JudgeEvidence)
 			first := ev.Judges[0]

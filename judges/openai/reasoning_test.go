@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 // reasoningServer answers as OpenAI documents its reasoning models on
@@ -100,7 +101,7 @@ const passJSON = `{"criterion":"names the capital","violations":"none","basis":"
 func runCases(t *testing.T, pool *proctor.JudgePool, n, concurrency int) *proctor.Report {
 	t.Helper()
 	r := proctor.NewRunner(pool, proctor.WithConcurrency(concurrency), proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}),
-		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{})}))
+		proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}))}))
 	cases := make([]proctor.Case, n)
 	for i := range cases {
 		cases[i] = proctor.Case{ID: strconv.Itoa(i), Sample: proctor.Sample{Input: "Capital of France?", Output: "Paris " + strconv.Itoa(i), Model: proctor.Model{Family: "fam-z"}}}
@@ -255,7 +256,7 @@ func TestTruncatedReplyNotGraded(t *testing.T) {
 			rs := newReasoningServer(t, func(int) string { return tt.body })
 			c, _ := NewChat(ChatOptions{BaseURL: rs.srv.URL, Model: "m"})
 			pool := proctor.NewJudgePool(c.JudgeModel("j1", "fam-a"))
-			g := proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}})).
+			g := proctest.Must(proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, pool, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}))).
 				Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: "Paris", Model: proctor.Model{Family: "fam-z"}})
 			if g.Status != proctor.StatusNotGraded || !strings.Contains(g.Reason, "reply cut off at the token limit") {
 				t.Errorf("got %v (%s), want not graded: reply cut off at the token limit", g.Status, g.Reason)

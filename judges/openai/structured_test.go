@@ -16,6 +16,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/judgehttp"
+	"github.com/proctorhq/proctor/internal/proctest"
 )
 
 const judgeReplyBody = `{"choices":[{"message":{"content":"{\"criterion\":\"x\",\"violations\":\"none\",\"basis\":\"answer\",\"verdict\":\"pass\",\"confidence\":\"high\"}"}}]}`
@@ -60,7 +61,7 @@ func (fs *formatServer) requests() []json.RawMessage {
 func grade(t *testing.T, c *Chat, output string) proctor.Grade {
 	t.Helper()
 	p := proctor.NewJudgePool(c.JudgeModel("j1", "fam-a"))
-	return proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, p, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}})).
+	return proctest.Must(proctor.NewLLMJudge("names the capital", proctor.JudgeOptions{}, p, proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 1}}))).
 		Grade(context.Background(), &proctor.Sample{Input: "Capital of France?", Output: output, Model: proctor.Model{Family: "fam-z"}})
 }
 
@@ -176,7 +177,7 @@ func proctorPrompt(t *testing.T) string {
 		got = prompt
 		return "", errors.New("captured")
 	}})
-	proctor.NewLLMJudge("r", proctor.JudgeOptions{}, p).Grade(context.Background(), &proctor.Sample{Output: "x"})
+	proctest.Must(proctor.NewLLMJudge("r", proctor.JudgeOptions{}, p)).Grade(context.Background(), &proctor.Sample{Output: "x"})
 	if got == "" {
 		t.Fatal("no prompt captured")
 	}
@@ -253,7 +254,7 @@ func TestPoolBacksOffRateLimitedEndpoint(t *testing.T) {
 	pool := proctor.NewJudgePool(c.JudgeModel("j", "fam-a"))
 	r := proctor.NewRunner(pool, proctor.WithConcurrency(16),
 		proctor.WithJudgePolicy(proctor.JudgePolicy{Retry: proctor.JudgeRetry{Attempts: 20, Base: time.Millisecond, Max: 5 * time.Millisecond}}),
-		proctor.WithChecks(proctor.Check{Grader: proctor.NewLLMJudge("r", proctor.JudgeOptions{})}))
+		proctor.WithChecks(proctor.Check{Grader: proctest.Must(proctor.NewLLMJudge("r", proctor.JudgeOptions{}))}))
 	cases := make([]proctor.Case, 100)
 	for i := range cases {
 		cases[i] = proctor.Case{ID: strconv.Itoa(i), Sample: proctor.Sample{Input: "q", Output: "answer " + strconv.Itoa(i)}}
