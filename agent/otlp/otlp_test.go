@@ -198,3 +198,38 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestFailedToolWithoutResult: a failed execute_tool span that recorded no
+// result (opt-in in the conventions) takes its status message, else its
+// error.type, as the call's result, so tool_status can say why; a recorded
+// result is kept as it is.
+func TestFailedToolWithoutResult(t *testing.T) {
+	tool := func(id string, start int, name, extra, status string) string {
+		return span(tidA, id, "aaaaaaaaaaaaaaaa", start, start+5, str("gen_ai.operation.name", "execute_tool")+","+str("gen_ai.tool.name", name)+extra, status)
+	}
+	in := line(
+		tool("0000000000000001", 100, "lookup", "", `"code":2,"message":"station offline"`),
+		tool("0000000000000002", 200, "convert", ","+str("error.type", "timeout"), `"code":2`),
+		tool("0000000000000003", 300, "book", ","+str("gen_ai.tool.call.result", `{"error":"full"}`), `"code":2,"message":"ignored"`),
+		tool("0000000000000004", 400, "quiet", "", `"code":2`),
+		span(tidA, "aaaaaaaaaaaaaaaa", "", 50, 500, "", ""),
+	)
+	traces := readAll(t, otlp.NewReader(strings.NewReader(in), otlp.Options{}))
+	if len(traces) != 1 || len(traces[0].Sample.ToolCalls) != 4 {
+		t.Fatalf("traces %+v, want one with four calls", traces)
+	}
+	calls := traces[0].Sample.ToolCalls
+	for i, want := range []string{`"station offline"`, `"timeout"`, `{"error":"full"}`, ``} {
+		if !calls[i].IsError || string(calls[i].Result) != want {
+			t.Errorf("call %d (%s): error %v, result %s; want an error with result %s", i+1, calls[i].Name, calls[i].IsError, calls[i].Result, want)
+		}
+	}
+	ch, err := proctor.NewCompiler(agent.Types()).Compile([]byte(`{"type":"tool_status"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := ch.Grader.Grade(context.Background(), &traces[0].Sample)
+	if g.Status != proctor.StatusFailed || !strings.Contains(g.Reason, "station offline") {
+		t.Errorf("tool_status: %v %q; want failed, naming the status message", g.Status, g.Reason)
+	}
+}

@@ -103,7 +103,7 @@ func (b *building) add(sp ptrace.Span, key string) bool {
 	}
 	switch op.Str() {
 	case "execute_tool":
-		return b.addTool(attrs, start, failed)
+		return b.addTool(attrs, start, failed, sp.Status().Message())
 	case "chat", "text_completion", "generate_content":
 		b.inf++
 		b.readModel(attrs, end)
@@ -116,14 +116,18 @@ func (b *building) add(sp ptrace.Span, key string) bool {
 	return false
 }
 
-// addTool reads an execute_tool span as a tool call.
-func (b *building) addTool(attrs pcommon.Map, start uint64, failed bool) bool {
+// addTool reads an execute_tool span as a tool call. A failed call that
+// recorded no result (the conventions make it opt-in) takes the span's
+// status message, else its error.type, as its result, so a reason can
+// say why it failed.
+func (b *building) addTool(attrs pcommon.Map, start uint64, failed bool, status string) bool {
 	name, ok := attrs.Get(attrToolName)
 	if !ok || name.AsString() == "" {
 		return false
 	}
 	c := proctor.ToolCall{Name: name.AsString(), IsError: failed}
-	if _, ok := attrs.Get(attrErrorType); ok {
+	errType, typed := attrs.Get(attrErrorType)
+	if typed {
 		c.IsError = true
 	}
 	if v, ok := attrs.Get(attrToolArgs); ok {
@@ -131,6 +135,15 @@ func (b *building) addTool(attrs pcommon.Map, start uint64, failed bool) bool {
 	}
 	if v, ok := attrs.Get(attrToolResult); ok {
 		c.Result = jsonValue(v)
+	}
+	if c.IsError && c.Result == nil {
+		why := status
+		if why == "" && typed {
+			why = errType.AsString()
+		}
+		if why != "" {
+			c.Result, _ = json.Marshal(why)
+		}
 	}
 	b.calls = append(b.calls, timedCall{start: start, call: c})
 	return true
