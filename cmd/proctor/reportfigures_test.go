@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestReportShowKeepsRunFigures: report show and report html of a run's
@@ -104,5 +107,65 @@ func TestReportShowKeepsTagGroups(t *testing.T) {
 	_, shown, _ := cli(t, "report", "show", out)
 	if got := lines(shown); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("report show:\n%s\nwant the run's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMergeKeepsRunFigures: report merge of a run's shards records the
+// group breakdown, the clustered SE and the corrected pass rates the whole
+// run recorded.
+func TestMergeKeepsRunFigures(t *testing.T) {
+	dir := t.TempDir()
+	var cases strings.Builder
+	for i := range 30 {
+		out := "yes"
+		if i%4 == 0 {
+			out = "no"
+		}
+		fmt.Fprintf(&cases, "  - {id: c%d, expected: \"yes\", tags: [t%d], item: {doc: d%d}, outputs: [%q]}\n", i, i%3, i/3, out)
+	}
+	suite := filepath.Join(dir, "s.yaml")
+	body := "name: figures\ncalibration: cal.json\ncluster: item.doc\ngroup_by: tags\n" +
+		"graders: [{type: exact_match, name: helpful}]\ncases:\n" + cases.String()
+	cal := `{"grader":"helpful","confusion":{"pass_passed":45,"pass_failed":5,"fail_passed":10,"fail_failed":90}}`
+	if err := os.WriteFile(suite, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cal.json"), []byte(cal), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(dir, "whole.json")
+	cli(t, "run", suite, "--out", whole)
+	var shards []string
+	for i := 1; i <= 3; i++ {
+		out := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
+		cli(t, "run", suite, "--shard", fmt.Sprintf("%d/3", i), "--out", out)
+		shards = append(shards, out)
+	}
+	code, merged, stderr := cli(t, append([]string{"report", "merge"}, shards...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	figures := func(data []byte) map[string]json.RawMessage {
+		var all map[string]json.RawMessage
+		if err := json.Unmarshal(data, &all); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]json.RawMessage{"groups": all["groups"], "clustered_se": all["clustered_se"], "judge_corrected": all["judge_corrected"]}
+	}
+	raw, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := figures(raw), figures([]byte(merged))
+	for k := range want {
+		if len(want[k]) == 0 {
+			t.Fatalf("the whole run recorded no %s", k)
+		}
+		var w, g any
+		json.Unmarshal(want[k], &w)
+		json.Unmarshal(got[k], &g)
+		if d := cmp.Diff(w, g); d != "" {
+			t.Errorf("merged %s differs from the whole run's (-whole +merged):\n%s", k, d)
+		}
 	}
 }

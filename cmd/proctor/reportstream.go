@@ -151,7 +151,9 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 			return fmt.Errorf("%w: %s: case %q at position %d, after position %d", proctor.ErrDuplicateCase, files[i], c.next.ID, c.at, last)
 		}
 		seen[c.next.ID], last = i, c.at
-		sum.Add(proctor.CaseResult{ID: c.next.ID, Verdict: c.next.Verdict.Verdict, Split: c.next.Split})
+		if err := addMerged(sum, c.next.raw); err != nil {
+			return fmt.Errorf("%s: case %q: %w", files[i], c.next.ID, err)
+		}
 		if err := j.AddRaw(c.next.raw); err != nil {
 			return err
 		}
@@ -172,7 +174,30 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 	for _, cv := range merged.Caveats {
 		sum.AddCaveat(cv)
 	}
+	// The shards are of one suite: the first one's tail says its group_by,
+	// cluster bootstrap and calibrations, and the merged cases are counted
+	// again under them, as the whole run counted its own.
+	if err := recordedSetup(rs[0], sum); err != nil {
+		return fmt.Errorf("%s: %w", files[0], err)
+	}
 	return j.Finish(sum)
+}
+
+// addMerged counts a merged case's JSON in sum: decoded slim (what the
+// splits, groups, clusters and corrected pass rates read), or whole when
+// the slim decode cannot be sure of it.
+func addMerged(sum *reportfmt.Summary, raw []byte) error {
+	var sc slimCase
+	if decodeSlim(raw, &sc) {
+		sum.Add(sc.result())
+		return nil
+	}
+	var whole proctor.CaseResult
+	if err := json.Unmarshal(raw, &whole); err != nil {
+		return jsonerr.User(raw, err)
+	}
+	sum.Add(whole)
+	return nil
 }
 
 // pickCursor returns the cursor whose case comes next: the lowest position
