@@ -181,6 +181,6 @@ func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
 // the vendored remotes folder (never the network).
 func suiteOptions(opts JSONSchemaOptions, draft string) JSONSchemaOptions {
 	opts.Draft = draft
-	opts.remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
+	opts.Remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
 	return opts
 }
