@@ -54,7 +54,7 @@ type JSONSchemaOptions struct {
 	// Files is where "$ref"s to other schema files are read from, relative
 	// to the schema ([NewJSONSchemaFile] sets it to the schema's file
 	// system). Nil refuses them. Nothing is ever read from the network or
-	// from outside Files.
+	// from outside Files (and [JSONSchemaOptions.Remotes]).
 	Files fs.FS
 	// Remotes serves "$ref"s to absolute URLs from file systems, offline:
 	// a "$ref" whose URL starts with a key is read from that key's file
