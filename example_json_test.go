@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+	"testing/fstest"
 
 	"github.com/proctorhq/proctor"
 )
@@ -179,4 +181,33 @@ func ExampleNewJSONPathEquals() {
 	fmt.Println(grade.Status)
 	// Output:
 	// passed
+}
+
+// A schema that names its shared parts by URL compiles offline with
+// Remotes: each "$ref" under the prefix is read from the file system
+// (here in memory; os.DirFS serves a folder), and nothing is fetched.
+func ExampleJSONSchemaOptions_remotes() {
+	schemas := fstest.MapFS{
+		"address.json": {Data: []byte(`{"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}`)},
+	}
+	g, err := proctor.NewJSONSchema(`{
+		"type": "object",
+		"properties": {"ship_to": {"$ref": "https://example.com/schemas/address.json"}}
+	}`, proctor.JSONSchemaOptions{Remotes: map[string]fs.FS{"https://example.com/schemas/": schemas}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, out := range []string{`{"ship_to": {"city": "Lyon"}}`, `{"ship_to": {"city": 69}}`} {
+		grade := g.Grade(context.Background(), &proctor.Sample{Output: out})
+		fmt.Println(strings.TrimSpace(grade.Status.String() + " " + grade.Reason))
+	}
+	// A URL outside every prefix is still refused.
+	_, err = proctor.NewJSONSchema(`{"$ref": "https://example.org/other.json"}`,
+		proctor.JSONSchemaOptions{Remotes: map[string]fs.FS{"https://example.com/schemas/": schemas}})
+	fmt.Println(err != nil)
+	// Output:
+	// passed
+	// failed schema violation at /ship_to/city: got number, want string
+	// true
 }

@@ -54,15 +54,28 @@ type JSONSchemaOptions struct {
 	// Files is where "$ref"s to other schema files are read from, relative
 	// to the schema ([NewJSONSchemaFile] sets it to the schema's file
 	// system). Nil refuses them. Nothing is ever read from the network or
-	// from outside Files.
+	// from outside Files (and [JSONSchemaOptions.Remotes]).
 	Files fs.FS
+	// Remotes serves "$ref"s to absolute URLs from file systems, offline:
+	// a "$ref" whose URL starts with a key is read from that key's file
+	// system, at the path that is the rest of the URL after the prefix
+	// (percent-decoded; a fragment still selects inside the file). With
+	// {"https://example.com/schemas/": fsys},
+	// "https://example.com/schemas/common/address.json#/$defs/zip" reads
+	// common/address.json from fsys. A prefix that does not end in "/" is
+	// read as if it did: "https://example.com/schemas" serves
+	// https://example.com/schemas/address.json, never
+	// https://example.com/schemas2/address.json. When prefixes overlap
+	// the longest wins. A "$ref" to any other URL is refused, as without
+	// Remotes, and so is one whose "../" resolves above the prefix, a
+	// path that leaves the file system (an encoded "%2e%2e/") and a
+	// missing file: the schema does not compile. Nothing is ever fetched
+	// from the network. Each key must be an absolute URL with
+	// a host and no query or fragment, and each file system non-nil, or
+	// the constructor returns an error.
+	Remotes map[string]fs.FS
 	// Name is shown in results; default "json_schema".
 	Name string
-
-	// remotes maps URL prefixes (http://localhost:1234/) to file systems
-	// their "$ref"s are read from, for the conformance suite's remote
-	// schemas. Nothing else sets it.
-	remotes map[string]fs.FS
 }
 
 // DefaultMaxSchemaVisits is the default [JSONSchemaOptions.MaxVisits]:

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -123,7 +125,7 @@ func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, req
 	for gi, grp := range groups {
 		g, err := NewJSONSchema(grp.Schema, opts)
 		if err != nil {
-			continue // TestJSONSchemaTestSuite reports it
+			continue // conformance's TestJSONSchemaTestSuite reports it
 		}
 		st.schemas++
 		if g.fast == nil {
@@ -268,4 +270,58 @@ func TestLeafMessage(t *testing.T) {
 			t.Errorf("%#v: leafMessage %q, the validator %q", k, got, want)
 		}
 	}
+}
+
+// The suite's files, read here for the fast path's tests, its fuzz seeds
+// and its benchmarks; conformance/jsonschema_suite_test.go runs the suite
+// itself through the public API.
+
+const suiteDir = "testdata/json-schema-test-suite"
+
+// suiteDrafts maps the suite's folders to the Draft option.
+var suiteDrafts = []struct{ dir, draft string }{
+	{"draft4", "4"}, {"draft6", "6"}, {"draft7", "7"}, {"draft2019-09", "2019-09"}, {"draft2020-12", "2020-12"},
+}
+
+type suiteGroup struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       []struct {
+		Description string          `json:"description"`
+		Data        json.RawMessage `json:"data"`
+		Valid       bool            `json:"valid"`
+	} `json:"tests"`
+}
+
+func suiteFiles(t *testing.T, pattern string) []string {
+	t.Helper()
+	files, err := fs.Glob(os.DirFS("."), pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no suite files for %s: %v", pattern, err)
+	}
+	slices.Sort(files)
+	return files
+}
+
+// readSuiteFile reads one file of the JSON Schema Test Suite and returns
+// its groups and its name without the extension.
+func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []suiteGroup
+	if err := json.Unmarshal(b, &groups); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return groups, strings.TrimSuffix(path.Base(file), ".json")
+}
+
+// suiteOptions sets the draft and serves the suite's remote schemas from
+// the vendored remotes folder (never the network).
+func suiteOptions(opts JSONSchemaOptions, draft string) JSONSchemaOptions {
+	opts.Draft = draft
+	opts.Remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
+	return opts
 }

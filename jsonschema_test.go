@@ -556,3 +556,76 @@ func parseForBench(s string) (any, error) {
 	v, _, err := newParsers(false, false).parse(s)
 	return v, err
 }
+
+// TestJSONSchemaRemotes covers JSONSchemaOptions.Remotes: a "$ref" under a
+// prefix is read from its file system (longest prefix first, a prefix
+// without "/" read as a folder), a "$ref" outside every prefix and a path
+// leaving the file system are refused, and a malformed prefix is a
+// constructor error.
+func TestJSONSchemaRemotes(t *testing.T) {
+	str := fstest.MapFS{
+		"t.json":          {Data: []byte(`{"type":"string"}`)},
+		"deep/t.json":     {Data: []byte(`{"$ref":"../t.json"}`)},
+		"deep/up.json":    {Data: []byte(`{"$ref":"../../secret.json"}`)},
+		"deep/inner.json": {Data: []byte(`{"type":"integer"}`)},
+	}
+	num := fstest.MapFS{"t.json": {Data: []byte(`{"type":"number"}`)}}
+	remotes := map[string]fs.FS{"https://example.com/s/": str, "https://example.com/s/n": num}
+	ref := func(u string) string { return `{"$ref":"` + u + `"}` }
+	// A "../" is resolved in the URL, so it lands outside the prefix; an
+	// encoded one reaches the path check.
+	const outside = "URLs under a Remotes prefix can be referenced"
+	passes := []struct{ name, schema, pass, fail string }{
+		{"under the prefix", ref("https://example.com/s/t.json"), `"x"`, `1`},
+		{"relative ref inside the remote", ref("https://example.com/s/deep/t.json"), `"x"`, `1`},
+		{"longest prefix wins", ref("https://example.com/s/n/t.json"), `1.5`, `"x"`},
+		{"percent-decoded path", ref("https://example.com/s/deep/%69nner.json"), `3`, `"x"`},
+	}
+	for _, tt := range passes {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewJSONSchema(tt.schema, JSONSchemaOptions{Remotes: remotes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gradeOutput(g, tt.pass).Status; got != StatusPassed {
+				t.Errorf("%s: got %v, want passed", tt.pass, got)
+			}
+			if got := gradeOutput(g, tt.fail).Status; got != StatusFailed {
+				t.Errorf("%s: got %v, want failed", tt.fail, got)
+			}
+		})
+	}
+	refused := []struct {
+		name, schema string
+		remotes      map[string]fs.FS
+		want         string // in the error
+	}{
+		{"no Remotes", ref("https://example.com/s/t.json"), nil, outside},
+		{"other host", ref("https://example.org/s/t.json"), remotes, outside},
+		{"other scheme", ref("http://example.com/s/t.json"), remotes, outside},
+		{"prefix is not a path segment", ref("https://example.com/s2/t.json"), map[string]fs.FS{"https://example.com/s": str}, outside},
+		{"missing file", ref("https://example.com/s/none.json"), remotes, "not exist"},
+		{"dot-dot leaves the file system", ref("https://example.com/s/deep/../../x.json"), map[string]fs.FS{"https://example.com/s/deep/": str}, outside},
+		{"encoded dot-dot", ref("https://example.com/s/%2e%2e/x.json"), remotes, ErrPathEscapes.Error()},
+		{"relative ref leaves the file system", ref("https://example.com/s/deep/up.json"), remotes, outside},
+		{"bad prefix: relative", `{}`, map[string]fs.FS{"schemas/": str}, "not an absolute URL"},
+		{"bad prefix: no host", `{}`, map[string]fs.FS{"file:///schemas/": str}, "not an absolute URL"},
+		{"bad prefix: fragment", `{}`, map[string]fs.FS{"https://example.com/s/#x": str}, "query or fragment"},
+		{"bad prefix: nil file system", `{}`, map[string]fs.FS{"https://example.com/s/": nil}, "nil file system"},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewJSONSchema(tt.schema, JSONSchemaOptions{Remotes: tt.remotes})
+			if err == nil {
+				t.Fatal("compiled; want an error")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+	// The prefix "https://example.com/s" is read as ".../s/".
+	if _, err := NewJSONSchema(ref("https://example.com/s/t.json"), JSONSchemaOptions{Remotes: map[string]fs.FS{"https://example.com/s": str}}); err != nil {
+		t.Errorf("a prefix without a final slash: %v", err)
+	}
+}

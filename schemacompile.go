@@ -99,7 +99,11 @@ func compileSchema(text []byte, name string, opts JSONSchemaOptions) (*JSONSchem
 	if opts.ContentAssertion {
 		c.AssertContent()
 	}
-	c.UseLoader(fileLoader{opts.Files, opts.remotes})
+	remotes, err := remoteSources(opts.Remotes)
+	if err != nil {
+		return nil, err
+	}
+	c.UseLoader(fileLoader{opts.Files, remotes})
 	loc := schemaBase + name
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, fmt.Errorf("proctor: json_schema: %w", err)
@@ -181,24 +185,59 @@ var ecmaRegexFormat = sync.OnceValue(func() *jsonschema.Format {
 	}}
 })
 
-// fileLoader resolves "$ref"s to other schema files inside one fs.FS (and,
-// in tests, to the conformance suite's remotes) and refuses everything
-// else (other hosts, other schemes, no FS).
+// remoteSource is one [JSONSchemaOptions.Remotes] entry: a URL prefix
+// ending in "/" and the file system its "$ref"s are read from.
+type remoteSource struct {
+	prefix string
+	fsys   fs.FS
+}
+
+// remoteSources checks the Remotes option and returns its entries, each
+// prefix ending in "/", longest prefix first (so that it wins).
+func remoteSources(remotes map[string]fs.FS) ([]remoteSource, error) {
+	out := make([]remoteSource, 0, len(remotes))
+	for prefix, fsys := range remotes {
+		u, err := url.Parse(prefix)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("proctor: json_schema: Remotes prefix %q: %w", prefix, err)
+		case !u.IsAbs() || u.Host == "":
+			return nil, fmt.Errorf("proctor: json_schema: Remotes prefix %q is not an absolute URL with a host (want one like https://example.com/schemas/)", prefix)
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(prefix, "#"):
+			return nil, fmt.Errorf("proctor: json_schema: Remotes prefix %q has a query or fragment: want a URL prefix like https://example.com/schemas/", prefix)
+		case fsys == nil:
+			return nil, fmt.Errorf("proctor: json_schema: Remotes prefix %q has a nil file system", prefix)
+		}
+		if !strings.HasSuffix(prefix, "/") {
+			prefix += "/"
+		}
+		out = append(out, remoteSource{prefix, fsys})
+	}
+	slices.SortFunc(out, func(a, b remoteSource) int {
+		return cmp.Or(cmp.Compare(len(b.prefix), len(a.prefix)), strings.Compare(a.prefix, b.prefix))
+	})
+	return out, nil
+}
+
+// fileLoader resolves "$ref"s to other schema files inside one fs.FS and
+// to the URLs under the Remotes prefixes (longest prefix first), and
+// refuses everything else (other hosts, other schemes, no FS).
 type fileLoader struct {
 	fsys    fs.FS
-	remotes map[string]fs.FS
+	remotes []remoteSource
 }
 
 func (l fileLoader) Load(u string) (any, error) {
 	fsys := l.fsys
 	rest, ok := strings.CutPrefix(u, schemaBase)
-	for prefix, rfs := range l.remotes {
-		if r, found := strings.CutPrefix(u, prefix); found {
-			fsys, rest, ok = rfs, r, true
+	for _, r := range l.remotes {
+		if tail, found := strings.CutPrefix(u, r.prefix); found {
+			fsys, rest, ok = r.fsys, tail, true
+			break
 		}
 	}
 	if !ok || fsys == nil {
-		return nil, fmt.Errorf("proctor: schema reference %s: only schema files beside the schema can be referenced", u)
+		return nil, fmt.Errorf("proctor: schema reference %s: only schema files beside the schema and URLs under a Remotes prefix can be referenced", u)
 	}
 	p, err := url.PathUnescape(rest)
 	if err == nil {

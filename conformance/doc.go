@@ -11,12 +11,16 @@
 //     the JSON Schema Test Suite shapes its files.
 //   - TestJudgeReplyCorpus: testdata/judges/replies, labelled judge
 //     replies read through the real llm_* and OpenAI evals graders.
+//   - TestJSONSchemaTestSuite and TestJSONSchemaTestSuiteFormats: every
+//     case of the JSON Schema Test Suite (testdata/json-schema-test-suite)
+//     through NewJSONSchema, its remote schemas served offline through
+//     JSONSchemaOptions.Remotes.
 //
 // Run them with
 //
 //	go test -v ./conformance
 //
-// The JSON Schema Test Suite and the real judge replies run in the root
-// package: they reach the json_schema grader's fast path and the judges'
-// reply reader, which are not public API.
+// The json_schema fast path's run of that suite and the real judge
+// replies stay in the root package: they reach the fast path and the
+// judges' reply reader, which are not public API.
 package conformance

@@ -1,4 +1,4 @@
-package proctor
+package conformance_test
 
 import (
 	"bytes"
@@ -11,18 +11,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proctorhq/proctor"
 )
 
-// The JSON Schema Test Suite (testdata/json-schema-test-suite; commit and
-// licence in its SOURCE.md) runs whole through the json_schema grader's
-// real path: NewJSONSchema with the draft option a user would set for
+// The JSON Schema Test Suite (the repository's
+// testdata/json-schema-test-suite; commit and licence in its SOURCE.md)
+// runs whole through the json_schema grader's public API:
+// proctor.NewJSONSchema with the draft option a user would set for
 // schemas without "$schema", each case's data as the sample's output,
-// remote "$ref"s served from the vendored remotes/ folder (never the
-// network). Required tests must all agree; the optional format tests run
-// with FormatAssertion, and each disagreement must be listed in
-// formatKnown with its reason.
+// remote "$ref"s served from the vendored remotes/ folder through
+// JSONSchemaOptions.Remotes (never the network). Required tests must all
+// agree; the optional format tests run with FormatAssertion, and each
+// disagreement must be listed in formatKnown with its reason.
 
-const suiteDir = "testdata/json-schema-test-suite"
+// suite is the vendored suite's folder; files are named inside it.
+var suite = os.DirFS("../testdata/json-schema-test-suite")
 
 // suiteDrafts maps the suite's folders to the Draft option.
 var suiteDrafts = []struct{ dir, draft string }{
@@ -45,13 +49,13 @@ type suiteMiss struct{ key, msg string }
 
 // runSuiteFile grades every case of one suite file and returns the cases
 // run and the keys ("file/group/case", 0-based) of those that disagreed.
-func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n int, missed []suiteMiss) {
+func runSuiteFile(t *testing.T, file, draft string, opts proctor.JSONSchemaOptions) (n int, missed []suiteMiss) {
 	t.Helper()
 	groups, name := readSuiteFile(t, file)
-	opts = suiteOptions(opts, draft)
+	opts = suiteOptions(t, opts, draft)
 	ctx := context.Background()
 	for gi, grp := range groups {
-		g, err := NewJSONSchema(grp.Schema, opts)
+		g, err := proctor.NewJSONSchema(grp.Schema, opts)
 		if err != nil {
 			missed = append(missed, suiteMiss{name + "|" + grp.Description, fmt.Sprintf("%s/%d: %s: does not compile: %v", name, gi, grp.Description, err)})
 			n += len(grp.Tests)
@@ -59,16 +63,16 @@ func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n i
 		}
 		for ci, c := range grp.Tests {
 			n++
-			want := StatusFailed
+			want := proctor.StatusFailed
 			if c.Valid {
-				want = StatusPassed
+				want = proctor.StatusPassed
 			}
 			// Compact keeps the data's exact text, numbers included.
 			var out bytes.Buffer
 			if err := json.Compact(&out, c.Data); err != nil {
 				t.Fatal(err)
 			}
-			if got := g.Grade(ctx, &Sample{Output: out.String()}); got.Status != want {
+			if got := g.Grade(ctx, &proctor.Sample{Output: out.String()}); got.Status != want {
 				missed = append(missed, suiteMiss{name + "|" + c.Description, fmt.Sprintf("%s/%d/%d: %s: %s: got %v (%s), want %v", name, gi, ci, grp.Description, c.Description, got.Status, got.Reason, want)})
 			}
 		}
@@ -78,7 +82,7 @@ func runSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions) (n i
 
 func suiteFiles(t *testing.T, pattern string) []string {
 	t.Helper()
-	files, err := fs.Glob(os.DirFS("."), pattern)
+	files, err := fs.Glob(suite, pattern)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no suite files for %s: %v", pattern, err)
 	}
@@ -94,8 +98,8 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 	for _, d := range suiteDrafts {
 		t.Run(d.dir, func(t *testing.T) {
 			n, files := 0, 0
-			for _, file := range suiteFiles(t, suiteDir+"/tests/"+d.dir+"/*.json") {
-				c, missed := runSuiteFile(t, file, d.draft, JSONSchemaOptions{})
+			for _, file := range suiteFiles(t, "tests/"+d.dir+"/*.json") {
+				c, missed := runSuiteFile(t, file, d.draft, proctor.JSONSchemaOptions{})
 				n += c
 				files++
 				for _, m := range missed {
@@ -145,8 +149,8 @@ func TestJSONSchemaTestSuiteFormats(t *testing.T) {
 	for _, d := range suiteDrafts {
 		t.Run(d.dir, func(t *testing.T) {
 			n, agree, known := 0, 0, 0
-			for _, file := range suiteFiles(t, suiteDir+"/tests/"+d.dir+"/optional/format/*.json") {
-				c, missed := runSuiteFile(t, file, d.draft, JSONSchemaOptions{FormatAssertion: true})
+			for _, file := range suiteFiles(t, "tests/"+d.dir+"/optional/format/*.json") {
+				c, missed := runSuiteFile(t, file, d.draft, proctor.JSONSchemaOptions{FormatAssertion: true})
 				n += c
 				agree += c - len(missed)
 				for _, m := range missed {
@@ -166,7 +170,7 @@ func TestJSONSchemaTestSuiteFormats(t *testing.T) {
 // its groups and its name without the extension.
 func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
 	t.Helper()
-	b, err := os.ReadFile(file)
+	b, err := fs.ReadFile(suite, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,10 +181,16 @@ func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
 	return groups, strings.TrimSuffix(path.Base(file), ".json")
 }
 
-// suiteOptions sets the draft and serves the suite's remote schemas from
-// the vendored remotes folder (never the network).
-func suiteOptions(opts JSONSchemaOptions, draft string) JSONSchemaOptions {
+// suiteOptions sets the draft and serves the suite's remote schemas
+// (http://localhost:1234/...) from the vendored remotes folder through
+// Remotes (never the network).
+func suiteOptions(t *testing.T, opts proctor.JSONSchemaOptions, draft string) proctor.JSONSchemaOptions {
+	t.Helper()
 	opts.Draft = draft
-	opts.remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
+	remotes, err := fs.Sub(suite, "remotes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Remotes = map[string]fs.FS{"http://localhost:1234/": remotes}
 	return opts
 }
