@@ -119,20 +119,9 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 			return err
 		}
 	}
-	ordered := true
-	cur := make([]*shardCursor, len(rs))
-	for i, r := range rs {
-		cur[i] = &shardCursor{r: r, name: files[i]}
-		if hs[i].Shard != nil {
-			cur[i].pos = hs[i].Shard.Positions
-			if cur[i].pos == nil {
-				cur[i].pos = []int{}
-			}
-		}
-		ordered = ordered && cur[i].pos != nil
-		if err := cur[i].advance(); err != nil {
-			return err
-		}
+	cur, ordered, err := shardCursors(rs, hs, files)
+	if err != nil {
+		return err
 	}
 	j := reportfmt.NewJSON(w, hs[0].Suite, reportfmt.JSONOptions{SuiteDigest: hs[0].SuiteDigest})
 	sum := reportfmt.NewSummary(hs[0].Suite)
@@ -198,6 +187,27 @@ func addMerged(sum *reportfmt.Summary, raw []byte) error {
 	}
 	sum.Add(whole)
 	return nil
+}
+
+// shardCursors opens a cursor on each report's cases, at its first, and
+// reports whether every report records its cases' places in the run.
+func shardCursors(rs []*reportio.Reader, hs []*proctor.Report, files []string) ([]*shardCursor, bool, error) {
+	ordered := true
+	cur := make([]*shardCursor, len(rs))
+	for i, r := range rs {
+		cur[i] = &shardCursor{r: r, name: files[i]}
+		if hs[i].Shard != nil {
+			cur[i].pos = hs[i].Shard.Positions
+			if cur[i].pos == nil {
+				cur[i].pos = []int{}
+			}
+		}
+		ordered = ordered && cur[i].pos != nil
+		if err := cur[i].advance(); err != nil {
+			return nil, false, err
+		}
+	}
+	return cur, ordered, nil
 }
 
 // pickCursor returns the cursor whose case comes next: the lowest position
