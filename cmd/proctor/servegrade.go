@@ -45,35 +45,44 @@ func (s *server) handleGrade(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// The spec compiles inside a grading slot, so compiles are bounded
-	// by --concurrency like grading (and by the compile lanes).
+	largest := 0
+	for _, raw := range raws {
+		largest = max(largest, len(raw))
+	}
+	s.gradeWith(w, r, req.Grader, largest+len(req.Grader), func(ctx context.Context, check proctor.Check) {
+		out := make([]json.RawMessage, len(samples))
+		for i := range samples {
+			line := appendResult(nil, 0, samples[i].ID, check.Grade(ctx, &samples[i]))
+			out[i] = json.RawMessage(bytes.TrimRight(line, "\n"))
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"results": out})
+	})
+}
+
+// gradeWith runs grade with the check spec resolves ([server.checkFor]),
+// inside a grading slot and the grade timeout, with size bytes of work
+// charged to the in-flight budget; it answers the request itself when any
+// of these is refused. The spec compiles inside the slot, so compiles are
+// bounded by --concurrency like grading (and by the compile lanes).
+func (s *server) gradeWith(w http.ResponseWriter, r *http.Request, spec json.RawMessage, size int, grade func(context.Context, proctor.Check)) {
 	if !s.acquire(w, r) {
 		return
 	}
 	defer s.release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
 	defer cancel()
-	cc, status, err := s.checkFor(ctx, req.Grader)
+	cc, status, err := s.checkFor(ctx, spec)
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
 	}
 	defer cc.release()
-	largest := 0
-	for _, raw := range raws {
-		largest = max(largest, len(raw))
-	}
-	charged, ok := s.chargeWork(w, r, cc, largest+len(req.Grader))
+	charged, ok := s.chargeWork(w, r, cc, size)
 	if !ok {
 		return
 	}
 	defer s.inflight.Release(charged)
-	out := make([]json.RawMessage, len(samples))
-	for i := range samples {
-		line := appendResult(nil, 0, samples[i].ID, cc.check.Grade(ctx, &samples[i]))
-		out[i] = json.RawMessage(bytes.TrimRight(line, "\n"))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"results": out})
+	grade(ctx, cc.check)
 }
 
 // decode reads a JSON body into v, answering 400 on failure (guard has

@@ -46,25 +46,14 @@ func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `no "output" to grade`)
 		return
 	}
-	if !s.acquire(w, r) {
-		return
-	}
-	defer s.release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.gradeTimeout)
-	defer cancel()
-	cc, status, err := s.checkFor(ctx, spec)
-	if err != nil {
-		writeError(w, status, err.Error())
-		return
-	}
-	defer cc.release()
-	charged, ok := s.chargeWork(w, r, cc, bodyLen(r)+len(spec))
-	if !ok {
-		return
-	}
-	defer s.inflight.Release(charged)
-	sample := promptfooSample(req)
-	g := cc.check.Grade(ctx, &sample)
+	s.gradeWith(w, r, spec, bodyLen(r)+len(spec), func(ctx context.Context, check proctor.Check) {
+		sample := promptfooSample(req)
+		writeJSON(w, http.StatusOK, promptfooReplyOf(check.Grade(ctx, &sample)))
+	})
+}
+
+// promptfooReplyOf words a grade as promptfoo's webhook assertion reads it.
+func promptfooReplyOf(g proctor.Grade) promptfooReply {
 	rep := promptfooReply{Pass: g.Status == proctor.StatusPassed, Status: g.Status.String(), Reason: g.Reason}
 	switch {
 	case g.HasScore:
@@ -78,7 +67,7 @@ func (s *server) handlePromptfoo(w http.ResponseWriter, r *http.Request) {
 	if rep.Reason == "" {
 		rep.Reason = g.Grader + " " + g.Status.String()
 	}
-	writeJSON(w, http.StatusOK, rep)
+	return rep
 }
 
 // promptfooSample maps a promptfoo webhook request onto a Sample: the
