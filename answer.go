@@ -345,3 +345,30 @@ func nonNegative(o *SpecOptions, key string) float64 {
 	}
 	return v
 }
+
+// answerSpecTypes documents the answers family's spec types choice, numeric,
+// refused and not_refused, for [Compiler.SpecTypes]; builtinSpecTypes gives
+// each its builder.
+func answerSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "choice", Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
+			About: "Reads forms like B, (B), B., Answer: B, **B** and The answer is B. No letter, or several different ones, fails.",
+			Options: []SpecOptionDoc{
+				{"expected", "string", "the sample's expected", "The right letter. " + docValueTemplate},
+				{"choices", "string", "ABCDE", "The letters (or digits) offered, in order, any case."},
+			},
+			Example: `{"type": "choice", "expected": "C", "choices": "ABCD"}`},
+		{Name: "numeric", Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
+			About: "Passes when |got - want| <= max(abs_tol, rel_tol * |want|). Thousands separators, signs, decimals and exponents are read; a trailing % is dropped (12% reads as 12).",
+			Options: []SpecOptionDoc{
+				{"expected", "number or numeric string", "the sample's expected", "The right number. " + docValueTemplate},
+				{"abs_tol", "number >= 0", "0", "Absolute tolerance."},
+				{"rel_tol", "number >= 0", "0", "Tolerance relative to |expected|."},
+			},
+			Example: `{"type": "numeric", "expected": 42, "rel_tol": 0.01}`},
+		{Name: "refused", Family: "answers", Summary: "the output declines the request",
+			Example: `{"type": "refused"}`},
+		{Name: "not_refused", Family: "answers", Summary: "the output does not decline the request",
+			Example: `{"type": "not_refused"}`},
+	}
+}

@@ -114,3 +114,20 @@ func (g *ChrF) Grade(_ context.Context, s *Sample) Grade {
 	}
 	return scoreGrade(g.label, score, g.threshold, 0, nil)
 }
+
+// chrfSpecTypes documents the similarity family's spec type chrf, for
+// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func chrfSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "chrf", Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
+			About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
+			Options: append(docSimilarity("0.5"),
+				SpecOptionDoc{"char_order", "integer, 1 to 32", "6", "The highest character n-gram order."},
+				SpecOptionDoc{"word_order", "integer, 0 to 32", "0", "The highest word n-gram order; 2 is chrF++."},
+				SpecOptionDoc{"beta", "integer, 1 to 1000", "2", "Recall weighs beta times precision."},
+				SpecOptionDoc{"lowercase", "boolean", "false", "Compare case-insensitively."},
+				SpecOptionDoc{"whitespace", "boolean", "false", "Keep white space in character n-grams."},
+				SpecOptionDoc{"eps_smoothing", "boolean", "false", "Average every order's F-score (chrF++.py, NLTK) instead of sacreBLEU's effective order."}),
+			Example: `{"type": "chrf", "word_order": 2, "threshold": 0.6}`},
+	}
+}

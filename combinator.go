@@ -196,3 +196,20 @@ func combinatorSpecs(m map[string]Builder) {
 		return &Not{name: o.Name(), check: c}, nil
 	}
 }
+
+// combinatorSpecTypes documents the combinators family's spec types all, any
+// and not, for [Compiler.SpecTypes]; builtinSpecTypes gives each its
+// builder.
+func combinatorSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "all", Family: "combinators", Summary: "every nested spec passes",
+			Options: []SpecOptionDoc{{"graders", "spec array", "(required)", "The nested specs."}},
+			Example: `{"type": "all", "graders": [{"type": "json_valid"}, {"type": "contains", "value": "id"}]}`},
+		{Name: "any", Family: "combinators", Summary: "at least one nested spec passes",
+			Options: []SpecOptionDoc{{"graders", "spec array", "(required)", "The nested specs."}},
+			Example: `{"type": "any", "graders": [{"type": "contains", "value": "refund"}, {"type": "contains", "value": "credit"}]}`},
+		{Name: "not", Family: "combinators", Summary: "the nested spec fails",
+			Options: []SpecOptionDoc{{"grader", "spec", "(required)", "The nested spec."}},
+			Example: `{"type": "not", "grader": {"type": "contains", "value": "TODO"}}`},
+	}
+}

@@ -524,3 +524,37 @@ func (g *ListContains) Grade(_ context.Context, s *Sample) Grade {
 	score := metric.ListContains(got, want, g.allowExtra, g.str.sim)
 	return scoreGrade("list overlap", score, g.threshold, 0, nil)
 }
+
+// jsonDiffSpecTypes documents the similarity family's spec types json_diff,
+// numeric_diff and list_contains, for [Compiler.SpecTypes]; builtinSpecTypes
+// gives each its builder.
+func jsonDiffSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "json_diff", Family: "similarity", Summary: "partial credit between the output's JSON and the expected value (autoevals' JSONDiff)",
+			About: "Objects score the mean over the union of their keys (a key missing on one side scores 0 unless the other side is null), arrays the sum over positions divided by the longer length, strings by string_scorer, numbers by numeric_diff's formula, two nulls 1, mismatched kinds by string_scorer on both sides' JSON text. A string that holds a JSON object or array (the output too) is parsed first; an output that is neither is compared as a string. No references: only expected.",
+			Options: []SpecOptionDoc{
+				{"expected", "any JSON value", "the sample's expected", "The expected value. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},
+				docThreshold("0.5"),
+				{"string_scorer", "string", "levenshtein", "How strings compare: levenshtein (over code points, as autoevals' Python version), exact, fuzzy_match, jaro, jaro_winkler or hamming."},
+				{"number_scorer", "string", "numeric_diff", "How numbers compare: numeric_diff or exact."},
+				{"preserve_strings", "boolean", "false", "Do not parse strings that hold JSON."},
+			},
+			Example: `{"type": "json_diff", "expected": {"name": "Ada", "born": 1815}, "threshold": 0.9}`},
+		{Name: "numeric_diff", Family: "similarity", Summary: "1 - |expected - output| / (|expected| + |output|) (autoevals' NumericDiff)",
+			About: "1 when both are 0, so numbers of opposite sign score 0. The trimmed output must be a number, else the grade fails with score 0.",
+			Options: []SpecOptionDoc{
+				{"expected", "number, or a template string", "the sample's expected", "The expected number. " + docValueTemplate},
+				docThreshold("0.5"),
+			},
+			Example: `{"type": "numeric_diff", "expected": 42, "threshold": 0.95}`},
+		{Name: "list_contains", Family: "similarity", Summary: "best one-to-one pairing of the output's items with the expected ones (autoevals' ListContains)",
+			About: "Each output item is scored against each expected item, the pairing with the highest total is found (the Hungarian method, as autoevals' linear sum assignment) and the total is divided by the longer list's length (the expected list's with allow_extra). Two empty lists score 1, one empty list 0. The output must be a JSON array (non-string items compare as their JSON text), else the grade fails with score 0. Not graded past 500 items a side.",
+			Options: []SpecOptionDoc{
+				{"expected", "array", "the sample's expected (a JSON array)", "The expected items."},
+				docThreshold("0.5"),
+				{"allow_extra", "boolean", "false", "Extra output items cost nothing."},
+				{"string_scorer", "string", "levenshtein", "How items compare, as for json_diff."},
+			},
+			Example: `{"type": "list_contains", "expected": ["Paris", "Lyon"], "threshold": 0.8}`},
+	}
+}

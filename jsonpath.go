@@ -617,3 +617,21 @@ func jsonPathSpecs(m map[string]Builder) {
 		return g, nil
 	}
 }
+
+// jsonPathSpecTypes documents the structure family's spec type json_path,
+// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func jsonPathSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "json_path", Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
+			About: "Give exactly one of equals, exists and one_of. A query that selects one node is compared through that node; one that can select several (wildcards, filters, slices) is compared as the list of nodes.",
+			Options: []SpecOptionDoc{
+				{"path", "string", "(required)", "An RFC 9535 JSONPath query. Brackets and parentheses (filters, groups, function calls) may nest at most 32 levels deep; a deeper query is refused before it compiles."},
+				{"equals", "any JSON value", "", "The value the node (or node list) must equal."},
+				{"exists", "boolean", "", "true: the query must select something; false: nothing."},
+				{"one_of", "array of JSON values", "", "The node must equal one of these."},
+				{"max_work", "integer >= 0", "4194304", "Bound on the work of one grade, in nodes visited and filter work charged; past it the check is not graded, with the reason."},
+				{"max_nodes", "integer >= 0", "262144", "Bound on the nodes held at once in the query's node lists; past it the check is not graded."},
+			},
+			Example: `{"type": "json_path", "path": "$.status", "one_of": ["ok", "pending"]}`},
+	}
+}

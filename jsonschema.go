@@ -382,3 +382,30 @@ func jsonSpecs(m map[string]Builder) {
 		return nil, o.Err()
 	}
 }
+
+// jsonSpecTypes documents the structure family's spec types json_valid and
+// json_schema, for [Compiler.SpecTypes]; builtinSpecTypes gives each its
+// builder.
+func jsonSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "json_valid", Family: "structure", Summary: "the output holds valid JSON",
+			About: "An output that parses whole is the value; otherwise the first fenced block or bracketed span in the prose that parses is taken, never a piece of a broken value the output starts with: `[{\"a\": 1}` and `{a: {\"b\": 1}}` fail, while a broken fenced block followed by a corrected one passes.",
+			Options: []SpecOptionDoc{
+				{"strict", "boolean", "false", "The whole trimmed output must be JSON: no fences or prose around it."},
+			},
+			Example: `{"type": "json_valid"}`},
+		{Name: "json_schema", Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
+			About: "JSON Schema 2020-12 unless the schema's $schema names another draft.",
+			Options: []SpecOptionDoc{
+				{"schema", "object", "", "The schema, inline. Give schema or schema_file. Objects and arrays may nest at most 128 levels deep (in each file it references too); a deeper schema is refused before it compiles."},
+				{"schema_file", "string", "", "A path to the schema, inside the suite's folder (from Go: the files given with WithFiles). The same depth limit holds."},
+				{"draft", "string or number", "2020-12", "The draft for a schema without $schema: 4, 6, 7, 2019-09 or 2020-12. $schema wins when present."},
+				{"format_assertion", "boolean", "false", "Assert formats (date, date-time, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, regex, duration, json-pointer, ...) instead of treating them as annotations."},
+				{"content_assertion", "boolean", "false", "Assert contentEncoding and contentMediaType."},
+				{"any_block", "boolean", "false", "Pass when any JSON block of the output validates, not only the first that parses."},
+				{"strict", "boolean", "false", "The whole trimmed output must be the JSON value: no fences or prose around it (an API's structured output). Not with any_block."},
+				{"max_visits", "integer > 0", "16384", "Bound on the schema nodes one position of the output may visit through $ref and applicators; a schema over it is refused at load, and an output that would exceed it is not graded."},
+			},
+			Example: `{"type": "json_schema", "schema": {"type": "object", "required": ["id"]}}`},
+	}
+}

@@ -282,3 +282,22 @@ func limitSpecs(m map[string]Builder) {
 		return g, nil
 	}
 }
+
+// limitSpecTypes documents the text family's spec types blocklist and
+// length, for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func limitSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "blocklist", Family: "text", Summary: "the output uses none of the listed words, as whole words",
+			Options: []SpecOptionDoc{{"words", "string array", "(required)", "The words (or phrases) that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
+			Example: `{"type": "blocklist", "words": ["guarantee", "risk-free"]}`},
+		{Name: "length", Family: "text", Summary: "the output's length in characters or words is within bounds",
+			About: "Give at least one bound; bounds are inclusive. Characters are Unicode code points; words are runs of non-space.",
+			Options: []SpecOptionDoc{
+				{"min_chars", "integer >= 0", "none", "Fewest characters."},
+				{"max_chars", "integer >= 0", "none", "Most characters."},
+				{"min_words", "integer >= 0", "none", "Fewest words."},
+				{"max_words", "integer >= 0", "none", "Most words."},
+			},
+			Example: `{"type": "length", "max_words": 120}`},
+	}
+}

@@ -525,44 +525,6 @@ func NewLLMAnswerMatch(opts LLMAnswerMatchOptions, with ...CompilerOption) *LLMA
 	return &LLMAnswerMatch{newJudgeGrader("llm_answer_match", opts.JudgeOptions, t, with)}
 }
 
-// judgeSpecs registers the spec types llm_judge, llm_score, llm_category,
-// llm_pairwise, llm_answer_match, faithfulness, relevance, hallucination
-// and toxicity.
-func judgeSpecs(m map[string]Builder) {
-	m["llm_judge"] = func(o *SpecOptions) (Grader, error) {
-		rubric := o.RequireString("rubric")
-		jo, with := judgeSpecOptions(o)
-		g, err := NewLLMJudge(rubric, jo, with...)
-		return specGrader(o, "rubric", g, err)
-	}
-	m["llm_score"] = llmScoreSpec
-	m["llm_category"] = llmCategorySpec
-	m["llm_pairwise"] = llmPairwiseSpec
-	m["llm_answer_match"] = func(o *SpecOptions) (Grader, error) {
-		jo, with := judgeSpecOptions(o)
-		opts := LLMAnswerMatchOptions{JudgeOptions: jo}
-		if e, ok := o.OptString("expected"); ok {
-			opts.Expected = &e
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewLLMAnswerMatch(opts, with...), nil
-	}
-	builtins := map[string]func(JudgeOptions, ...CompilerOption) *LLMJudge{
-		"faithfulness":  NewFaithfulness,
-		"relevance":     NewRelevance,
-		"hallucination": NewHallucination,
-		"toxicity":      NewToxicity,
-	}
-	for typ, mk := range builtins {
-		m[typ] = func(o *SpecOptions) (Grader, error) {
-			jo, with := judgeSpecOptions(o)
-			return mk(jo, with...), nil
-		}
-	}
-}
-
 // judgeSpecOptions are what every judge spec's grader takes from the
 // spec: its name and severity, and what the Compiler injects.
 func judgeSpecOptions(o *SpecOptions) (JudgeOptions, []CompilerOption) {

@@ -289,3 +289,18 @@ func clipPattern(p string) string {
 	}
 	return string(append(b, '"'))
 }
+
+// regexSpecTypes documents the text family's spec types regex and not_regex,
+// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func regexSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "regex", Family: "text", Summary: "the output matches a regular expression",
+			About: "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs. " +
+				"RE2 runs the pattern when it can; lookaround, backreferences (Python's (?P=name) too), conditionals, atomic groups and " +
+				"possessive quantifiers run on a backtracking engine with the 250 ms budget per match. [docs/regex.md](regex.md) says what each engine takes and what is refused.",
+			Options: docRegexOptions("full"), Example: `{"type": "regex", "pattern": "(?s).*Final answer: [A-D]\\.?"}`},
+		{Name: "not_regex", Family: "text", Summary: "the output does not match a regular expression",
+			About:   "Patterns are read as for regex; a match that runs past 250 ms fails, never passes.",
+			Options: docRegexOptions("search"), Example: `{"type": "not_regex", "pattern": "(?i)lorem ipsum"}`},
+	}
+}

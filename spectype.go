@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/proctorhq/proctor/internal/specdoc"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -115,16 +114,79 @@ func nearest(s string, words []string) (string, bool) {
 }
 
 // builtinSpecTypes returns the root package's own spec types with their
-// reference (internal/specdoc) and builders.
+// reference and builders, in the reference's order: each family file
+// documents its types, and builtinTypes holds their builders.
 func builtinSpecTypes() []SpecType {
 	b := builtinTypes()
-	out := make([]SpecType, 0, len(specdoc.Root))
-	for _, t := range specdoc.Root {
-		st := SpecType{Name: t.Name, Family: t.Family, Summary: t.Summary, About: t.About, Example: t.Example, Build: b[t.Name]}
-		for _, o := range t.Options {
-			st.Options = append(st.Options, SpecOptionDoc(o))
+	var out []SpecType
+	for _, types := range [][]SpecType{
+		textSpecTypes(), limitSpecTypes(), regexSpecTypes(),
+		jsonSpecTypes(), jsonPathSpecTypes(), xmlSpecTypes(),
+		answerSpecTypes(),
+		thresholdSpecTypes(),
+		similaritySpecTypes(), stringMetricSpecTypes(), chrfSpecTypes(), jsonDiffSpecTypes(), semanticLocationSpecTypes(), compatSpecTypes(),
+		webhookSpecTypes(),
+		judgeSpecTypes(),
+		combinatorSpecTypes(), weightedSpecTypes(),
+	} {
+		for _, t := range types {
+			t.Build = b[t.Name]
+			out = append(out, t)
 		}
-		out = append(out, st)
 	}
 	return out
+}
+
+// The root package's own types are documented beside their builders, one
+// func per family file; the drift test in package builtin
+// (spec_reference_test.go) checks every type the full Compiler knows
+// against its reference: the same options as its builder reads, examples
+// that compile, and docs/spec.md as Markdown renders it. The phrases and
+// option lists below are shared by several of them.
+
+// docTemplates is said of options that take {{ }} template variables.
+const docTemplates = "Template variables: {{input}}, {{output}}, {{expected}}, {{item.KEY}}, {{sample.output_text}}."
+
+// docValueTemplate is said of options that hold a value to compare with: a
+// string value is a template rendered per sample.
+const docValueTemplate = "May hold templates such as {{item.KEY}} (docs/templates.md)."
+
+// docThreshold is the threshold option of a scored type, def its default.
+func docThreshold(def string) SpecOptionDoc {
+	return SpecOptionDoc{"threshold", "number in [0, 1]", def, "The least passing score."}
+}
+
+// docSimilarity is the options of a similarity type: expected, references
+// and threshold, def the threshold's default.
+func docSimilarity(def string) []SpecOptionDoc {
+	return []SpecOptionDoc{
+		{"expected", "string", "the sample's expected", "The reference to compare with. " + docValueTemplate},
+		{"references", "string array", "the sample's references", "More references; the best score counts. Given with expected, expected comes first. " + docValueTemplate},
+		docThreshold(def),
+	}
+}
+
+// docContainsOptions is the options of contains and not_contains.
+func docContainsOptions() []SpecOptionDoc {
+	return []SpecOptionDoc{
+		{"value", "string", "", "The text to look for. Give value or values. " + docValueTemplate},
+		{"values", "string array", "", "Several texts to look for. " + docValueTemplate},
+		{"mode", "string", "all", "all: contains needs every value, not_contains needs every value absent; any: contains needs one value, not_contains needs one value absent."},
+		{"case_sensitive", "boolean", "true", "Compare letter case."},
+	}
+}
+
+// docRegexOptions is the options of regex and not_regex, def the default
+// of match.
+func docRegexOptions(def string) []SpecOptionDoc {
+	return []SpecOptionDoc{
+		{"pattern", "string", "(required)", "An RE2 pattern (Go syntax) or one with the backtracking constructs of docs/regex.md, at most 1,024 characters. May hold templates such as {{item.KEY}}, whose values match as literal text (docs/templates.md)."},
+		{"match", "string", def, "full: the pattern must match the whole trimmed output; search: anywhere in it."},
+		{"case_sensitive", "boolean", "true", "Compare letter case."},
+	}
+}
+
+// docJudgeRubric is the rubric option of the judge types.
+func docJudgeRubric() SpecOptionDoc {
+	return SpecOptionDoc{"rubric", "string", "(required)", "What the judge checks, in plain words. " + docTemplates}
 }

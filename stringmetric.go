@@ -93,3 +93,22 @@ func NewJaroWinkler(opts JaroWinklerOptions) (*EditSimilarity, error) {
 	return newEditSimilarity(EditSimilarityOptions{References: opts.References, Threshold: opts.Threshold, Name: opts.Name},
 		"jaro_winkler", "Jaro-Winkler similarity", sim, maxJaroCells)
 }
+
+// stringMetricSpecTypes documents the similarity family's spec types jaro,
+// jaro_winkler and hamming, for [Compiler.SpecTypes]; builtinSpecTypes gives
+// each its builder.
+func stringMetricSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "jaro", Family: "similarity", Summary: "Jaro similarity over code points (rapidfuzz's Jaro.normalized_similarity)",
+			About:   "Characters match when equal and at most max(len)/2 - 1 positions apart; half the matched characters out of order count as transpositions. Two empty strings score 0, as in rapidfuzz. Not graded when the output's and a reference's lengths multiply past 2^30.",
+			Options: docSimilarity("0.5"), Example: `{"type": "jaro", "expected": "MARHTA", "threshold": 0.9}`},
+		{Name: "jaro_winkler", Family: "similarity", Summary: "Jaro-Winkler similarity over code points (rapidfuzz's JaroWinkler.normalized_similarity)",
+			About: "The Jaro similarity, raised when above 0.7 by prefix_weight * (shared prefix, at most 4 characters) * (1 - Jaro). Same limits as jaro.",
+			Options: append(docSimilarity("0.5"),
+				SpecOptionDoc{"prefix_weight", "number in [0, 0.25]", "0.1", "The weight of each shared leading character."}),
+			Example: `{"type": "jaro_winkler", "expected": "MARHTA", "threshold": 0.95}`},
+		{Name: "hamming", Family: "similarity", Summary: "1 - differing positions / longer length (rapidfuzz's Hamming.normalized_similarity, padded)",
+			About:   "Over code points; the difference in length counts as differing positions, as rapidfuzz's default padding does. Two empty strings score 1.",
+			Options: docSimilarity("0.5"), Example: `{"type": "hamming", "expected": "ABC-1234", "threshold": 0.75}`},
+	}
+}

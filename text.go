@@ -467,3 +467,35 @@ func containsValues(o *SpecOptions) []string {
 	}
 	return nil
 }
+
+// textSpecTypes documents the text family's spec types exact_match, one_of,
+// contains, not_contains, starts_with and ends_with, for
+// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func textSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "exact_match", Family: "text", Summary: "the output equals the expected answer",
+			About: "A JSON object or array as expected is compared structurally with the output decoded as JSON (fences removed), keys in any order. A number or boolean compares as its JSON text.",
+			Options: []SpecOptionDoc{
+				{"expected", "string or any JSON value", "the sample's expected", "The answer to match. " + docValueTemplate},
+				{"case_sensitive", "boolean", "false", "Compare letter case."},
+				{"remove_punctuation", "boolean", "false", "Drop punctuation from both sides first."},
+			},
+			Example: `{"type": "exact_match", "expected": "Paris"}`},
+		{Name: "one_of", Family: "text", Summary: "the output equals one of several answers",
+			Options: []SpecOptionDoc{
+				{"values", "string array", "(required)", "The accepted answers. " + docValueTemplate},
+				{"case_sensitive", "boolean", "false", "Compare letter case."},
+			},
+			Example: `{"type": "one_of", "values": ["yes", "y"]}`},
+		{Name: "contains", Family: "text", Summary: "the output contains a text (or all or any of several)",
+			Options: docContainsOptions(), Example: `{"type": "contains", "values": ["refund", "order"], "mode": "any"}`},
+		{Name: "not_contains", Family: "text", Summary: "the output does not contain a text (or none of several)",
+			Options: docContainsOptions(), Example: `{"type": "not_contains", "value": "As an AI"}`},
+		{Name: "starts_with", Family: "text", Summary: "the output begins with a text",
+			Options: []SpecOptionDoc{{"value", "string", "(required)", "The prefix. " + docValueTemplate}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
+			Example: `{"type": "starts_with", "value": "Dear"}`},
+		{Name: "ends_with", Family: "text", Summary: "the output ends with a text",
+			Options: []SpecOptionDoc{{"value", "string", "(required)", "The suffix. " + docValueTemplate}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
+			Example: `{"type": "ends_with", "value": "Best regards."}`},
+	}
+}

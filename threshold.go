@@ -302,3 +302,26 @@ func requireNonNegative(o *SpecOptions, key string) float64 {
 	}
 	return nonNegative(o, key)
 }
+
+// thresholdSpecTypes documents the measurements family's spec types
+// latency_threshold, token_threshold, cost_threshold and http_status, for
+// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func thresholdSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "latency_threshold", Family: "measurements", Summary: "the sample's latency_ms is at most a limit",
+			Options: []SpecOptionDoc{{"max_ms", "number >= 0", "(required)", "The most milliseconds allowed."}},
+			Example: `{"type": "latency_threshold", "max_ms": 2000}`},
+		{Name: "token_threshold", Family: "measurements", Summary: "a token count of the sample is at most a limit",
+			Options: []SpecOptionDoc{
+				{"max", "integer >= 0", "(required)", "The most tokens allowed."},
+				{"field", "string", "output_tokens", "Which count: output_tokens, input_tokens or total_tokens."},
+			},
+			Example: `{"type": "token_threshold", "max": 500, "field": "total_tokens"}`},
+		{Name: "cost_threshold", Family: "measurements", Summary: "the sample's cost_usd is at most a limit",
+			Options: []SpecOptionDoc{{"max_usd", "number >= 0", "(required)", "The most US dollars allowed."}},
+			Example: `{"type": "cost_threshold", "max_usd": 0.01}`},
+		{Name: "http_status", Family: "measurements", Summary: "the sample's http_status is one of the expected codes",
+			Options: []SpecOptionDoc{{"expected", "integer or integer array", "(required)", "The accepted status codes, 100 to 599."}},
+			Example: `{"type": "http_status", "expected": [200, 201]}`},
+	}
+}

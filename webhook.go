@@ -546,3 +546,20 @@ func webhookSpecs(m map[string]Builder) {
 		return g, nil
 	}
 }
+
+// webhookSpecTypes documents the network family's spec type custom_webhook,
+// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func webhookSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "custom_webhook", Family: "network", Summary: "an HTTP service of yours decides",
+			About: `POSTs {"candidate": output} and reads a JSON reply {"passed": bool, "score": number, "reason": string} of which passed is required. Redirects are refused, and so are private, loopback and other non-public addresses, checked when connecting. An unreachable service or a bad reply is not graded, with the reason.`,
+			Options: []SpecOptionDoc{
+				{"url", "string", "(required)", "Where to POST."},
+				{"timeout_ms", "integer, 1 to 10000", "10000", "Bound on the whole call."},
+				{"headers", "object of strings", "none", "Headers to add (not Host, Content-Length, Content-Type, Transfer-Encoding, Connection or the signature header)."},
+				{"send", "string array", "none", "More of the sample to send: id, input, expected."},
+				{"sign_secret_env", "string", "the configured key", "An environment variable holding a key; each request is signed with HMAC-SHA256 in the X-Proctor-Signature header (t=UNIX,v1=HEX)."},
+			},
+			Example: `{"type": "custom_webhook", "url": "https://grader.example.com/check", "send": ["input"]}`},
+	}
+}

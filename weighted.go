@@ -215,3 +215,18 @@ func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
 	gr.Evidence = ev
 	return gr
 }
+
+// weightedSpecTypes documents the combinators family's spec type weighted,
+// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func weightedSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "weighted", Family: "combinators", Summary: "the weighted mean of the nested specs' scores",
+			About: "promptfoo's assert-set with a threshold. A nested spec's score is its own when it has one, else 1 for passed and 0 for failed. Nested specs not graded (or flaky) are left out of the mean with their weights, and the reason names each with its reason; weight 0 runs but does not count. Not graded when no weighted spec was graded. Evidence maps each nested spec's name to its score (null when left out).",
+			Options: []SpecOptionDoc{
+				{"graders", "spec array, or object of name to spec", "(required)", "The nested specs."},
+				{"weights", "number array (one per spec), or object of name to number", "all 1", "Weights >= 0, not all 0."},
+				{"threshold", "number in [0, 1]", "none", "The least passing weighted score; without it every counted spec must pass."},
+			},
+			Example: `{"type": "weighted", "threshold": 0.7, "graders": {"facts": {"type": "contains", "value": "Paris"}, "tone": {"type": "length", "max_words": 80}}, "weights": {"facts": 3, "tone": 1}}`},
+	}
+}

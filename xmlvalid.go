@@ -160,3 +160,16 @@ func localName(q string) string {
 	}
 	return q
 }
+
+// xmlSpecTypes documents the structure family's spec type xml_valid, for
+// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+func xmlSpecTypes() []SpecType {
+	return []SpecType{
+		{Name: "xml_valid", Family: "structure", Summary: "the output is one well-formed XML document",
+			About: "Go's encoding/xml in strict mode plus the checks it leaves out: exactly one root element, elements closed in order, attributes quoted and not repeated, only the five predefined entities and character references, nothing but white space, comments and processing instructions outside the root. When the output has a code fence labelled xml, or unlabelled, that block is what is checked. Document type declarations are skipped, so entities they declare are errors. Fails with the first error and its line; not graded past 10,000 levels of nesting. Well-formedness only, not a schema (XSD or DTD).",
+			Options: []SpecOptionDoc{
+				{"root", "string", "any", "The required root element: its local name (invoice) or its name as written (x:invoice)."},
+			},
+			Example: `{"type": "xml_valid", "root": "invoice"}`},
+	}
+}

@@ -1,9 +1,10 @@
 // Package specdoc renders the reference of spec types (docs/spec.md and
 // `proctor types`): for each a one-line summary, what it checks, its
-// options (type, default, meaning) and an example. It holds the reference
-// of the root package's own types ([Root]); the family packages document
-// theirs in their proctor.SpecType values. A test of package builtin keeps
-// docs/spec.md equal to what the full Compiler accepts.
+// options (type, default, meaning) and an example. It holds the families
+// ([Families]) and the options every spec takes ([Common]); each type,
+// the root package's own as well as the family packages', is documented in
+// its proctor.SpecType value beside its builder. A test of package builtin
+// keeps docs/spec.md equal to what the full Compiler accepts.
 package specdoc
 
 import (

@@ -26,7 +26,16 @@ func TestProse(t *testing.T) {
 }
 
 func TestWriteType(t *testing.T) {
-	ty, ok := Lookup(Root, "regex")
+	types := []Type{
+		{Name: "exact_match", Family: "text", Summary: "the output equals the expected answer"},
+		{Name: "regex", Family: "text", Summary: "the output matches a regular expression",
+			Options: []Option{
+				{"pattern", "string", "(required)", "An RE2 pattern."},
+				{"match", "string", "full", "full: the pattern must match the whole trimmed output; search: anywhere in it."},
+			},
+			Example: `{"type": "regex", "pattern": "a+"}`},
+	}
+	ty, ok := Lookup(types, "regex")
 	if !ok {
 		t.Fatal("no regex")
 	}
@@ -35,12 +44,12 @@ func TestWriteType(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"regex: the output matches a regular expression\n", "\n  pattern ", "(required)", "\n  match ", "full", "Example:\n  {\"type\": \"regex\""} {
+	for _, want := range []string{"regex: the output matches a regular expression\n", "\n  pattern ", "(required)", "\n  match ", "full", "The output is trimmed", "Example:\n  {\"type\": \"regex\""} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	if _, ok := Lookup(Root, "nope"); ok {
+	if _, ok := Lookup(types, "nope"); ok {
 		t.Error("Lookup(nope) found something")
 	}
 }
