@@ -278,61 +278,51 @@ func (g *Refused) Grade(_ context.Context, s *Sample) Grade {
 	return Fail("the output does not decline the request")
 }
 
-// answerSpecs registers the spec types choice, numeric, refused, not_refused.
-func answerSpecs(m map[string]Builder) {
-	m["choice"] = func(o *SpecOptions) (Grader, error) {
-		opts := ChoiceOptions{Choices: o.String("choices", ""), Name: o.Name()}
-		if r, ok := o.Raw("expected"); ok && !isNull(r) {
-			opts.Expected = o.String("expected", "")
-		}
-		if _, ok := o.Raw("choices"); ok && opts.Choices == "" && o.Err() == nil {
-			o.Errorf("choices", "must not be empty")
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewChoice(opts)
-		if err != nil {
-			key := "choices"
-			if opts.Expected != "" && strings.Contains(err.Error(), "expected") {
-				key = "expected"
-			}
-			o.Wrap(key, "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// choiceSpec builds a choice grader from its spec.
+func choiceSpec(o *SpecOptions) (Grader, error) {
+	opts := ChoiceOptions{Choices: o.String("choices", ""), Name: o.Name()}
+	if r, ok := o.Raw("expected"); ok && !isNull(r) {
+		opts.Expected = o.String("expected", "")
 	}
-	m["numeric"] = func(o *SpecOptions) (Grader, error) {
-		opts := NumericOptions{Name: o.Name()}
-		if r, ok := o.Raw("expected"); ok && !isNull(r) {
-			if kit.JSONKind(r) == "a string" {
-				e := o.String("expected", "")
-				v, text, ok := lastNumber(e)
-				if !ok || strings.TrimSpace(e) != text || math.IsInf(v, 0) {
-					o.Errorf("expected", "want a number, got %q", e)
-				}
-				opts.Expected = &v
-			} else if v, ok := o.OptFloat("expected"); ok {
-				opts.Expected = &v
-			}
-		}
-		opts.AbsTol = nonNegative(o, "abs_tol")
-		opts.RelTol = nonNegative(o, "rel_tol")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewNumeric(opts)
+	if _, ok := o.Raw("choices"); ok && opts.Choices == "" && o.Err() == nil {
+		o.Errorf("choices", "must not be empty")
 	}
-	refusedSpec := func(neg bool) Builder {
-		return func(o *SpecOptions) (Grader, error) {
-			if neg {
-				return NewNotRefused(RefusedOptions{Name: o.Name()}), nil
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewChoice(opts)
+	if err != nil {
+		key := "choices"
+		if opts.Expected != "" && strings.Contains(err.Error(), "expected") {
+			key = "expected"
+		}
+		o.Wrap(key, "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// numericSpec builds a numeric grader from its spec.
+func numericSpec(o *SpecOptions) (Grader, error) {
+	opts := NumericOptions{Name: o.Name()}
+	if r, ok := o.Raw("expected"); ok && !isNull(r) {
+		if kit.JSONKind(r) == "a string" {
+			e := o.String("expected", "")
+			v, text, ok := lastNumber(e)
+			if !ok || strings.TrimSpace(e) != text || math.IsInf(v, 0) {
+				o.Errorf("expected", "want a number, got %q", e)
 			}
-			return NewRefused(RefusedOptions{Name: o.Name()}), nil
+			opts.Expected = &v
+		} else if v, ok := o.OptFloat("expected"); ok {
+			opts.Expected = &v
 		}
 	}
-	m["refused"] = refusedSpec(false)
-	m["not_refused"] = refusedSpec(true)
+	opts.AbsTol = nonNegative(o, "abs_tol")
+	opts.RelTol = nonNegative(o, "rel_tol")
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewNumeric(opts)
 }
 
 // nonNegative reads an optional number option that must be >= 0 (0 when
@@ -346,19 +336,28 @@ func nonNegative(o *SpecOptions, key string) float64 {
 	return v
 }
 
+// refusedSpec is the builder of refused, or of not_refused when neg is set.
+func refusedSpec(neg bool) Builder {
+	return func(o *SpecOptions) (Grader, error) {
+		if neg {
+			return NewNotRefused(RefusedOptions{Name: o.Name()}), nil
+		}
+		return NewRefused(RefusedOptions{Name: o.Name()}), nil
+	}
+}
+
 // answerSpecTypes documents the answers family's spec types choice, numeric,
-// refused and not_refused, for [Compiler.SpecTypes]; builtinSpecTypes gives
-// each its builder.
+// refused and not_refused, for [Compiler.SpecTypes], with their builders.
 func answerSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "choice", Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
+		{Name: "choice", Build: choiceSpec, Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
 			About: "Reads forms like B, (B), B., Answer: B, **B** and The answer is B. No letter, or several different ones, fails.",
 			Options: []SpecOptionDoc{
 				{"expected", "string", "the sample's expected", "The right letter. " + docValueTemplate},
 				{"choices", "string", "ABCDE", "The letters (or digits) offered, in order, any case."},
 			},
 			Example: `{"type": "choice", "expected": "C", "choices": "ABCD"}`},
-		{Name: "numeric", Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
+		{Name: "numeric", Build: numericSpec, Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
 			About: "Passes when |got - want| <= max(abs_tol, rel_tol * |want|). Thousands separators, signs, decimals and exponents are read; a trailing % is dropped (12% reads as 12).",
 			Options: []SpecOptionDoc{
 				{"expected", "number or numeric string", "the sample's expected", "The right number. " + docValueTemplate},
@@ -366,9 +365,9 @@ func answerSpecTypes() []SpecType {
 				{"rel_tol", "number >= 0", "0", "Tolerance relative to |expected|."},
 			},
 			Example: `{"type": "numeric", "expected": 42, "rel_tol": 0.01}`},
-		{Name: "refused", Family: "answers", Summary: "the output declines the request",
+		{Name: "refused", Build: refusedSpec(false), Family: "answers", Summary: "the output declines the request",
 			Example: `{"type": "refused"}`},
-		{Name: "not_refused", Family: "answers", Summary: "the output does not decline the request",
+		{Name: "not_refused", Build: refusedSpec(true), Family: "answers", Summary: "the output does not decline the request",
 			Example: `{"type": "not_refused"}`},
 	}
 }

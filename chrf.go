@@ -10,32 +10,29 @@ import (
 	"github.com/proctorhq/proctor/metric"
 )
 
-// chrfSpecs registers the spec type chrf (chrF, and chrF++ with
-// word_order 2).
-func chrfSpecs(m map[string]Builder) {
-	m["chrf"] = func(o *SpecOptions) (Grader, error) {
-		opts := ChrFOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		opts.CharOrder = o.Int("char_order", 0)
-		opts.WordOrder = o.Int("word_order", 0)
-		opts.Beta = o.Int("beta", 0)
-		opts.Lowercase = o.Bool("lowercase", false)
-		opts.Whitespace = o.Bool("whitespace", false)
-		opts.EpsSmoothing = o.Bool("eps_smoothing", false)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewChrF(opts)
-		if err != nil {
-			var ce *metric.ChrFSettingError
-			key := "char_order"
-			if errors.As(err, &ce) {
-				key = ce.Setting
-			}
-			o.Wrap(key, "invalid chrF setting", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// chrfSpec builds a chrf grader from its spec.
+func chrfSpec(o *SpecOptions) (Grader, error) {
+	opts := ChrFOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
+	opts.CharOrder = o.Int("char_order", 0)
+	opts.WordOrder = o.Int("word_order", 0)
+	opts.Beta = o.Int("beta", 0)
+	opts.Lowercase = o.Bool("lowercase", false)
+	opts.Whitespace = o.Bool("whitespace", false)
+	opts.EpsSmoothing = o.Bool("eps_smoothing", false)
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	g, err := NewChrF(opts)
+	if err != nil {
+		var ce *metric.ChrFSettingError
+		key := "char_order"
+		if errors.As(err, &ce) {
+			key = ce.Setting
+		}
+		o.Wrap(key, "invalid chrF setting", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // ChrFConfig is [metric.ChrFConfig]: the sacreBLEU CHRF arguments a
@@ -116,10 +113,10 @@ func (g *ChrF) Grade(_ context.Context, s *Sample) Grade {
 }
 
 // chrfSpecTypes documents the similarity family's spec type chrf, for
-// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// [Compiler.SpecTypes], with its builder.
 func chrfSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "chrf", Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
+		{Name: "chrf", Build: chrfSpec, Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
 			About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"char_order", "integer, 1 to 32", "6", "The highest character n-gram order."},

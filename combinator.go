@@ -173,42 +173,40 @@ func (g *Not) Grade(ctx context.Context, s *Sample) Grade {
 // Passf is [Pass] with a format.
 func Passf(format string, args ...any) Grade { return Pass(fmt.Sprintf(format, args...)) }
 
-func combinatorSpecs(m map[string]Builder) {
-	list := func(all bool) Builder {
-		return func(o *SpecOptions) (Grader, error) {
-			cs, _, ok := o.Checks("graders")
-			if !ok {
-				return nil, o.Err()
-			}
-			if all {
-				return &All{name: o.Name(), checks: cs}, nil
-			}
-			return &Any{name: o.Name(), checks: cs}, nil
-		}
+// notSpec builds a not grader from its spec.
+func notSpec(o *SpecOptions) (Grader, error) {
+	c, ok := o.Check("grader")
+	if !ok {
+		return nil, o.Err()
 	}
-	m["all"] = list(true)
-	m["any"] = list(false)
-	m["not"] = func(o *SpecOptions) (Grader, error) {
-		c, ok := o.Check("grader")
+	return &Not{name: o.Name(), check: c}, nil
+}
+
+// listSpec is the builder of all, or of any when all is not set.
+func listSpec(all bool) Builder {
+	return func(o *SpecOptions) (Grader, error) {
+		cs, _, ok := o.Checks("graders")
 		if !ok {
 			return nil, o.Err()
 		}
-		return &Not{name: o.Name(), check: c}, nil
+		if all {
+			return &All{name: o.Name(), checks: cs}, nil
+		}
+		return &Any{name: o.Name(), checks: cs}, nil
 	}
 }
 
 // combinatorSpecTypes documents the combinators family's spec types all, any
-// and not, for [Compiler.SpecTypes]; builtinSpecTypes gives each its
-// builder.
+// and not, for [Compiler.SpecTypes], with their builders.
 func combinatorSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "all", Family: "combinators", Summary: "every nested spec passes",
+		{Name: "all", Build: listSpec(true), Family: "combinators", Summary: "every nested spec passes",
 			Options: []SpecOptionDoc{{"graders", "spec array", "(required)", "The nested specs."}},
 			Example: `{"type": "all", "graders": [{"type": "json_valid"}, {"type": "contains", "value": "id"}]}`},
-		{Name: "any", Family: "combinators", Summary: "at least one nested spec passes",
+		{Name: "any", Build: listSpec(false), Family: "combinators", Summary: "at least one nested spec passes",
 			Options: []SpecOptionDoc{{"graders", "spec array", "(required)", "The nested specs."}},
 			Example: `{"type": "any", "graders": [{"type": "contains", "value": "refund"}, {"type": "contains", "value": "credit"}]}`},
-		{Name: "not", Family: "combinators", Summary: "the nested spec fails",
+		{Name: "not", Build: notSpec, Family: "combinators", Summary: "the nested spec fails",
 			Options: []SpecOptionDoc{{"grader", "spec", "(required)", "The nested spec."}},
 			Example: `{"type": "not", "grader": {"type": "contains", "value": "TODO"}}`},
 	}

@@ -16,49 +16,50 @@ import (
 	"github.com/proctorhq/proctor/metric"
 )
 
-// jsonDiffSpecs registers the spec types json_diff, numeric_diff and
-// list_contains (autoevals' JSONDiff, NumericDiff and ListContains).
-func jsonDiffSpecs(m map[string]Builder) {
-	m["json_diff"] = func(o *SpecOptions) (Grader, error) {
-		opts := JSONDiffOptions{Threshold: o.OptThreshold(), Name: o.Name(),
-			PreserveStrings: o.Bool("preserve_strings", false),
-			StringScorer:    o.Enum("string_scorer", "levenshtein", stringScorerNames...),
-			ExactNumbers:    o.Enum("number_scorer", "numeric_diff", "numeric_diff", "exact") == "exact"}
-		if v, ok := o.Value("expected"); ok {
-			opts.Expected = &v
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewJSONDiff(opts)
+// jsonDiffSpec builds a json_diff grader from its spec.
+func jsonDiffSpec(o *SpecOptions) (Grader, error) {
+	opts := JSONDiffOptions{Threshold: o.OptThreshold(), Name: o.Name(),
+		PreserveStrings: o.Bool("preserve_strings", false),
+		StringScorer:    o.Enum("string_scorer", "levenshtein", stringScorerNames...),
+		ExactNumbers:    o.Enum("number_scorer", "numeric_diff", "numeric_diff", "exact") == "exact"}
+	if v, ok := o.Value("expected"); ok {
+		opts.Expected = &v
 	}
-	m["numeric_diff"] = func(o *SpecOptions) (Grader, error) {
-		opts := NumericDiffOptions{Threshold: o.OptThreshold(), Name: o.Name()}
-		if f, ok := o.OptFloat("expected"); ok {
-			opts.Expected = &f
-		}
-		g, err := NewNumericDiff(opts)
-		return specGrader(o, "threshold", g, err)
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["list_contains"] = func(o *SpecOptions) (Grader, error) {
-		opts := ListContainsOptions{Threshold: o.OptThreshold(), Name: o.Name(),
-			AllowExtra:   o.Bool("allow_extra", false),
-			StringScorer: o.Enum("string_scorer", "levenshtein", stringScorerNames...)}
-		if v, ok := o.Value("expected"); ok {
-			items, ok := v.([]any)
-			if !ok {
-				o.Errorf("expected", "want an array of expected items")
-			}
-			opts.Expected = listStrings(items)
-			if opts.Expected == nil {
-				opts.Expected = []string{}
-			}
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewListContains(opts)
+	return NewJSONDiff(opts)
+}
+
+// numericDiffSpec builds a numeric_diff grader from its spec.
+func numericDiffSpec(o *SpecOptions) (Grader, error) {
+	opts := NumericDiffOptions{Threshold: o.OptThreshold(), Name: o.Name()}
+	if f, ok := o.OptFloat("expected"); ok {
+		opts.Expected = &f
 	}
+	g, err := NewNumericDiff(opts)
+	return specGrader(o, "threshold", g, err)
+}
+
+// listContainsSpec builds a list_contains grader from its spec.
+func listContainsSpec(o *SpecOptions) (Grader, error) {
+	opts := ListContainsOptions{Threshold: o.OptThreshold(), Name: o.Name(),
+		AllowExtra:   o.Bool("allow_extra", false),
+		StringScorer: o.Enum("string_scorer", "levenshtein", stringScorerNames...)}
+	if v, ok := o.Value("expected"); ok {
+		items, ok := v.([]any)
+		if !ok {
+			o.Errorf("expected", "want an array of expected items")
+		}
+		opts.Expected = listStrings(items)
+		if opts.Expected == nil {
+			opts.Expected = []string{}
+		}
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewListContains(opts)
 }
 
 // stringScorerNames are the string scorers json_diff and list_contains
@@ -526,11 +527,11 @@ func (g *ListContains) Grade(_ context.Context, s *Sample) Grade {
 }
 
 // jsonDiffSpecTypes documents the similarity family's spec types json_diff,
-// numeric_diff and list_contains, for [Compiler.SpecTypes]; builtinSpecTypes
-// gives each its builder.
+// numeric_diff and list_contains, for [Compiler.SpecTypes], with their
+// builders.
 func jsonDiffSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "json_diff", Family: "similarity", Summary: "partial credit between the output's JSON and the expected value (autoevals' JSONDiff)",
+		{Name: "json_diff", Build: jsonDiffSpec, Family: "similarity", Summary: "partial credit between the output's JSON and the expected value (autoevals' JSONDiff)",
 			About: "Objects score the mean over the union of their keys (a key missing on one side scores 0 unless the other side is null), arrays the sum over positions divided by the longer length, strings by string_scorer, numbers by numeric_diff's formula, two nulls 1, mismatched kinds by string_scorer on both sides' JSON text. A string that holds a JSON object or array (the output too) is parsed first; an output that is neither is compared as a string. No references: only expected.",
 			Options: []SpecOptionDoc{
 				{"expected", "any JSON value", "the sample's expected", "The expected value. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},
@@ -540,14 +541,14 @@ func jsonDiffSpecTypes() []SpecType {
 				{"preserve_strings", "boolean", "false", "Do not parse strings that hold JSON."},
 			},
 			Example: `{"type": "json_diff", "expected": {"name": "Ada", "born": 1815}, "threshold": 0.9}`},
-		{Name: "numeric_diff", Family: "similarity", Summary: "1 - |expected - output| / (|expected| + |output|) (autoevals' NumericDiff)",
+		{Name: "numeric_diff", Build: numericDiffSpec, Family: "similarity", Summary: "1 - |expected - output| / (|expected| + |output|) (autoevals' NumericDiff)",
 			About: "1 when both are 0, so numbers of opposite sign score 0. The trimmed output must be a number, else the grade fails with score 0.",
 			Options: []SpecOptionDoc{
 				{"expected", "number, or a template string", "the sample's expected", "The expected number. " + docValueTemplate},
 				docThreshold("0.5"),
 			},
 			Example: `{"type": "numeric_diff", "expected": 42, "threshold": 0.95}`},
-		{Name: "list_contains", Family: "similarity", Summary: "best one-to-one pairing of the output's items with the expected ones (autoevals' ListContains)",
+		{Name: "list_contains", Build: listContainsSpec, Family: "similarity", Summary: "best one-to-one pairing of the output's items with the expected ones (autoevals' ListContains)",
 			About: "Each output item is scored against each expected item, the pairing with the highest total is found (the Hungarian method, as autoevals' linear sum assignment) and the total is divided by the longer list's length (the expected list's with allow_extra). Two empty lists score 1, one empty list 0. The output must be a JSON array (non-string items compare as their JSON text), else the grade fails with score 0. Not graded past 500 items a side.",
 			Options: []SpecOptionDoc{
 				{"expected", "array", "the sample's expected (a JSON array)", "The expected items."},

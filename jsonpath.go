@@ -557,72 +557,68 @@ func (w *clipWriter) quoted(s string) {
 	w.str(`"`)
 }
 
-// jsonPathSpecs registers the spec type json_path: path (an RFC 9535
-// query), exactly one of equals, exists or one_of, and the budgets
-// max_work and max_nodes ([JSONPathOptions]).
-func jsonPathSpecs(m map[string]Builder) {
-	m["json_path"] = func(o *SpecOptions) (Grader, error) {
-		path := o.RequireString("path")
-		opts := JSONPathOptions{Name: o.Name(), MaxWork: o.Int("max_work", 0), MaxNodes: o.Int("max_nodes", 0)}
-		if opts.MaxWork < 0 {
-			o.Errorf("max_work", "must be >= 0, got %d", opts.MaxWork)
-		}
-		if opts.MaxNodes < 0 {
-			o.Errorf("max_nodes", "must be >= 0, got %d", opts.MaxNodes)
-		}
-		// Values stay JSON text until the grader parses them, so that big
-		// numbers keep every digit.
-		equals, hasEquals := o.Raw("equals")
-		exists := o.Has("exists")
-		existsVal := o.Bool("exists", false)
-		oneOfRaw, hasOneOf := o.Raw("one_of")
-		var oneOf []any
-		if hasOneOf {
-			var raws []json.RawMessage
-			if kit.JSONKind(oneOfRaw) != "an array" || json.Unmarshal(oneOfRaw, &raws) != nil {
-				o.Errorf("one_of", "want an array of JSON values, got %s", kit.JSONKind(oneOfRaw))
-			} else if len(raws) == 0 {
-				o.Errorf("one_of", "must hold at least one value")
-			}
-			for _, r := range raws {
-				oneOf = append(oneOf, r)
-			}
-		}
-		n := 0
-		for _, b := range []bool{hasEquals, exists, hasOneOf} {
-			if b {
-				n++
-			}
-		}
-		if n != 1 && o.Err() == nil {
-			o.Errorf("equals", "json_path needs exactly one of equals (a JSON value), exists (a boolean) or one_of (an array), got %d", n)
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		var g *JSONPath
-		var err error
-		switch {
-		case hasEquals:
-			g, err = NewJSONPathEquals(path, equals, opts)
-		case exists:
-			g, err = NewJSONPathExists(path, existsVal, opts)
-		default:
-			g, err = NewJSONPathOneOf(path, oneOf, opts)
-		}
-		if err != nil {
-			o.Wrap("path", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// jsonPathSpec builds a json_path grader from its spec.
+func jsonPathSpec(o *SpecOptions) (Grader, error) {
+	path := o.RequireString("path")
+	opts := JSONPathOptions{Name: o.Name(), MaxWork: o.Int("max_work", 0), MaxNodes: o.Int("max_nodes", 0)}
+	if opts.MaxWork < 0 {
+		o.Errorf("max_work", "must be >= 0, got %d", opts.MaxWork)
 	}
+	if opts.MaxNodes < 0 {
+		o.Errorf("max_nodes", "must be >= 0, got %d", opts.MaxNodes)
+	}
+	// Values stay JSON text until the grader parses them, so that big
+	// numbers keep every digit.
+	equals, hasEquals := o.Raw("equals")
+	exists := o.Has("exists")
+	existsVal := o.Bool("exists", false)
+	oneOfRaw, hasOneOf := o.Raw("one_of")
+	var oneOf []any
+	if hasOneOf {
+		var raws []json.RawMessage
+		if kit.JSONKind(oneOfRaw) != "an array" || json.Unmarshal(oneOfRaw, &raws) != nil {
+			o.Errorf("one_of", "want an array of JSON values, got %s", kit.JSONKind(oneOfRaw))
+		} else if len(raws) == 0 {
+			o.Errorf("one_of", "must hold at least one value")
+		}
+		for _, r := range raws {
+			oneOf = append(oneOf, r)
+		}
+	}
+	n := 0
+	for _, b := range []bool{hasEquals, exists, hasOneOf} {
+		if b {
+			n++
+		}
+	}
+	if n != 1 && o.Err() == nil {
+		o.Errorf("equals", "json_path needs exactly one of equals (a JSON value), exists (a boolean) or one_of (an array), got %d", n)
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	var g *JSONPath
+	var err error
+	switch {
+	case hasEquals:
+		g, err = NewJSONPathEquals(path, equals, opts)
+	case exists:
+		g, err = NewJSONPathExists(path, existsVal, opts)
+	default:
+		g, err = NewJSONPathOneOf(path, oneOf, opts)
+	}
+	if err != nil {
+		o.Wrap("path", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // jsonPathSpecTypes documents the structure family's spec type json_path,
-// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// for [Compiler.SpecTypes], with its builder.
 func jsonPathSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "json_path", Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
+		{Name: "json_path", Build: jsonPathSpec, Family: "structure", Summary: "a JSONPath query over the output's JSON meets an assertion",
 			About: "Give exactly one of equals, exists and one_of. A query that selects one node is compared through that node; one that can select several (wildcards, filters, slices) is compared as the list of nodes.",
 			Options: []SpecOptionDoc{
 				{"path", "string", "(required)", "An RFC 9535 JSONPath query. Brackets and parentheses (filters, groups, function calls) may nest at most 32 levels deep; a deeper query is refused before it compiles."},

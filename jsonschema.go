@@ -319,82 +319,81 @@ func specDraft(o *SpecOptions) string {
 	return o.Enum("draft", "2020-12", "4", "6", "7", "2019-09", "2020-12")
 }
 
-// jsonSpecs registers the spec types json_valid, json_schema.
-func jsonSpecs(m map[string]Builder) {
-	m["json_valid"] = func(o *SpecOptions) (Grader, error) {
-		strict := o.Bool("strict", false)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewJSONValid(JSONValidOptions{Name: o.Name(), Strict: strict}), nil
+// jsonValidSpec builds a json_valid grader from its spec.
+func jsonValidSpec(o *SpecOptions) (Grader, error) {
+	strict := o.Bool("strict", false)
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["json_schema"] = func(o *SpecOptions) (Grader, error) {
-		raw, hasSchema := o.Raw("schema")
-		file, hasFile := o.OptString("schema_file")
-		files := o.config().files
-		opts := JSONSchemaOptions{
-			Name:             o.Name(),
-			Files:            files,
-			Draft:            specDraft(o),
-			FormatAssertion:  o.Bool("format_assertion", false),
-			ContentAssertion: o.Bool("content_assertion", false),
-			AnyBlock:         o.Bool("any_block", false),
-			Strict:           o.Bool("strict", false),
-			MaxVisits:        o.Int("max_visits", DefaultMaxSchemaVisits),
-		}
-		if opts.MaxVisits < 1 {
-			o.Errorf("max_visits", "want a positive number, got %d", opts.MaxVisits)
-		}
-		if opts.Strict && opts.AnyBlock {
-			o.Errorf("strict", "cannot be combined with any_block: strict validates the whole output, any_block every block in it")
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		switch {
-		case hasSchema && hasFile:
-			o.Errorf("schema_file", "give schema or schema_file, not both")
-		case hasSchema:
-			if k := kit.JSONKind(raw); k != "an object" && k != "a boolean" {
-				o.Errorf("schema", "want a JSON Schema object, got %s", k)
-				break
-			}
-			g, err := NewJSONSchema(json.RawMessage(raw), opts)
-			if err != nil {
-				o.Wrap("schema", "does not compile", err)
-				break
-			}
-			return g, nil
-		case hasFile:
-			if files == nil {
-				o.Errorf("schema_file", "no folder to read %q from: schema files are read from the suite's folder (WithFiles)", file)
-				break
-			}
-			g, err := NewJSONSchemaFile(files, file, opts)
-			if err != nil {
-				o.Wrap("schema_file", "cannot load "+file, err)
-				break
-			}
-			return g, nil
-		default:
-			o.Errorf("schema", "missing: json_schema needs schema (an object) or schema_file (a path)")
-		}
-		return nil, o.Err()
+	return NewJSONValid(JSONValidOptions{Name: o.Name(), Strict: strict}), nil
+}
+
+// jsonSchemaSpec builds a json_schema grader from its spec.
+func jsonSchemaSpec(o *SpecOptions) (Grader, error) {
+	raw, hasSchema := o.Raw("schema")
+	file, hasFile := o.OptString("schema_file")
+	files := o.config().files
+	opts := JSONSchemaOptions{
+		Name:             o.Name(),
+		Files:            files,
+		Draft:            specDraft(o),
+		FormatAssertion:  o.Bool("format_assertion", false),
+		ContentAssertion: o.Bool("content_assertion", false),
+		AnyBlock:         o.Bool("any_block", false),
+		Strict:           o.Bool("strict", false),
+		MaxVisits:        o.Int("max_visits", DefaultMaxSchemaVisits),
 	}
+	if opts.MaxVisits < 1 {
+		o.Errorf("max_visits", "want a positive number, got %d", opts.MaxVisits)
+	}
+	if opts.Strict && opts.AnyBlock {
+		o.Errorf("strict", "cannot be combined with any_block: strict validates the whole output, any_block every block in it")
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case hasSchema && hasFile:
+		o.Errorf("schema_file", "give schema or schema_file, not both")
+	case hasSchema:
+		if k := kit.JSONKind(raw); k != "an object" && k != "a boolean" {
+			o.Errorf("schema", "want a JSON Schema object, got %s", k)
+			break
+		}
+		g, err := NewJSONSchema(json.RawMessage(raw), opts)
+		if err != nil {
+			o.Wrap("schema", "does not compile", err)
+			break
+		}
+		return g, nil
+	case hasFile:
+		if files == nil {
+			o.Errorf("schema_file", "no folder to read %q from: schema files are read from the suite's folder (WithFiles)", file)
+			break
+		}
+		g, err := NewJSONSchemaFile(files, file, opts)
+		if err != nil {
+			o.Wrap("schema_file", "cannot load "+file, err)
+			break
+		}
+		return g, nil
+	default:
+		o.Errorf("schema", "missing: json_schema needs schema (an object) or schema_file (a path)")
+	}
+	return nil, o.Err()
 }
 
 // jsonSpecTypes documents the structure family's spec types json_valid and
-// json_schema, for [Compiler.SpecTypes]; builtinSpecTypes gives each its
-// builder.
+// json_schema, for [Compiler.SpecTypes], with their builders.
 func jsonSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "json_valid", Family: "structure", Summary: "the output holds valid JSON",
+		{Name: "json_valid", Build: jsonValidSpec, Family: "structure", Summary: "the output holds valid JSON",
 			About: "An output that parses whole is the value; otherwise the first fenced block or bracketed span in the prose that parses is taken, never a piece of a broken value the output starts with: `[{\"a\": 1}` and `{a: {\"b\": 1}}` fail, while a broken fenced block followed by a corrected one passes.",
 			Options: []SpecOptionDoc{
 				{"strict", "boolean", "false", "The whole trimmed output must be JSON: no fences or prose around it."},
 			},
 			Example: `{"type": "json_valid"}`},
-		{Name: "json_schema", Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
+		{Name: "json_schema", Build: jsonSchemaSpec, Family: "structure", Summary: "the output's JSON is accepted by a JSON Schema",
 			About: "JSON Schema 2020-12 unless the schema's $schema names another draft.",
 			Options: []SpecOptionDoc{
 				{"schema", "object", "", "The schema, inline. Give schema or schema_file. Objects and arrays may nest at most 128 levels deep (in each file it references too); a deeper schema is refused before it compiles."},

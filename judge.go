@@ -527,55 +527,47 @@ func (r JudgeRetry) backoff(retry int) time.Duration {
 // familyFold is the form model families are compared in.
 func familyFold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// judgeSpecs registers the spec types llm_judge, llm_score, llm_category,
-// llm_pairwise, llm_answer_match, faithfulness, relevance, hallucination
-// and toxicity.
-func judgeSpecs(m map[string]Builder) {
-	m["llm_judge"] = func(o *SpecOptions) (Grader, error) {
-		rubric := o.RequireString("rubric")
+// llmJudgeSpec builds a llm_judge grader from its spec.
+func llmJudgeSpec(o *SpecOptions) (Grader, error) {
+	rubric := o.RequireString("rubric")
+	jo, with := judgeSpecOptions(o)
+	g, err := NewLLMJudge(rubric, jo, with...)
+	return specGrader(o, "rubric", g, err)
+}
+
+// llmAnswerMatchSpec builds a llm_answer_match grader from its spec.
+func llmAnswerMatchSpec(o *SpecOptions) (Grader, error) {
+	jo, with := judgeSpecOptions(o)
+	opts := LLMAnswerMatchOptions{JudgeOptions: jo}
+	if e, ok := o.OptString("expected"); ok {
+		opts.Expected = &e
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewLLMAnswerMatch(opts, with...), nil
+}
+
+// builtinJudgeSpec is the builder of a built-in judge type that takes only
+// the judge options, mk its constructor.
+func builtinJudgeSpec(mk func(JudgeOptions, ...CompilerOption) *LLMJudge) Builder {
+	return func(o *SpecOptions) (Grader, error) {
 		jo, with := judgeSpecOptions(o)
-		g, err := NewLLMJudge(rubric, jo, with...)
-		return specGrader(o, "rubric", g, err)
-	}
-	m["llm_score"] = llmScoreSpec
-	m["llm_category"] = llmCategorySpec
-	m["llm_pairwise"] = llmPairwiseSpec
-	m["llm_answer_match"] = func(o *SpecOptions) (Grader, error) {
-		jo, with := judgeSpecOptions(o)
-		opts := LLMAnswerMatchOptions{JudgeOptions: jo}
-		if e, ok := o.OptString("expected"); ok {
-			opts.Expected = &e
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewLLMAnswerMatch(opts, with...), nil
-	}
-	builtins := map[string]func(JudgeOptions, ...CompilerOption) *LLMJudge{
-		"faithfulness":  NewFaithfulness,
-		"relevance":     NewRelevance,
-		"hallucination": NewHallucination,
-		"toxicity":      NewToxicity,
-	}
-	for typ, mk := range builtins {
-		m[typ] = func(o *SpecOptions) (Grader, error) {
-			jo, with := judgeSpecOptions(o)
-			return mk(jo, with...), nil
-		}
+		return mk(jo, with...), nil
 	}
 }
 
 // judgeSpecTypes documents the judges family's spec types llm_judge,
 // llm_score, llm_category, llm_pairwise, llm_answer_match, faithfulness,
-// relevance, hallucination and toxicity, for [Compiler.SpecTypes];
-// builtinSpecTypes gives each its builder.
+// relevance, hallucination and toxicity, for [Compiler.SpecTypes], with
+// their builders.
 func judgeSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "llm_judge", Family: "judges", Summary: "a judge gives a pass or fail verdict on a rubric",
+		{Name: "llm_judge", Build: llmJudgeSpec, Family: "judges", Summary: "a judge gives a pass or fail verdict on a rubric",
 			About:   "The judge reasons first and may abstain; an abstention is not graded.",
 			Options: []SpecOptionDoc{docJudgeRubric()},
 			Example: `{"type": "llm_judge", "rubric": "The reply apologises and offers a refund."}`},
-		{Name: "llm_score", Family: "judges", Summary: "a judge scores the output on a scale",
+		{Name: "llm_score", Build: llmScoreSpec, Family: "judges", Summary: "a judge scores the output on a scale",
 			About: "Give scale with pass_at, or range [0, 1] with threshold.",
 			Options: []SpecOptionDoc{
 				{"rubric", "string", "(required without prompt)", "What the judge checks, in plain words. " + docTemplates},
@@ -587,14 +579,14 @@ func judgeSpecTypes() []SpecType {
 				{"whole_scores", "boolean", "false", "Refuse half points on the scale: a reply scoring 3.5 is then unreadable. By default a half point (MT-Bench's `[[8.5]]`) is read as written."},
 			},
 			Example: `{"type": "llm_score", "rubric": "How complete is the answer?", "scale": [1, 5], "pass_at": 4}`},
-		{Name: "llm_category", Family: "judges", Summary: "a judge puts the output in a category",
+		{Name: "llm_category", Build: llmCategorySpec, Family: "judges", Summary: "a judge puts the output in a category",
 			Options: []SpecOptionDoc{
 				{"categories", "string array", "(required)", "The categories the judge chooses from."},
 				{"pass", "string array", "(required)", "The categories that pass."},
 				{"rubric", "string", "none", "What the categories mean. " + docTemplates},
 			},
 			Example: `{"type": "llm_category", "categories": ["resolved", "escalated", "ignored"], "pass": ["resolved"]}`},
-		{Name: "llm_pairwise", Family: "judges", Summary: "a judge compares the output with a baseline",
+		{Name: "llm_pairwise", Build: llmPairwiseSpec, Family: "judges", Summary: "a judge compares the output with a baseline",
 			About: "Judged in both orders; a verdict that flips with the order is an abstention.",
 			Options: []SpecOptionDoc{
 				{"baseline", "string", "(required)", "The answer to beat. " + docTemplates},
@@ -602,16 +594,16 @@ func judgeSpecTypes() []SpecType {
 				{"prompt", "string", "none", "Your own judge prompt, sent in place of proctor's (an arena-hard or MT-Bench pairwise prompt, say), in both orders. `{{answer_a}}` and `{{answer_b}}` place the two answers (both required); `{{input}}`, `{{expected}}` and `{{item.KEY}}` are the sample's. The reply is read in the shape the prompt asks for: `[[A>>B]]` … `[[B>>A]]`, `[[A=B]]`, `[[A]]`, `[[B]]`, `[[C]]`, a ranking. It carries no nonce tags."},
 			},
 			Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
-		{Name: "llm_answer_match", Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
+		{Name: "llm_answer_match", Build: llmAnswerMatchSpec, Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
 			Options: []SpecOptionDoc{{"expected", "string", "the sample's expected", "The answer to match. " + docValueTemplate}},
 			Example: `{"type": "llm_answer_match"}`},
-		{Name: "faithfulness", Family: "judges", Summary: "a judge checks that the output claims nothing the context does not support",
+		{Name: "faithfulness", Build: builtinJudgeSpec(NewFaithfulness), Family: "judges", Summary: "a judge checks that the output claims nothing the context does not support",
 			Example: `{"type": "faithfulness"}`},
-		{Name: "relevance", Family: "judges", Summary: "a judge checks that the output answers the input",
+		{Name: "relevance", Build: builtinJudgeSpec(NewRelevance), Family: "judges", Summary: "a judge checks that the output answers the input",
 			Example: `{"type": "relevance"}`},
-		{Name: "hallucination", Family: "judges", Summary: "a judge checks the output for invented facts",
+		{Name: "hallucination", Build: builtinJudgeSpec(NewHallucination), Family: "judges", Summary: "a judge checks the output for invented facts",
 			Example: `{"type": "hallucination"}`},
-		{Name: "toxicity", Family: "judges", Summary: "a judge checks the output for abusive or hateful content",
+		{Name: "toxicity", Build: builtinJudgeSpec(NewToxicity), Family: "judges", Summary: "a judge checks the output for abusive or hateful content",
 			Example: `{"type": "toxicity"}`},
 	}
 }

@@ -234,63 +234,63 @@ func wholeWord(s string, start, end int) bool {
 	return true
 }
 
-// limitSpecs registers the spec types length and blocklist.
-func limitSpecs(m map[string]Builder) {
-	m["length"] = func(o *SpecOptions) (Grader, error) {
-		opts := LengthOptions{Name: o.Name()}
-		for _, b := range []struct {
-			key string
-			dst **int
-		}{{"min_chars", &opts.MinChars}, {"max_chars", &opts.MaxChars}, {"min_words", &opts.MinWords}, {"max_words", &opts.MaxWords}} {
-			if n, ok := o.OptInt(b.key); ok {
-				if n < 0 {
-					o.Errorf(b.key, "want an integer >= 0, got %d", n)
-				}
-				*b.dst = Ptr(n)
+// lengthSpec builds a length grader from its spec.
+func lengthSpec(o *SpecOptions) (Grader, error) {
+	opts := LengthOptions{Name: o.Name()}
+	for _, b := range []struct {
+		key string
+		dst **int
+	}{{"min_chars", &opts.MinChars}, {"max_chars", &opts.MaxChars}, {"min_words", &opts.MinWords}, {"max_words", &opts.MaxWords}} {
+		if n, ok := o.OptInt(b.key); ok {
+			if n < 0 {
+				o.Errorf(b.key, "want an integer >= 0, got %d", n)
 			}
+			*b.dst = Ptr(n)
 		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		switch {
-		case opts.MinChars == nil && opts.MaxChars == nil && opts.MinWords == nil && opts.MaxWords == nil:
-			o.Errorf("", "length needs at least one of min_chars, max_chars, min_words, max_words")
-		case opts.MinChars != nil && opts.MaxChars != nil && *opts.MinChars > *opts.MaxChars:
-			o.Errorf("min_chars", "%d exceeds max_chars %d", *opts.MinChars, *opts.MaxChars)
-		case opts.MinWords != nil && opts.MaxWords != nil && *opts.MinWords > *opts.MaxWords:
-			o.Errorf("min_words", "%d exceeds max_words %d", *opts.MinWords, *opts.MaxWords)
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewLength(opts)
 	}
-	m["blocklist"] = func(o *SpecOptions) (Grader, error) {
-		words, ok := o.OptStrings("words")
-		if !ok && o.Err() == nil {
-			o.Errorf("words", "missing: blocklist needs an array of strings")
-		}
-		cs := o.Bool("case_sensitive", false)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewBlocklist(words, BlocklistOptions{CaseSensitive: cs, Name: o.Name()})
-		if err != nil {
-			o.Wrap("words", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	switch {
+	case opts.MinChars == nil && opts.MaxChars == nil && opts.MinWords == nil && opts.MaxWords == nil:
+		o.Errorf("", "length needs at least one of min_chars, max_chars, min_words, max_words")
+	case opts.MinChars != nil && opts.MaxChars != nil && *opts.MinChars > *opts.MaxChars:
+		o.Errorf("min_chars", "%d exceeds max_chars %d", *opts.MinChars, *opts.MaxChars)
+	case opts.MinWords != nil && opts.MaxWords != nil && *opts.MinWords > *opts.MaxWords:
+		o.Errorf("min_words", "%d exceeds max_words %d", *opts.MinWords, *opts.MaxWords)
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewLength(opts)
+}
+
+// blocklistSpec builds a blocklist grader from its spec.
+func blocklistSpec(o *SpecOptions) (Grader, error) {
+	words, ok := o.OptStrings("words")
+	if !ok && o.Err() == nil {
+		o.Errorf("words", "missing: blocklist needs an array of strings")
+	}
+	cs := o.Bool("case_sensitive", false)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewBlocklist(words, BlocklistOptions{CaseSensitive: cs, Name: o.Name()})
+	if err != nil {
+		o.Wrap("words", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // limitSpecTypes documents the text family's spec types blocklist and
-// length, for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// length, for [Compiler.SpecTypes], with their builders.
 func limitSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "blocklist", Family: "text", Summary: "the output uses none of the listed words, as whole words",
+		{Name: "blocklist", Build: blocklistSpec, Family: "text", Summary: "the output uses none of the listed words, as whole words",
 			Options: []SpecOptionDoc{{"words", "string array", "(required)", "The words (or phrases) that must not appear."}, {"case_sensitive", "boolean", "false", "Compare letter case."}},
 			Example: `{"type": "blocklist", "words": ["guarantee", "risk-free"]}`},
-		{Name: "length", Family: "text", Summary: "the output's length in characters or words is within bounds",
+		{Name: "length", Build: lengthSpec, Family: "text", Summary: "the output's length in characters or words is within bounds",
 			About: "Give at least one bound; bounds are inclusive. Characters are Unicode code points; words are runs of non-space.",
 			Options: []SpecOptionDoc{
 				{"min_chars", "integer >= 0", "none", "Fewest characters."},

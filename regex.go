@@ -222,50 +222,6 @@ func isTimeout(err error) bool {
 	return strings.HasPrefix(err.Error(), "match timeout")
 }
 
-// regexSpecs registers the spec types regex, not_regex.
-func regexSpecs(m map[string]Builder) {
-	spec := func(negate bool) Builder {
-		return func(o *SpecOptions) (Grader, error) {
-			pattern := o.RequireString("pattern")
-			def := "full"
-			if negate {
-				def = "search"
-			}
-			match := o.Enum("match", def, "full", "search")
-			cs := o.Bool("case_sensitive", true)
-			if err := o.Err(); err != nil {
-				return nil, err
-			}
-			opts := RegexOptions{Match: MatchFull, IgnoreCase: !cs, Name: o.Name()}
-			if match == "search" {
-				opts.Match = MatchSearch
-			}
-			var g Grader
-			t, err := parsePatternTemplate(pattern)
-			switch {
-			case err != nil:
-				o.Wrap("pattern", "bad template", err)
-				return nil, o.Err()
-			case t != nil:
-				g, err = newRegexTemplate(t, opts, negate)
-			default:
-				g, err = newRegex(o.Type(), pattern, opts, negate)
-			}
-			if err != nil {
-				msg := "does not compile"
-				if errors.Is(err, ErrPatternTooLong) {
-					msg = fmt.Sprintf("want at most %d characters", MaxPatternLen)
-				}
-				o.Wrap("pattern", msg, err)
-				return nil, o.Err()
-			}
-			return g, nil
-		}
-	}
-	m["regex"] = spec(false)
-	m["not_regex"] = spec(true)
-}
-
 // clipPattern quotes a pattern for a reason as its author wrote it:
 // backslashes and quotes are kept as they are (a\d+, not a\\d+), only
 // control characters are escaped, and it is cut after 80 characters as
@@ -290,16 +246,56 @@ func clipPattern(p string) string {
 	return string(append(b, '"'))
 }
 
+// regexSpec is the builder of regex, or of not_regex when negate is set.
+func regexSpec(negate bool) Builder {
+	return func(o *SpecOptions) (Grader, error) {
+		pattern := o.RequireString("pattern")
+		def := "full"
+		if negate {
+			def = "search"
+		}
+		match := o.Enum("match", def, "full", "search")
+		cs := o.Bool("case_sensitive", true)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		opts := RegexOptions{Match: MatchFull, IgnoreCase: !cs, Name: o.Name()}
+		if match == "search" {
+			opts.Match = MatchSearch
+		}
+		var g Grader
+		t, err := parsePatternTemplate(pattern)
+		switch {
+		case err != nil:
+			o.Wrap("pattern", "bad template", err)
+			return nil, o.Err()
+		case t != nil:
+			g, err = newRegexTemplate(t, opts, negate)
+		default:
+			g, err = newRegex(o.Type(), pattern, opts, negate)
+		}
+		if err != nil {
+			msg := "does not compile"
+			if errors.Is(err, ErrPatternTooLong) {
+				msg = fmt.Sprintf("want at most %d characters", MaxPatternLen)
+			}
+			o.Wrap("pattern", msg, err)
+			return nil, o.Err()
+		}
+		return g, nil
+	}
+}
+
 // regexSpecTypes documents the text family's spec types regex and not_regex,
-// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// for [Compiler.SpecTypes], with their builders.
 func regexSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "regex", Family: "text", Summary: "the output matches a regular expression",
+		{Name: "regex", Build: regexSpec(false), Family: "text", Summary: "the output matches a regular expression",
 			About: "A candidate over 64 KiB, or a match that runs past 250 ms, fails with the reason; it never hangs. " +
 				"RE2 runs the pattern when it can; lookaround, backreferences (Python's (?P=name) too), conditionals, atomic groups and " +
 				"possessive quantifiers run on a backtracking engine with the 250 ms budget per match. [docs/regex.md](regex.md) says what each engine takes and what is refused.",
 			Options: docRegexOptions("full"), Example: `{"type": "regex", "pattern": "(?s).*Final answer: [A-D]\\.?"}`},
-		{Name: "not_regex", Family: "text", Summary: "the output does not match a regular expression",
+		{Name: "not_regex", Build: regexSpec(true), Family: "text", Summary: "the output does not match a regular expression",
 			About:   "Patterns are read as for regex; a match that runs past 250 ms fails, never passes.",
 			Options: docRegexOptions("search"), Example: `{"type": "not_regex", "pattern": "(?i)lorem ipsum"}`},
 	}

@@ -6,87 +6,95 @@ import (
 
 // similaritySpecs registers the spec types bleu, rouge, token_f1, gleu, levenshtein, fuzzy_match, context_f1, localization_f1, semantic_similarity.
 //
-// context_f1 is registered elsewhere; meteor is deliberately absent (NLTK's
-// METEOR needs WordNet data to match, so a spec naming it is a spec error).
-func similaritySpecs(m map[string]Builder) {
-	m["bleu"] = func(o *SpecOptions) (Grader, error) {
-		opts := BLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		if o.Has("weights") {
-			var w []float64
-			if !o.Decode("weights", &w) {
-				return nil, o.Err()
-			}
-			opts.Weights = w
-			if opts.Weights == nil {
-				opts.Weights = []float64{}
-			}
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewBLEU(opts)
-		if err != nil {
-			o.Wrap("weights", "want 1 to 4 weights >= 0, one > 0", err)
+// bleuSpec builds a bleu grader from its spec.
+func bleuSpec(o *SpecOptions) (Grader, error) {
+	opts := BLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
+	if o.Has("weights") {
+		var w []float64
+		if !o.Decode("weights", &w) {
 			return nil, o.Err()
 		}
-		return g, nil
-	}
-	m["gleu"] = func(o *SpecOptions) (Grader, error) {
-		g, err := NewGLEU(GLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-		return specGrader(o, "threshold", g, err)
-	}
-	m["rouge"] = func(o *SpecOptions) (Grader, error) {
-		opts := RougeOptions{
-			Variant:    o.String("variant", "rougeL"),
-			Stemmer:    o.Bool("stemmer", false),
-			References: specReferences(o),
-			Threshold:  o.OptThreshold(),
-			Name:       o.Name(),
+		opts.Weights = w
+		if opts.Weights == nil {
+			opts.Weights = []float64{}
 		}
-		switch o.Enum("measure", "fmeasure", "fmeasure", "precision", "recall") {
-		case "precision":
-			opts.Measure = RougePrecision
-		case "recall":
-			opts.Measure = RougeRecall
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewRouge(opts)
-		if err != nil {
-			o.Wrap("variant", "want rouge1 .. rouge9, rougeL or rougeLsum", err)
-			return nil, o.Err()
-		}
-		return g, nil
 	}
-	m["token_f1"] = func(o *SpecOptions) (Grader, error) {
-		g, err := NewTokenF1(TokenF1Options{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-		return specGrader(o, "threshold", g, err)
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["levenshtein"] = func(o *SpecOptions) (Grader, error) {
-		opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		if d, ok := o.OptInt("max_distance"); ok {
-			if d < 0 {
-				o.Errorf("max_distance", "want a whole number of edits >= 0, got %d", d)
-			}
-			opts.MaxDistance = &d
+	g, err := NewBLEU(opts)
+	if err != nil {
+		o.Wrap("weights", "want 1 to 4 weights >= 0, one > 0", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// gleuSpec builds a gleu grader from its spec.
+func gleuSpec(o *SpecOptions) (Grader, error) {
+	g, err := NewGLEU(GLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+	return specGrader(o, "threshold", g, err)
+}
+
+// rougeSpec builds a rouge grader from its spec.
+func rougeSpec(o *SpecOptions) (Grader, error) {
+	opts := RougeOptions{
+		Variant:    o.String("variant", "rougeL"),
+		Stemmer:    o.Bool("stemmer", false),
+		References: specReferences(o),
+		Threshold:  o.OptThreshold(),
+		Name:       o.Name(),
+	}
+	switch o.Enum("measure", "fmeasure", "fmeasure", "precision", "recall") {
+	case "precision":
+		opts.Measure = RougePrecision
+	case "recall":
+		opts.Measure = RougeRecall
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewRouge(opts)
+	if err != nil {
+		o.Wrap("variant", "want rouge1 .. rouge9, rougeL or rougeLsum", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// tokenF1Spec builds a token_f1 grader from its spec.
+func tokenF1Spec(o *SpecOptions) (Grader, error) {
+	g, err := NewTokenF1(TokenF1Options{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+	return specGrader(o, "threshold", g, err)
+}
+
+// levenshteinSpec builds a levenshtein grader from its spec.
+func levenshteinSpec(o *SpecOptions) (Grader, error) {
+	opts := EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
+	if d, ok := o.OptInt("max_distance"); ok {
+		if d < 0 {
+			o.Errorf("max_distance", "want a whole number of edits >= 0, got %d", d)
 		}
-		g, err := NewLevenshtein(opts)
-		return specGrader(o, "threshold", g, err)
+		opts.MaxDistance = &d
 	}
-	m["fuzzy_match"] = func(o *SpecOptions) (Grader, error) {
-		g, err := NewFuzzyMatch(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-		return specGrader(o, "threshold", g, err)
+	g, err := NewLevenshtein(opts)
+	return specGrader(o, "threshold", g, err)
+}
+
+// fuzzyMatchSpec builds a fuzzy_match grader from its spec.
+func fuzzyMatchSpec(o *SpecOptions) (Grader, error) {
+	g, err := NewFuzzyMatch(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+	return specGrader(o, "threshold", g, err)
+}
+
+// semanticSimilaritySpec builds a semantic_similarity grader from its spec.
+func semanticSimilaritySpec(o *SpecOptions) (Grader, error) {
+	opts := SemanticSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["localization_f1"] = localizationSpec
-	m["semantic_similarity"] = func(o *SpecOptions) (Grader, error) {
-		opts := SemanticSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := newSemanticSimilarity(o.config().embedder(), opts)
-		return specGrader(o, "threshold", g, err)
-	}
+	g, err := newSemanticSimilarity(o.config().embedder(), opts)
+	return specGrader(o, "threshold", g, err)
 }
 
 // OptThreshold returns the threshold option, read as [SpecOptions.Threshold]
@@ -176,47 +184,46 @@ func scoreGrade(metric string, score, threshold float64, refs int, ev any) Grade
 
 // similaritySpecTypes documents the similarity family's spec types bleu,
 // gleu, rouge, token_f1, levenshtein and fuzzy_match, for
-// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// [Compiler.SpecTypes], with their builders.
 func similaritySpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "bleu", Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
+		{Name: "bleu", Build: bleuSpec, Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
 			About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"weights", "1 to 4 numbers >= 0, one > 0", "none (sacreBLEU's 4 equal orders)", "Weights of the log n-gram precisions, for n = 1 .. len(weights)."}),
 			Example: `{"type": "bleu", "threshold": 0.4}`},
-		{Name: "gleu", Family: "similarity", Summary: "sentence GLEU against the references",
+		{Name: "gleu", Build: gleuSpec, Family: "similarity", Summary: "sentence GLEU against the references",
 			About:   "Computed as NLTK's sentence_gleu does.",
 			Options: docSimilarity("0.5"), Example: `{"type": "gleu", "threshold": 0.4}`},
-		{Name: "rouge", Family: "similarity", Summary: "ROUGE-N, ROUGE-L or ROUGE-Lsum against the references",
+		{Name: "rouge", Build: rougeSpec, Family: "similarity", Summary: "ROUGE-N, ROUGE-L or ROUGE-Lsum against the references",
 			About: "Computed as Google's rouge-score does; with several references the best F-measure counts.",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"variant", "string", "rougeL", "rouge1 to rouge9 (n-gram overlap), rougeL (longest common subsequence) or rougeLsum (over newline-separated sentences)."},
 				SpecOptionDoc{"measure", "string", "fmeasure", "Which measure is compared with threshold: fmeasure, precision or recall."},
 				SpecOptionDoc{"stemmer", "boolean", "false", "Porter-stem tokens longer than three characters."}),
 			Example: `{"type": "rouge", "variant": "rouge1", "threshold": 0.6}`},
-		{Name: "token_f1", Family: "similarity", Summary: "SQuAD token F1 against the best reference",
+		{Name: "token_f1", Build: tokenF1Spec, Family: "similarity", Summary: "SQuAD token F1 against the best reference",
 			About:   "Lower-cased, punctuation and articles removed, as the SQuAD evaluation does.",
 			Options: docSimilarity("0.5"), Example: `{"type": "token_f1", "expected": "the Eiffel Tower"}`},
-		{Name: "levenshtein", Family: "similarity", Summary: "1 - edit distance / longer length, over code points",
+		{Name: "levenshtein", Build: levenshteinSpec, Family: "similarity", Summary: "1 - edit distance / longer length, over code points",
 			About: "With max_distance it passes when the edit distance to the closest reference is at most that many edits, as promptfoo's levenshtein assertion's threshold does; the score is that reference's similarity, and threshold, when also given, must be reached too.",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"max_distance", "integer >= 0", "none", "The most code-point edits (insertions, deletions, substitutions) allowed."}),
 			Example: `{"type": "levenshtein", "threshold": 0.8}`},
-		{Name: "fuzzy_match", Family: "similarity", Summary: "normalised Indel similarity (rapidfuzz's fuzz.ratio on a 0-1 scale)",
+		{Name: "fuzzy_match", Build: fuzzyMatchSpec, Family: "similarity", Summary: "normalised Indel similarity (rapidfuzz's fuzz.ratio on a 0-1 scale)",
 			Options: docSimilarity("0.5"), Example: `{"type": "fuzzy_match", "threshold": 0.9}`},
 	}
 }
 
 // semanticLocationSpecTypes documents the similarity family's spec types
 // semantic_similarity and localization_f1, which the reference shows after
-// the string metrics, for [Compiler.SpecTypes]; builtinSpecTypes gives each
-// its builder.
+// the string metrics, for [Compiler.SpecTypes], with their builders.
 func semanticLocationSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "semantic_similarity", Family: "similarity", Summary: "cosine of the embeddings of the output and the best reference",
+		{Name: "semantic_similarity", Build: semanticSimilaritySpec, Family: "similarity", Summary: "cosine of the embeddings of the output and the best reference",
 			About:   "Uses the configured embedder; without one, the built-in lexical embedder, which measures shared wording rather than meaning and says so in the reason. Negative cosines score 0.",
 			Options: docSimilarity("0.8"), Example: `{"type": "semantic_similarity", "threshold": 0.85}`},
-		{Name: "localization_f1", Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
+		{Name: "localization_f1", Build: localizationSpec, Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
 			About: "Scores files and line overlap. An output that cites nothing or cannot be read fails, even at threshold 0.",
 			Options: []SpecOptionDoc{
 				{"expected", "string or object", "the sample's expected", "The right locations: path:start-end citations, or an object mapping a file to ranges. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},

@@ -114,10 +114,20 @@ func nearest(s string, words []string) (string, bool) {
 }
 
 // builtinSpecTypes returns the root package's own spec types with their
-// reference and builders, in the reference's order: each family file
-// documents its types, and builtinTypes holds their builders.
+// reference and builders, in the reference's order; each Build is the
+// builder specs of that type use (builtinTypes), templates included.
 func builtinSpecTypes() []SpecType {
 	b := builtinTypes()
+	out := rootSpecTypes()
+	for i := range out {
+		out[i].Build = b[out[i].Name]
+	}
+	return out
+}
+
+// rootSpecTypes returns the root package's own spec types as their family
+// files document and build them, in the reference's order.
+func rootSpecTypes() []SpecType {
 	var out []SpecType
 	for _, types := range [][]SpecType{
 		textSpecTypes(), limitSpecTypes(), regexSpecTypes(),
@@ -129,10 +139,7 @@ func builtinSpecTypes() []SpecType {
 		judgeSpecTypes(),
 		combinatorSpecTypes(), weightedSpecTypes(),
 	} {
-		for _, t := range types {
-			t.Build = b[t.Name]
-			out = append(out, t)
-		}
+		out = append(out, types...)
 	}
 	return out
 }

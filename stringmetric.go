@@ -7,32 +7,33 @@ import (
 	"github.com/proctorhq/proctor/metric"
 )
 
-// stringMetricSpecs registers the spec types jaro, jaro_winkler and
-// hamming: rapidfuzz's normalised similarities, best of the references.
-func stringMetricSpecs(m map[string]Builder) {
-	m["jaro"] = func(o *SpecOptions) (Grader, error) {
-		g, err := NewJaro(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-		return specGrader(o, "threshold", g, err)
+// jaroSpec builds a jaro grader from its spec.
+func jaroSpec(o *SpecOptions) (Grader, error) {
+	g, err := NewJaro(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+	return specGrader(o, "threshold", g, err)
+}
+
+// hammingSpec builds a hamming grader from its spec.
+func hammingSpec(o *SpecOptions) (Grader, error) {
+	g, err := NewHamming(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
+	return specGrader(o, "threshold", g, err)
+}
+
+// jaroWinklerSpec builds a jaro_winkler grader from its spec.
+func jaroWinklerSpec(o *SpecOptions) (Grader, error) {
+	opts := JaroWinklerOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
+	if w, ok := o.OptFloat("prefix_weight"); ok {
+		opts.PrefixWeight = &w
 	}
-	m["hamming"] = func(o *SpecOptions) (Grader, error) {
-		g, err := NewHamming(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-		return specGrader(o, "threshold", g, err)
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["jaro_winkler"] = func(o *SpecOptions) (Grader, error) {
-		opts := JaroWinklerOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()}
-		if w, ok := o.OptFloat("prefix_weight"); ok {
-			opts.PrefixWeight = &w
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewJaroWinkler(opts)
-		if err != nil {
-			o.Wrap("prefix_weight", "want a number in [0, 0.25]", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	g, err := NewJaroWinkler(opts)
+	if err != nil {
+		o.Wrap("prefix_weight", "want a number in [0, 0.25]", err)
+		return nil, o.Err()
 	}
+	return g, nil
 }
 
 // maxJaroCells bounds len(output)·len(reference) for Jaro and Jaro-Winkler,
@@ -95,19 +96,18 @@ func NewJaroWinkler(opts JaroWinklerOptions) (*EditSimilarity, error) {
 }
 
 // stringMetricSpecTypes documents the similarity family's spec types jaro,
-// jaro_winkler and hamming, for [Compiler.SpecTypes]; builtinSpecTypes gives
-// each its builder.
+// jaro_winkler and hamming, for [Compiler.SpecTypes], with their builders.
 func stringMetricSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "jaro", Family: "similarity", Summary: "Jaro similarity over code points (rapidfuzz's Jaro.normalized_similarity)",
+		{Name: "jaro", Build: jaroSpec, Family: "similarity", Summary: "Jaro similarity over code points (rapidfuzz's Jaro.normalized_similarity)",
 			About:   "Characters match when equal and at most max(len)/2 - 1 positions apart; half the matched characters out of order count as transpositions. Two empty strings score 0, as in rapidfuzz. Not graded when the output's and a reference's lengths multiply past 2^30.",
 			Options: docSimilarity("0.5"), Example: `{"type": "jaro", "expected": "MARHTA", "threshold": 0.9}`},
-		{Name: "jaro_winkler", Family: "similarity", Summary: "Jaro-Winkler similarity over code points (rapidfuzz's JaroWinkler.normalized_similarity)",
+		{Name: "jaro_winkler", Build: jaroWinklerSpec, Family: "similarity", Summary: "Jaro-Winkler similarity over code points (rapidfuzz's JaroWinkler.normalized_similarity)",
 			About: "The Jaro similarity, raised when above 0.7 by prefix_weight * (shared prefix, at most 4 characters) * (1 - Jaro). Same limits as jaro.",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"prefix_weight", "number in [0, 0.25]", "0.1", "The weight of each shared leading character."}),
 			Example: `{"type": "jaro_winkler", "expected": "MARHTA", "threshold": 0.95}`},
-		{Name: "hamming", Family: "similarity", Summary: "1 - differing positions / longer length (rapidfuzz's Hamming.normalized_similarity, padded)",
+		{Name: "hamming", Build: hammingSpec, Family: "similarity", Summary: "1 - differing positions / longer length (rapidfuzz's Hamming.normalized_similarity, padded)",
 			About:   "Over code points; the difference in length counts as differing positions, as rapidfuzz's default padding does. Two empty strings score 1.",
 			Options: docSimilarity("0.5"), Example: `{"type": "hamming", "expected": "ABC-1234", "threshold": 0.75}`},
 	}

@@ -272,7 +272,7 @@ func rawStrings(r json.RawMessage, array bool) ([]string, bool) {
 
 // templateSpecs makes the expected (and references) options of the built-in
 // types that fall back on the sample's expected value templates, by
-// wrapping their builders. It runs after the families that register them.
+// wrapping their builders in m, the builders by name of the root types.
 func templateSpecs(m map[string]Builder) {
 	for _, typ := range []string{"exact_match", "choice", "numeric", "json_diff", "numeric_diff", "localization_f1", "llm_answer_match"} {
 		if b, ok := m[typ]; ok {

@@ -349,16 +349,6 @@ func (g *Affix) Grade(_ context.Context, s *Sample) Grade {
 	return Fail(g.reason)
 }
 
-// textSpecs registers the text graders' spec types.
-func textSpecs(m map[string]Builder) {
-	m["exact_match"] = exactMatchSpec
-	m["one_of"] = oneOfSpec
-	m["contains"] = containsSpec(false)
-	m["not_contains"] = containsSpec(true)
-	m["starts_with"] = affixSpec(false)
-	m["ends_with"] = affixSpec(true)
-}
-
 func exactMatchSpec(o *SpecOptions) (Grader, error) {
 	opts := ExactMatchOptions{
 		CaseSensitive:     o.Bool("case_sensitive", false),
@@ -470,10 +460,10 @@ func containsValues(o *SpecOptions) []string {
 
 // textSpecTypes documents the text family's spec types exact_match, one_of,
 // contains, not_contains, starts_with and ends_with, for
-// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// [Compiler.SpecTypes], with their builders.
 func textSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "exact_match", Family: "text", Summary: "the output equals the expected answer",
+		{Name: "exact_match", Build: exactMatchSpec, Family: "text", Summary: "the output equals the expected answer",
 			About: "A JSON object or array as expected is compared structurally with the output decoded as JSON (fences removed), keys in any order. A number or boolean compares as its JSON text.",
 			Options: []SpecOptionDoc{
 				{"expected", "string or any JSON value", "the sample's expected", "The answer to match. " + docValueTemplate},
@@ -481,20 +471,20 @@ func textSpecTypes() []SpecType {
 				{"remove_punctuation", "boolean", "false", "Drop punctuation from both sides first."},
 			},
 			Example: `{"type": "exact_match", "expected": "Paris"}`},
-		{Name: "one_of", Family: "text", Summary: "the output equals one of several answers",
+		{Name: "one_of", Build: oneOfSpec, Family: "text", Summary: "the output equals one of several answers",
 			Options: []SpecOptionDoc{
 				{"values", "string array", "(required)", "The accepted answers. " + docValueTemplate},
 				{"case_sensitive", "boolean", "false", "Compare letter case."},
 			},
 			Example: `{"type": "one_of", "values": ["yes", "y"]}`},
-		{Name: "contains", Family: "text", Summary: "the output contains a text (or all or any of several)",
+		{Name: "contains", Build: containsSpec(false), Family: "text", Summary: "the output contains a text (or all or any of several)",
 			Options: docContainsOptions(), Example: `{"type": "contains", "values": ["refund", "order"], "mode": "any"}`},
-		{Name: "not_contains", Family: "text", Summary: "the output does not contain a text (or none of several)",
+		{Name: "not_contains", Build: containsSpec(true), Family: "text", Summary: "the output does not contain a text (or none of several)",
 			Options: docContainsOptions(), Example: `{"type": "not_contains", "value": "As an AI"}`},
-		{Name: "starts_with", Family: "text", Summary: "the output begins with a text",
+		{Name: "starts_with", Build: affixSpec(false), Family: "text", Summary: "the output begins with a text",
 			Options: []SpecOptionDoc{{"value", "string", "(required)", "The prefix. " + docValueTemplate}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
 			Example: `{"type": "starts_with", "value": "Dear"}`},
-		{Name: "ends_with", Family: "text", Summary: "the output ends with a text",
+		{Name: "ends_with", Build: affixSpec(true), Family: "text", Summary: "the output ends with a text",
 			Options: []SpecOptionDoc{{"value", "string", "(required)", "The suffix. " + docValueTemplate}, {"case_sensitive", "boolean", "true", "Compare letter case."}},
 			Example: `{"type": "ends_with", "value": "Best regards."}`},
 	}

@@ -229,69 +229,73 @@ func (g *HTTPStatus) Grade(_ context.Context, s *Sample) Grade {
 	return Failf("http_status is %d, want %s", s.HTTPStatus, strings.Join(codes, " or "))
 }
 
-// thresholdSpecs registers the spec types latency_threshold, token_threshold, cost_threshold, http_status.
-func thresholdSpecs(m map[string]Builder) {
-	m["latency_threshold"] = func(o *SpecOptions) (Grader, error) {
-		ms := requireNonNegative(o, "max_ms")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		if ms > float64(math.MaxInt64/int64(time.Millisecond)) {
-			o.Errorf("max_ms", "%v is too large", ms)
-			return nil, o.Err()
-		}
-		return NewLatencyThreshold(time.Duration(ms*float64(time.Millisecond)), LatencyThresholdOptions{Name: o.Name()})
+// latencyThresholdSpec builds a latency_threshold grader from its spec.
+func latencyThresholdSpec(o *SpecOptions) (Grader, error) {
+	ms := requireNonNegative(o, "max_ms")
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["token_threshold"] = func(o *SpecOptions) (Grader, error) {
-		n, ok := o.OptInt("max")
-		if !ok && o.Err() == nil {
-			o.Errorf("max", "missing: token_threshold needs a maximum token count")
-		} else if n < 0 {
-			o.Errorf("max", "want an integer >= 0, got %d", n)
-		}
-		field := o.Enum("field", "output_tokens", tokenFieldNames[:]...)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		opts := TokenThresholdOptions{Name: o.Name(), Field: TokenField(slices.Index(tokenFieldNames[:], field))}
-		return NewTokenThreshold(n, opts)
+	if ms > float64(math.MaxInt64/int64(time.Millisecond)) {
+		o.Errorf("max_ms", "%v is too large", ms)
+		return nil, o.Err()
 	}
-	m["cost_threshold"] = func(o *SpecOptions) (Grader, error) {
-		usd := requireNonNegative(o, "max_usd")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewCostThreshold(usd, CostThresholdOptions{Name: o.Name()})
+	return NewLatencyThreshold(time.Duration(ms*float64(time.Millisecond)), LatencyThresholdOptions{Name: o.Name()})
+}
+
+// tokenThresholdSpec builds a token_threshold grader from its spec.
+func tokenThresholdSpec(o *SpecOptions) (Grader, error) {
+	n, ok := o.OptInt("max")
+	if !ok && o.Err() == nil {
+		o.Errorf("max", "missing: token_threshold needs a maximum token count")
+	} else if n < 0 {
+		o.Errorf("max", "want an integer >= 0, got %d", n)
 	}
-	m["http_status"] = func(o *SpecOptions) (Grader, error) {
-		r, ok := o.Raw("expected")
-		var codes []int
-		switch {
-		case !ok:
-			o.Errorf("expected", "missing: http_status needs a status code or an array of them")
-		case kit.JSONKind(r) == "an array":
-			if !o.Decode("expected", &codes) {
-				break
-			}
-			if len(codes) == 0 {
-				o.Errorf("expected", "must hold at least one status code")
-			}
-		default:
-			if n, ok := o.OptInt("expected"); ok {
-				codes = []int{n}
-			}
-		}
-		for _, c := range codes {
-			if c < 100 || c > 599 {
-				o.Errorf("expected", "%d is not an HTTP status code (100-599)", c)
-				break
-			}
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewHTTPStatus(codes, HTTPStatusOptions{Name: o.Name()})
+	field := o.Enum("field", "output_tokens", tokenFieldNames[:]...)
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	opts := TokenThresholdOptions{Name: o.Name(), Field: TokenField(slices.Index(tokenFieldNames[:], field))}
+	return NewTokenThreshold(n, opts)
+}
+
+// costThresholdSpec builds a cost_threshold grader from its spec.
+func costThresholdSpec(o *SpecOptions) (Grader, error) {
+	usd := requireNonNegative(o, "max_usd")
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewCostThreshold(usd, CostThresholdOptions{Name: o.Name()})
+}
+
+// httpStatusSpec builds a http_status grader from its spec.
+func httpStatusSpec(o *SpecOptions) (Grader, error) {
+	r, ok := o.Raw("expected")
+	var codes []int
+	switch {
+	case !ok:
+		o.Errorf("expected", "missing: http_status needs a status code or an array of them")
+	case kit.JSONKind(r) == "an array":
+		if !o.Decode("expected", &codes) {
+			break
+		}
+		if len(codes) == 0 {
+			o.Errorf("expected", "must hold at least one status code")
+		}
+	default:
+		if n, ok := o.OptInt("expected"); ok {
+			codes = []int{n}
+		}
+	}
+	for _, c := range codes {
+		if c < 100 || c > 599 {
+			o.Errorf("expected", "%d is not an HTTP status code (100-599)", c)
+			break
+		}
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewHTTPStatus(codes, HTTPStatusOptions{Name: o.Name()})
 }
 
 // requireNonNegative reads a number option that must be present and >= 0.
@@ -305,22 +309,22 @@ func requireNonNegative(o *SpecOptions, key string) float64 {
 
 // thresholdSpecTypes documents the measurements family's spec types
 // latency_threshold, token_threshold, cost_threshold and http_status, for
-// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// [Compiler.SpecTypes], with their builders.
 func thresholdSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "latency_threshold", Family: "measurements", Summary: "the sample's latency_ms is at most a limit",
+		{Name: "latency_threshold", Build: latencyThresholdSpec, Family: "measurements", Summary: "the sample's latency_ms is at most a limit",
 			Options: []SpecOptionDoc{{"max_ms", "number >= 0", "(required)", "The most milliseconds allowed."}},
 			Example: `{"type": "latency_threshold", "max_ms": 2000}`},
-		{Name: "token_threshold", Family: "measurements", Summary: "a token count of the sample is at most a limit",
+		{Name: "token_threshold", Build: tokenThresholdSpec, Family: "measurements", Summary: "a token count of the sample is at most a limit",
 			Options: []SpecOptionDoc{
 				{"max", "integer >= 0", "(required)", "The most tokens allowed."},
 				{"field", "string", "output_tokens", "Which count: output_tokens, input_tokens or total_tokens."},
 			},
 			Example: `{"type": "token_threshold", "max": 500, "field": "total_tokens"}`},
-		{Name: "cost_threshold", Family: "measurements", Summary: "the sample's cost_usd is at most a limit",
+		{Name: "cost_threshold", Build: costThresholdSpec, Family: "measurements", Summary: "the sample's cost_usd is at most a limit",
 			Options: []SpecOptionDoc{{"max_usd", "number >= 0", "(required)", "The most US dollars allowed."}},
 			Example: `{"type": "cost_threshold", "max_usd": 0.01}`},
-		{Name: "http_status", Family: "measurements", Summary: "the sample's http_status is one of the expected codes",
+		{Name: "http_status", Build: httpStatusSpec, Family: "measurements", Summary: "the sample's http_status is one of the expected codes",
 			Options: []SpecOptionDoc{{"expected", "integer or integer array", "(required)", "The accepted status codes, 100 to 599."}},
 			Example: `{"type": "http_status", "expected": [200, 201]}`},
 	}

@@ -501,57 +501,55 @@ func VerifyWebhookSignature(key []byte, header string, body []byte, now time.Tim
 // webhookSends are the sample fields the send option may name.
 var webhookSends = []string{"id", "input", "expected"}
 
-// webhookSpecs registers the spec types custom_webhook.
-func webhookSpecs(m map[string]Builder) {
-	m["custom_webhook"] = func(o *SpecOptions) (Grader, error) {
-		rawURL := o.RequireString("url")
-		ms := o.Int("timeout_ms", int(WebhookMaxTimeout/time.Millisecond))
-		if ms < 1 || ms > int(WebhookMaxTimeout/time.Millisecond) {
-			o.Errorf("timeout_ms", "want 1 to %d, got %d", WebhookMaxTimeout/time.Millisecond, ms)
-		}
-		var headers map[string]string
-		o.Decode("headers", &headers)
-		send := o.Strings("send")
-		for _, f := range send {
-			if !slices.Contains(webhookSends, f) {
-				o.Errorf("send", "want fields among %s, got %q", strings.Join(webhookSends, ", "), f)
-			}
-		}
-		cfg := o.config()
-		key := cfg.webhookKey
-		if env, ok := o.OptString("sign_secret_env"); ok {
-			v, set := os.LookupEnv(env)
-			if !set || v == "" {
-				o.Errorf("sign_secret_env", "environment variable %q is not set", env)
-			}
-			key = []byte(v)
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, opt, err := newCustomWebhook(rawURL, WebhookOptions{
-			Timeout:      time.Duration(ms) * time.Millisecond,
-			Headers:      headers,
-			SendID:       slices.Contains(send, "id"),
-			SendInput:    slices.Contains(send, "input"),
-			SendExpected: slices.Contains(send, "expected"),
-			SigningKey:   key,
-			Network:      cfg.network,
-			Name:         o.Name(),
-		})
-		if err != nil {
-			o.Wrap(opt, "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// customWebhookSpec builds a custom_webhook grader from its spec.
+func customWebhookSpec(o *SpecOptions) (Grader, error) {
+	rawURL := o.RequireString("url")
+	ms := o.Int("timeout_ms", int(WebhookMaxTimeout/time.Millisecond))
+	if ms < 1 || ms > int(WebhookMaxTimeout/time.Millisecond) {
+		o.Errorf("timeout_ms", "want 1 to %d, got %d", WebhookMaxTimeout/time.Millisecond, ms)
 	}
+	var headers map[string]string
+	o.Decode("headers", &headers)
+	send := o.Strings("send")
+	for _, f := range send {
+		if !slices.Contains(webhookSends, f) {
+			o.Errorf("send", "want fields among %s, got %q", strings.Join(webhookSends, ", "), f)
+		}
+	}
+	cfg := o.config()
+	key := cfg.webhookKey
+	if env, ok := o.OptString("sign_secret_env"); ok {
+		v, set := os.LookupEnv(env)
+		if !set || v == "" {
+			o.Errorf("sign_secret_env", "environment variable %q is not set", env)
+		}
+		key = []byte(v)
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, opt, err := newCustomWebhook(rawURL, WebhookOptions{
+		Timeout:      time.Duration(ms) * time.Millisecond,
+		Headers:      headers,
+		SendID:       slices.Contains(send, "id"),
+		SendInput:    slices.Contains(send, "input"),
+		SendExpected: slices.Contains(send, "expected"),
+		SigningKey:   key,
+		Network:      cfg.network,
+		Name:         o.Name(),
+	})
+	if err != nil {
+		o.Wrap(opt, "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // webhookSpecTypes documents the network family's spec type custom_webhook,
-// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// for [Compiler.SpecTypes], with its builder.
 func webhookSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "custom_webhook", Family: "network", Summary: "an HTTP service of yours decides",
+		{Name: "custom_webhook", Build: customWebhookSpec, Family: "network", Summary: "an HTTP service of yours decides",
 			About: `POSTs {"candidate": output} and reads a JSON reply {"passed": bool, "score": number, "reason": string} of which passed is required. Redirects are refused, and so are private, loopback and other non-public addresses, checked when connecting. An unreachable service or a bad reply is not graded, with the reason.`,
 			Options: []SpecOptionDoc{
 				{"url", "string", "(required)", "Where to POST."},

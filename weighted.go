@@ -14,69 +14,67 @@ import (
 	"github.com/proctorhq/proctor/internal/kit"
 )
 
-// weightedSpecs registers the spec type weighted.
-func weightedSpecs(m map[string]Builder) {
-	m["weighted"] = func(o *SpecOptions) (Grader, error) {
-		cs, keys, ok := o.Checks("graders")
-		if !ok {
-			// Still read the other options, so that their errors are
-			// reported too and Compiler.Options lists them.
-			o.Raw("weights")
-			o.OptThreshold()
-			return nil, o.Err()
-		}
-		weights := make([]float64, len(cs))
-		for i := range weights {
-			weights[i] = 1
-		}
-		if r, ok := o.Raw("weights"); ok {
-			switch kit.JSONKind(r) {
-			case "an array":
-				var ws []float64
-				if o.Decode("weights", &ws) && len(ws) != len(cs) {
-					o.Errorf("weights", "want %d weights, one per grader, got %d", len(cs), len(ws))
-				}
-				if len(ws) == len(cs) {
-					weights = ws
-				}
-			case "an object":
-				var byName map[string]float64
-				if o.Decode("weights", &byName) {
-					for _, k := range slices.Sorted(maps.Keys(byName)) { // errors in a fixed order
-						i := slices.Index(keys, k)
-						switch {
-						case i < 0:
-							o.Errorf("weights", "no grader named %q (graders: %s)", k, strings.Join(keys, ", "))
-						case slices.Index(keys[i+1:], k) >= 0:
-							// An array of graders can repeat a name: a weight
-							// by name would be ambiguous.
-							o.Errorf("weights", "%q names more than one grader: give the weights as an array", k)
-						default:
-							weights[i] = byName[k]
-						}
+// weightedSpec builds a weighted grader from its spec.
+func weightedSpec(o *SpecOptions) (Grader, error) {
+	cs, keys, ok := o.Checks("graders")
+	if !ok {
+		// Still read the other options, so that their errors are
+		// reported too and Compiler.Options lists them.
+		o.Raw("weights")
+		o.OptThreshold()
+		return nil, o.Err()
+	}
+	weights := make([]float64, len(cs))
+	for i := range weights {
+		weights[i] = 1
+	}
+	if r, ok := o.Raw("weights"); ok {
+		switch kit.JSONKind(r) {
+		case "an array":
+			var ws []float64
+			if o.Decode("weights", &ws) && len(ws) != len(cs) {
+				o.Errorf("weights", "want %d weights, one per grader, got %d", len(cs), len(ws))
+			}
+			if len(ws) == len(cs) {
+				weights = ws
+			}
+		case "an object":
+			var byName map[string]float64
+			if o.Decode("weights", &byName) {
+				for _, k := range slices.Sorted(maps.Keys(byName)) { // errors in a fixed order
+					i := slices.Index(keys, k)
+					switch {
+					case i < 0:
+						o.Errorf("weights", "no grader named %q (graders: %s)", k, strings.Join(keys, ", "))
+					case slices.Index(keys[i+1:], k) >= 0:
+						// An array of graders can repeat a name: a weight
+						// by name would be ambiguous.
+						o.Errorf("weights", "%q names more than one grader: give the weights as an array", k)
+					default:
+						weights[i] = byName[k]
 					}
 				}
-			default:
-				o.Errorf("weights", "want an array of numbers or an object of grader name to number, got %s", kit.JSONKind(r))
 			}
+		default:
+			o.Errorf("weights", "want an array of numbers or an object of grader name to number, got %s", kit.JSONKind(r))
 		}
-		opts := WeightedOptions{Threshold: o.OptThreshold(), Name: o.Name()}
-		if err := o.Err(); err != nil {
-			CloseChecks(cs) // the children compiled; release what they hold
-			return nil, err
-		}
-		children := make([]WeightedCheck, len(cs))
-		for i, c := range cs {
-			children[i] = WeightedCheck{Check: c, Weight: weights[i]}
-		}
-		g, err := NewWeighted(children, opts)
-		if err != nil {
-			CloseChecks(cs)
-			o.Wrap("weights", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
 	}
+	opts := WeightedOptions{Threshold: o.OptThreshold(), Name: o.Name()}
+	if err := o.Err(); err != nil {
+		CloseChecks(cs) // the children compiled; release what they hold
+		return nil, err
+	}
+	children := make([]WeightedCheck, len(cs))
+	for i, c := range cs {
+		children[i] = WeightedCheck{Check: c, Weight: weights[i]}
+	}
+	g, err := NewWeighted(children, opts)
+	if err != nil {
+		CloseChecks(cs)
+		o.Wrap("weights", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // WeightedCheck is one child of a [Weighted] set and its weight.
@@ -217,10 +215,10 @@ func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
 }
 
 // weightedSpecTypes documents the combinators family's spec type weighted,
-// for [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// for [Compiler.SpecTypes], with its builder.
 func weightedSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "weighted", Family: "combinators", Summary: "the weighted mean of the nested specs' scores",
+		{Name: "weighted", Build: weightedSpec, Family: "combinators", Summary: "the weighted mean of the nested specs' scores",
 			About: "promptfoo's assert-set with a threshold. A nested spec's score is its own when it has one, else 1 for passed and 0 for failed. Nested specs not graded (or flaky) are left out of the mean with their weights, and the reason names each with its reason; weight 0 runs but does not count. Not graded when no weighted spec was graded. Evidence maps each nested spec's name to its score (null when left out).",
 			Options: []SpecOptionDoc{
 				{"graders", "spec array, or object of name to spec", "(required)", "The nested specs."},

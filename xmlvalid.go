@@ -12,15 +12,13 @@ import (
 	"github.com/proctorhq/proctor/internal/fence"
 )
 
-// xmlSpecs registers the spec type xml_valid.
-func xmlSpecs(m map[string]Builder) {
-	m["xml_valid"] = func(o *SpecOptions) (Grader, error) {
-		opts := XMLValidOptions{Root: o.String("root", ""), Name: o.Name()}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewXMLValid(opts), nil
+// xmlValidSpec builds a xml_valid grader from its spec.
+func xmlValidSpec(o *SpecOptions) (Grader, error) {
+	opts := XMLValidOptions{Root: o.String("root", ""), Name: o.Name()}
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	return NewXMLValid(opts), nil
 }
 
 // maxXMLDepth bounds element nesting: deeper documents are not graded
@@ -162,10 +160,10 @@ func localName(q string) string {
 }
 
 // xmlSpecTypes documents the structure family's spec type xml_valid, for
-// [Compiler.SpecTypes]; builtinSpecTypes gives each its builder.
+// [Compiler.SpecTypes], with its builder.
 func xmlSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "xml_valid", Family: "structure", Summary: "the output is one well-formed XML document",
+		{Name: "xml_valid", Build: xmlValidSpec, Family: "structure", Summary: "the output is one well-formed XML document",
 			About: "Go's encoding/xml in strict mode plus the checks it leaves out: exactly one root element, elements closed in order, attributes quoted and not repeated, only the five predefined entities and character references, nothing but white space, comments and processing instructions outside the root. When the output has a code fence labelled xml, or unlabelled, that block is what is checked. Document type declarations are skipped, so entities they declare are errors. Fails with the first error and its line; not graded past 10,000 levels of nesting. Well-formedness only, not a schema (XSD or DTD).",
 			Options: []SpecOptionDoc{
 				{"root", "string", "any", "The required root element: its local name (invoice) or its name as written (x:invoice)."},
