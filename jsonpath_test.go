@@ -11,6 +11,7 @@ import (
 	"github.com/ohler55/ojg/jp"
 	"github.com/ohler55/ojg/oj"
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/jsonpatheval"
 	"github.com/theory/jsonpath"
 )
 
@@ -155,8 +156,8 @@ func TestJSONEqual(t *testing.T) {
 		{1.5, "x", false},
 	}
 	for _, tt := range tests {
-		if got := jsonEqual(tt.a, tt.b); got != tt.want {
-			t.Errorf("jsonEqual(%#v, %#v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := jsonpatheval.Equal(tt.a, tt.b); got != tt.want {
+			t.Errorf("jsonpatheval.Equal(%#v, %#v) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
@@ -242,7 +243,7 @@ func TestJSONPathSingularFastPath(t *testing.T) {
 		}
 		want := g.run(context.Background(), v, 0).Nodes
 		got, found, err := newParsers(true, false).selectPath(doc, g.singular)
-		if err != nil || found != (len(want) == 1) || found && !jsonEqual(got, want[0]) {
+		if err != nil || found != (len(want) == 1) || found && !jsonpatheval.Equal(got, want[0]) {
 			t.Fatalf("%s on %s: got %v %v %v, evaluator %v", path, doc, got, found, err, want)
 		}
 	}

@@ -131,7 +131,7 @@ func ctsValid(t *testing.T, c *proctor.Compiler, tc ctsCase) {
 			}
 		}
 		wants[i] = list
-		matched = matched || jsonEqual(r.Nodes, list)
+		matched = matched || jsonpatheval.Equal(r.Nodes, list)
 	}
 	if !matched {
 		t.Errorf("%q on %s: got %s, want %s", tc.Selector, tc.Document, showJSON(r.Nodes), showJSON(wants))

@@ -1,4 +1,4 @@
-package conformance_test
+package jsonpatheval
 
 import (
 	"encoding/json"
@@ -7,11 +7,11 @@ import (
 	"strconv"
 )
 
-// jsonEqual compares decoded JSON values as the json_path grader compares
-// a node list with its expected values: objects member by member in any
-// order, arrays in order, numbers by value whatever their Go type (the
-// parser gives int64 for an integer, float64 otherwise).
-func jsonEqual(a, b any) bool {
+// Equal compares decoded JSON values as the json_path grader compares a
+// node list with its expected values: objects member by member in any
+// order, arrays in order, numbers by value whatever their Go type (int64,
+// int, float64 or json.Number).
+func Equal(a, b any) bool {
 	switch a := a.(type) {
 	case string:
 		b, ok := b.(string)
@@ -28,7 +28,7 @@ func jsonEqual(a, b any) bool {
 		}
 		for k, av := range a {
 			bv, ok := b[k]
-			if !ok || !jsonEqual(av, bv) {
+			if !ok || !Equal(av, bv) {
 				return false
 			}
 		}
@@ -39,11 +39,27 @@ func jsonEqual(a, b any) bool {
 			return false
 		}
 		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
+			if !Equal(a[i], b[i]) {
 				return false
 			}
 		}
 		return true
+	}
+	return numEqual(a, b)
+}
+
+// numEqual compares two JSON numbers (int64, float64, json.Number, or any
+// Go number) by value; false when either is not a number.
+func numEqual(a, b any) bool {
+	switch a := a.(type) {
+	case int64:
+		if b, ok := b.(int64); ok {
+			return a == b
+		}
+	case float64:
+		if b, ok := b.(float64); ok {
+			return a == b
+		}
 	}
 	ra, ok := toRat(a)
 	if !ok {
@@ -53,13 +69,15 @@ func jsonEqual(a, b any) bool {
 	return ok && ra.Cmp(rb) == 0
 }
 
-// toRat reads a decoded JSON number exactly: a float64 as the shortest
-// decimal that reads back as it (0.1 is 1/10, as written).
 func toRat(v any) (*big.Rat, bool) {
 	switch v := v.(type) {
 	case int64:
 		return new(big.Rat).SetInt64(v), true
+	case int:
+		return new(big.Rat).SetInt64(int64(v)), true
 	case float64:
+		// The shortest decimal that reads back as v: the number as written
+		// (0.1 is 1/10, not the binary fraction nearest to it).
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return nil, false
 		}
