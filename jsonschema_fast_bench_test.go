@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/proctorhq/proctor/internal/schemasuite"
 	"github.com/proctorhq/proctor/internal/workload"
 )
 
@@ -26,8 +27,8 @@ type suiteCase struct {
 func fastSuiteCases(tb testing.TB) []suiteCase {
 	tb.Helper()
 	var out []suiteCase
-	for _, d := range suiteDrafts {
-		files, err := suiteGlob(suiteDir + "/tests/" + d.dir + "/*.json")
+	for _, d := range schemasuite.Drafts() {
+		files, err := suiteGlob(suiteDir + "/tests/" + d.Dir + "/*.json")
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -36,12 +37,12 @@ func fastSuiteCases(tb testing.TB) []suiteCase {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			var groups []suiteGroup
+			var groups []schemasuite.Group
 			if err := json.Unmarshal(b, &groups); err != nil {
 				tb.Fatal(err)
 			}
 			for _, grp := range groups {
-				g, err := NewJSONSchema(grp.Schema, JSONSchemaOptions{Draft: d.draft})
+				g, err := NewJSONSchema(grp.Schema, JSONSchemaOptions{Draft: d.Draft})
 				if err != nil || g.fast == nil {
 					continue
 				}
@@ -50,7 +51,7 @@ func fastSuiteCases(tb testing.TB) []suiteCase {
 					if err := json.Compact(&text, c.Data); err != nil {
 						tb.Fatal(err)
 					}
-					out = append(out, suiteCase{g, Sample{Output: text.String()}, c.Valid, d.dir + "/" + path.Base(file) + ": " + grp.Description})
+					out = append(out, suiteCase{g, Sample{Output: text.String()}, c.Valid, d.Dir + "/" + path.Base(file) + ": " + grp.Description})
 				}
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/schemasuite"
 	"github.com/proctorhq/proctor/internal/workload"
 )
 
@@ -25,8 +26,8 @@ type fastCorpus struct {
 
 var loadFastCorpus = sync.OnceValues(func() (*fastCorpus, error) {
 	fc := &fastCorpus{}
-	for _, d := range suiteDrafts {
-		files, err := suiteGlob(suiteDir + "/tests/" + d.dir + "/*.json")
+	for _, d := range schemasuite.Drafts() {
+		files, err := suiteGlob(suiteDir + "/tests/" + d.Dir + "/*.json")
 		if err != nil {
 			return nil, err
 		}
@@ -35,12 +36,12 @@ var loadFastCorpus = sync.OnceValues(func() (*fastCorpus, error) {
 			if err != nil {
 				return nil, err
 			}
-			var groups []suiteGroup
+			var groups []schemasuite.Group
 			if err := json.Unmarshal(b, &groups); err != nil {
 				return nil, err
 			}
 			for _, grp := range groups {
-				g, err := NewJSONSchema(grp.Schema, JSONSchemaOptions{Draft: d.draft})
+				g, err := NewJSONSchema(grp.Schema, JSONSchemaOptions{Draft: d.Draft})
 				if err != nil || g.fast == nil {
 					continue
 				}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/proctorhq/proctor/internal/jsonparse"
+	"github.com/proctorhq/proctor/internal/schemasuite"
 	"github.com/proctorhq/proctor/internal/workload"
 )
 
@@ -179,14 +178,14 @@ func fastSuiteFile(t *testing.T, file, draft string, opts JSONSchemaOptions, req
 func TestJSONSchemaFastSuite(t *testing.T) {
 	t.Parallel()
 	var all fastSuiteStats
-	for _, d := range suiteDrafts {
-		t.Run(d.dir, func(t *testing.T) {
+	for _, d := range schemasuite.Drafts() {
+		t.Run(d.Dir, func(t *testing.T) {
 			var st fastSuiteStats
-			for _, f := range suiteFiles(t, suiteDir+"/tests/"+d.dir+"/*.json") {
-				fastSuiteFile(t, f, d.draft, JSONSchemaOptions{}, true, &st)
+			for _, f := range suiteFiles(t, suiteDir+"/tests/"+d.Dir+"/*.json") {
+				fastSuiteFile(t, f, d.Draft, JSONSchemaOptions{}, true, &st)
 			}
-			for _, f := range suiteFiles(t, suiteDir+"/tests/"+d.dir+"/optional/format/*.json") {
-				fastSuiteFile(t, f, d.draft, JSONSchemaOptions{FormatAssertion: true}, false, &st)
+			for _, f := range suiteFiles(t, suiteDir+"/tests/"+d.Dir+"/optional/format/*.json") {
+				fastSuiteFile(t, f, d.Draft, JSONSchemaOptions{FormatAssertion: true}, false, &st)
 			}
 			// Most suite schemas exercise one keyword each; the subset
 			// covers well over a third of them in every draft.
@@ -199,7 +198,7 @@ func TestJSONSchemaFastSuite(t *testing.T) {
 			if st.explained*10 < st.cases*9 || st.textExplained*10 < st.cases*9 {
 				t.Errorf("fast path explained %d of %d cases, %d from the text", st.explained, st.cases, st.textExplained)
 			}
-			t.Logf("%s: %d of %d schemas on the fast path; it decided %d of their %d cases, explained %d (%d from the text), passed %d undecoded", d.dir, st.fast, st.schemas, st.decided, st.cases, st.explained, st.textExplained, st.text)
+			t.Logf("%s: %d of %d schemas on the fast path; it decided %d of their %d cases, explained %d (%d from the text), passed %d undecoded", d.Dir, st.fast, st.schemas, st.decided, st.cases, st.explained, st.textExplained, st.text)
 			all.schemas += st.schemas
 			all.fast += st.fast
 		})
@@ -278,50 +277,30 @@ func TestLeafMessage(t *testing.T) {
 
 const suiteDir = "testdata/json-schema-test-suite"
 
-// suiteDrafts maps the suite's folders to the Draft option.
-var suiteDrafts = []struct{ dir, draft string }{
-	{"draft4", "4"}, {"draft6", "6"}, {"draft7", "7"}, {"draft2019-09", "2019-09"}, {"draft2020-12", "2020-12"},
-}
-
-type suiteGroup struct {
-	Description string          `json:"description"`
-	Schema      json.RawMessage `json:"schema"`
-	Tests       []struct {
-		Description string          `json:"description"`
-		Data        json.RawMessage `json:"data"`
-		Valid       bool            `json:"valid"`
-	} `json:"tests"`
-}
-
 func suiteFiles(t *testing.T, pattern string) []string {
 	t.Helper()
-	files, err := fs.Glob(os.DirFS("."), pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no suite files for %s: %v", pattern, err)
+	files, err := schemasuite.Files(os.DirFS("."), pattern)
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(files)
 	return files
 }
 
 // readSuiteFile reads one file of the JSON Schema Test Suite and returns
 // its groups and its name without the extension.
-func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
+func readSuiteFile(t *testing.T, file string) ([]schemasuite.Group, string) {
 	t.Helper()
-	b, err := os.ReadFile(file)
+	groups, name, err := schemasuite.Read(os.DirFS("."), file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(b, &groups); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return groups, strings.TrimSuffix(path.Base(file), ".json")
+	return groups, name
 }
 
 // suiteOptions sets the draft and serves the suite's remote schemas from
 // the vendored remotes folder (never the network).
 func suiteOptions(opts JSONSchemaOptions, draft string) JSONSchemaOptions {
 	opts.Draft = draft
-	opts.Remotes = map[string]fs.FS{"http://localhost:1234/": os.DirFS(suiteDir + "/remotes")}
+	opts.Remotes, _ = schemasuite.Remotes(os.DirFS(suiteDir))
 	return opts
 }

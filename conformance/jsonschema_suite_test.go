@@ -5,14 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/schemasuite"
 )
 
 // The JSON Schema Test Suite (the repository's
@@ -27,21 +24,6 @@ import (
 
 // suite is the vendored suite's folder; files are named inside it.
 var suite = os.DirFS("../testdata/json-schema-test-suite")
-
-// suiteDrafts maps the suite's folders to the Draft option.
-var suiteDrafts = []struct{ dir, draft string }{
-	{"draft4", "4"}, {"draft6", "6"}, {"draft7", "7"}, {"draft2019-09", "2019-09"}, {"draft2020-12", "2020-12"},
-}
-
-type suiteGroup struct {
-	Description string          `json:"description"`
-	Schema      json.RawMessage `json:"schema"`
-	Tests       []struct {
-		Description string          `json:"description"`
-		Data        json.RawMessage `json:"data"`
-		Valid       bool            `json:"valid"`
-	} `json:"tests"`
-}
 
 // suiteMiss is a case the grader disagreed with: key is the file's name
 // and the case's description ("idn-email|..."), msg says what happened.
@@ -82,11 +64,10 @@ func runSuiteFile(t *testing.T, file, draft string, opts proctor.JSONSchemaOptio
 
 func suiteFiles(t *testing.T, pattern string) []string {
 	t.Helper()
-	files, err := fs.Glob(suite, pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no suite files for %s: %v", pattern, err)
+	files, err := schemasuite.Files(suite, pattern)
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(files)
 	return files
 }
 
@@ -95,11 +76,11 @@ func suiteFiles(t *testing.T, pattern string) []string {
 func TestJSONSchemaTestSuite(t *testing.T) {
 	t.Parallel()
 	total := 0
-	for _, d := range suiteDrafts {
-		t.Run(d.dir, func(t *testing.T) {
+	for _, d := range schemasuite.Drafts() {
+		t.Run(d.Dir, func(t *testing.T) {
 			n, files := 0, 0
-			for _, file := range suiteFiles(t, "tests/"+d.dir+"/*.json") {
-				c, missed := runSuiteFile(t, file, d.draft, proctor.JSONSchemaOptions{})
+			for _, file := range suiteFiles(t, "tests/"+d.Dir+"/*.json") {
+				c, missed := runSuiteFile(t, file, d.Draft, proctor.JSONSchemaOptions{})
 				n += c
 				files++
 				for _, m := range missed {
@@ -113,7 +94,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 			}
 			total += n
 			if !t.Failed() {
-				t.Logf("%s: %d required cases in %d files, all agree", d.dir, n, files)
+				t.Logf("%s: %d required cases in %d files, all agree", d.Dir, n, files)
 			}
 		})
 	}
@@ -146,11 +127,11 @@ var formatKnown = map[string]string{
 // TestJSONSchemaTestSuiteFormats runs the optional format tests with
 // FormatAssertion; with -v it logs the counts per draft.
 func TestJSONSchemaTestSuiteFormats(t *testing.T) {
-	for _, d := range suiteDrafts {
-		t.Run(d.dir, func(t *testing.T) {
+	for _, d := range schemasuite.Drafts() {
+		t.Run(d.Dir, func(t *testing.T) {
 			n, agree, known := 0, 0, 0
-			for _, file := range suiteFiles(t, "tests/"+d.dir+"/optional/format/*.json") {
-				c, missed := runSuiteFile(t, file, d.draft, proctor.JSONSchemaOptions{FormatAssertion: true})
+			for _, file := range suiteFiles(t, "tests/"+d.Dir+"/optional/format/*.json") {
+				c, missed := runSuiteFile(t, file, d.Draft, proctor.JSONSchemaOptions{FormatAssertion: true})
 				n += c
 				agree += c - len(missed)
 				for _, m := range missed {
@@ -161,24 +142,20 @@ func TestJSONSchemaTestSuiteFormats(t *testing.T) {
 					t.Error(m.msg)
 				}
 			}
-			t.Logf("%s: %d of %d optional format cases agree under format_assertion; %d disagree as formatKnown lists", d.dir, agree, n, known)
+			t.Logf("%s: %d of %d optional format cases agree under format_assertion; %d disagree as formatKnown lists", d.Dir, agree, n, known)
 		})
 	}
 }
 
 // readSuiteFile reads one file of the JSON Schema Test Suite and returns
 // its groups and its name without the extension.
-func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
+func readSuiteFile(t *testing.T, file string) ([]schemasuite.Group, string) {
 	t.Helper()
-	b, err := fs.ReadFile(suite, file)
+	groups, name, err := schemasuite.Read(suite, file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(b, &groups); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return groups, strings.TrimSuffix(path.Base(file), ".json")
+	return groups, name
 }
 
 // suiteOptions sets the draft and serves the suite's remote schemas
@@ -187,10 +164,10 @@ func readSuiteFile(t *testing.T, file string) ([]suiteGroup, string) {
 func suiteOptions(t *testing.T, opts proctor.JSONSchemaOptions, draft string) proctor.JSONSchemaOptions {
 	t.Helper()
 	opts.Draft = draft
-	remotes, err := fs.Sub(suite, "remotes")
+	remotes, err := schemasuite.Remotes(suite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Remotes = map[string]fs.FS{"http://localhost:1234/": remotes}
+	opts.Remotes = remotes
 	return opts
 }
