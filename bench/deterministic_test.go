@@ -11,46 +11,24 @@ import (
 	"unicode/utf8"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/internal/race"
 )
-
-// prose1K returns about 1 KB of ordinary model prose followed by tail.
-func prose1K(tail string) string {
-	const para = "The request asks for a comparison of the three proposals. Each one trades cost against delivery time, and the second also changes the support terms. Looking at the figures given, the totals differ by a few percent. "
-	var b strings.Builder
-	for b.Len() < 1024-len(tail) {
-		b.WriteString(para)
-	}
-	s := b.String()[:1024-len(tail)]
-	return s + tail
-}
 
 var benchCtx = context.Background()
 
 // sampleOut is a sample with only an output.
 func sampleOut(out string) *proctor.Sample { return &proctor.Sample{Output: out} }
 
-func benchGrade(b *testing.B, g proctor.Grader, s *proctor.Sample, want proctor.Status) {
-	b.Helper()
-	if got := g.Grade(benchCtx, s); got.Status != want {
-		b.Fatalf("got %v (%s), want %v", got.Status, got.Reason, want)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(s.Output)))
-	for b.Loop() {
-		g.Grade(benchCtx, s)
-	}
-}
-
 func BenchmarkChoice(b *testing.B) {
-	benchGrade(b, must(proctor.NewChoice(proctor.ChoiceOptions{Expected: "B"})), sampleOut(prose1K(" Answer: B")), proctor.StatusPassed)
+	proctest.BenchGrade(b, must(proctor.NewChoice(proctor.ChoiceOptions{Expected: "B"})), sampleOut(proctest.Prose1K(" Answer: B")), proctor.StatusPassed)
 }
 
 // BenchmarkChoiceBareRegexp is the primitive: one answer-marker regexp over
 // the same text.
 func BenchmarkChoiceBareRegexp(b *testing.B) {
 	re := regexp.MustCompile(`(?i)answer\s*:?\s*\(?([A-E])\b`)
-	s := prose1K(" Answer: B")
+	s := proctest.Prose1K(" Answer: B")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
@@ -59,14 +37,14 @@ func BenchmarkChoiceBareRegexp(b *testing.B) {
 }
 
 func BenchmarkNumeric(b *testing.B) {
-	benchGrade(b, must(proctor.NewNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01})), sampleOut(prose1K(" Total: $1,234.50.")), proctor.StatusPassed)
+	proctest.BenchGrade(b, must(proctor.NewNumeric(proctor.NumericOptions{Expected: proctor.Ptr(1234.5), AbsTol: 0.01})), sampleOut(proctest.Prose1K(" Total: $1,234.50.")), proctor.StatusPassed)
 }
 
 // BenchmarkNumericBareRegexp is the naive primitive: every number by a
 // regexp, the last parsed with strconv.
 func BenchmarkNumericBareRegexp(b *testing.B) {
 	re := regexp.MustCompile(`[-+]?\d[\d,]*(?:\.\d+)?`)
-	s := prose1K(" Total: $1,234.50.")
+	s := proctest.Prose1K(" Total: $1,234.50.")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
@@ -76,13 +54,13 @@ func BenchmarkNumericBareRegexp(b *testing.B) {
 }
 
 func BenchmarkRefused(b *testing.B) {
-	benchGrade(b, proctor.NewNotRefused(proctor.RefusedOptions{}), sampleOut(prose1K("")), proctor.StatusPassed)
+	proctest.BenchGrade(b, proctor.NewNotRefused(proctor.RefusedOptions{}), sampleOut(proctest.Prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkRefusedBareContains is the naive primitive: lower-case the text
 // and look for one phrase.
 func BenchmarkRefusedBareContains(b *testing.B) {
-	s := prose1K("")
+	s := proctest.Prose1K("")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
@@ -91,12 +69,12 @@ func BenchmarkRefusedBareContains(b *testing.B) {
 }
 
 func BenchmarkLength(b *testing.B) {
-	benchGrade(b, must(proctor.NewLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)})), sampleOut(prose1K("")), proctor.StatusPassed)
+	proctest.BenchGrade(b, must(proctor.NewLength(proctor.LengthOptions{MaxChars: proctor.Ptr(2000), MaxWords: proctor.Ptr(400)})), sampleOut(proctest.Prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkLengthBare is the primitive: count runes and fields.
 func BenchmarkLengthBare(b *testing.B) {
-	s := prose1K("")
+	s := proctest.Prose1K("")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
@@ -106,13 +84,13 @@ func BenchmarkLengthBare(b *testing.B) {
 }
 
 func BenchmarkBlocklist(b *testing.B) {
-	benchGrade(b, must(proctor.NewBlocklist([]string{"darn", "heck", "confidential"}, proctor.BlocklistOptions{})), sampleOut(prose1K("")), proctor.StatusPassed)
+	proctest.BenchGrade(b, must(proctor.NewBlocklist([]string{"darn", "heck", "confidential"}, proctor.BlocklistOptions{})), sampleOut(proctest.Prose1K("")), proctor.StatusPassed)
 }
 
 // BenchmarkBlocklistBareRegexp is the primitive: one ASCII-boundary regexp.
 func BenchmarkBlocklistBareRegexp(b *testing.B) {
 	re := regexp.MustCompile(`(?i)\b(?:darn|heck|confidential)\b`)
-	s := prose1K("")
+	s := proctest.Prose1K("")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
@@ -122,35 +100,35 @@ func BenchmarkBlocklistBareRegexp(b *testing.B) {
 
 func BenchmarkLatencyThreshold(b *testing.B) {
 	g, _ := proctor.NewLatencyThreshold(time.Second, proctor.LatencyThresholdOptions{})
-	s := sampleOut(prose1K(""))
+	s := sampleOut(proctest.Prose1K(""))
 	s.Metrics.LatencyMS = proctor.Ptr(120.0)
-	benchGrade(b, g, s, proctor.StatusPassed)
+	proctest.BenchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkTokenThreshold(b *testing.B) {
 	g, _ := proctor.NewTokenThreshold(500, proctor.TokenThresholdOptions{Field: proctor.TokenTotal})
-	s := sampleOut(prose1K(""))
+	s := sampleOut(proctest.Prose1K(""))
 	s.Metrics.TotalTokens = proctor.Ptr(260.0)
-	benchGrade(b, g, s, proctor.StatusPassed)
+	proctest.BenchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkCostThreshold(b *testing.B) {
 	g, _ := proctor.NewCostThreshold(0.05, proctor.CostThresholdOptions{})
-	s := sampleOut(prose1K(""))
+	s := sampleOut(proctest.Prose1K(""))
 	s.Metrics.CostUSD = proctor.Ptr(0.0143)
-	benchGrade(b, g, s, proctor.StatusPassed)
+	proctest.BenchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkHTTPStatus(b *testing.B) {
 	g, _ := proctor.NewHTTPStatus([]int{200, 201}, proctor.HTTPStatusOptions{})
-	s := sampleOut(prose1K(""))
+	s := sampleOut(proctest.Prose1K(""))
 	s.HTTPStatus = 201
-	benchGrade(b, g, s, proctor.StatusPassed)
+	proctest.BenchGrade(b, g, s, proctor.StatusPassed)
 }
 
 func BenchmarkTemplateRender(b *testing.B) {
 	t := proctor.MustTemplate("Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}")
-	s := &proctor.Sample{Input: "Summarise the section.", Output: prose1K(""), Item: map[string]any{"section": "Section 4.2 text"}}
+	s := &proctor.Sample{Input: "Summarise the section.", Output: proctest.Prose1K(""), Item: map[string]any{"section": "Section 4.2 text"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = t.Render(s)
@@ -161,7 +139,7 @@ func BenchmarkTemplateRender(b *testing.B) {
 // built per sample.
 func BenchmarkTemplateRenderBareReplacer(b *testing.B) {
 	src := "Question: {{input}}\nReference: {{item.section}}\nAnswer: {{sample.output_text}}"
-	out := prose1K("")
+	out := proctest.Prose1K("")
 	b.ReportAllocs()
 	for b.Loop() {
 		strings.NewReplacer("{{input}}", "Summarise the section.", "{{item.section}}", "Section 4.2 text", "{{sample.output_text}}", out).Replace(src)
@@ -181,7 +159,7 @@ func TestDeterministicAllocs(t *testing.T) {
 		t.Skip("allocation counts differ under -race")
 	}
 	lat, _ := proctor.NewLatencyThreshold(time.Second, proctor.LatencyThresholdOptions{})
-	s := sampleOut(prose1K(""))
+	s := sampleOut(proctest.Prose1K(""))
 	s.Metrics.LatencyMS = proctor.Ptr(120.0)
 	s.Item = map[string]any{"answer": s.Output}
 	tests := []struct {
@@ -209,7 +187,7 @@ func BenchmarkRefusedScaling(b *testing.B) {
 	for _, shape := range []string{"prose", "quotes"} {
 		for _, k := range []int{1, 4, 16} {
 			n := 16 << 10 * k
-			out := strings.Repeat(prose1K(""), n/1024+1)[:n]
+			out := strings.Repeat(proctest.Prose1K(""), n/1024+1)[:n]
 			if shape == "quotes" {
 				out = strings.Repeat("\u201c", n/3)
 			}

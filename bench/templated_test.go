@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/internal/race"
 )
 
@@ -54,7 +55,7 @@ func TestLiteralValueSpecAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := sampleOut(prose1K(r.tail))
+		s := sampleOut(proctest.Prose1K(r.tail))
 		spec := testing.AllocsPerRun(20, func() { ch.Grader.Grade(context.Background(), s) })
 		direct := testing.AllocsPerRun(20, func() { r.direct.Grade(context.Background(), s) })
 		if spec != direct {
@@ -68,16 +69,16 @@ func TestLiteralValueSpecAllocs(t *testing.T) {
 func BenchmarkLiteralValueSpecs(b *testing.B) {
 	c := proctor.NewCompiler()
 	for _, r := range literalValueSpecs() {
-		s := sampleOut(prose1K(r.tail))
+		s := sampleOut(proctest.Prose1K(r.tail))
 		b.Run(r.name+"/spec", func(b *testing.B) {
 			ch, err := c.Compile(json.RawMessage(r.spec))
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchGrade(b, ch.Grader, s, r.want)
+			proctest.BenchGrade(b, ch.Grader, s, r.want)
 		})
 		b.Run(r.name+"/constructor", func(b *testing.B) {
-			benchGrade(b, r.direct, s, r.want)
+			proctest.BenchGrade(b, r.direct, s, r.want)
 		})
 	}
 }
@@ -105,9 +106,9 @@ func runValueSpecBench(b *testing.B, rows []valueSpecBench, item map[string]any)
 			if err != nil {
 				b.Fatal(err)
 			}
-			s := sampleOut(prose1K(r.tail))
+			s := sampleOut(proctest.Prose1K(r.tail))
 			s.Item = item
-			benchGrade(b, ch.Grader, s, r.want)
+			proctest.BenchGrade(b, ch.Grader, s, r.want)
 		})
 	}
 }
