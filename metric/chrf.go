@@ -42,6 +42,7 @@ type ChrFSettingError struct {
 	Reason string
 }
 
+// Error says which setting is out of range and why.
 func (e *ChrFSettingError) Error() string { return "metric: chrF " + e.Setting + ": " + e.Reason }
 
 // maxChrFOrder bounds CharOrder and WordOrder: far past any published use
