@@ -350,14 +350,14 @@ func refusedSpec(neg bool) Builder {
 // refused and not_refused, for [Compiler.SpecTypes], with their builders.
 func answerSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "choice", Build: choiceSpec, Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
+		{Name: "choice", ExpectedTemplate: true, Build: choiceSpec, Family: "answers", Summary: "the multiple-choice letter in the output is the right one",
 			About: "Reads forms like B, (B), B., Answer: B, **B** and The answer is B. No letter, or several different ones, fails.",
 			Options: []SpecOptionDoc{
 				{"expected", "string", "the sample's expected", "The right letter. " + docValueTemplate},
 				{"choices", "string", "ABCDE", "The letters (or digits) offered, in order, any case."},
 			},
 			Example: `{"type": "choice", "expected": "C", "choices": "ABCD"}`},
-		{Name: "numeric", Build: numericSpec, Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
+		{Name: "numeric", ExpectedTemplate: true, Build: numericSpec, Family: "answers", Summary: "the last number in the output equals the expected one, within tolerance",
 			About: "Passes when |got - want| <= max(abs_tol, rel_tol * |want|). Thousands separators, signs, decimals and exponents are read; a trailing % is dropped (12% reads as 12).",
 			Options: []SpecOptionDoc{
 				{"expected", "number or numeric string", "the sample's expected", "The right number. " + docValueTemplate},

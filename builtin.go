@@ -9,17 +9,15 @@ var builtin struct {
 	m    map[string]Builder
 }
 
-// builtinTypes returns the builder of each of the root package's own spec
-// types, by name: each entry's Build, with templateSpecs's wrapping of the
-// options that take templates.
+// builtinTypes returns the builder specs of each of the root package's own
+// spec types use, by name ([SpecType.builder]).
 func builtinTypes() map[string]Builder {
 	builtin.once.Do(func() {
 		types := rootSpecTypes()
 		m := make(map[string]Builder, len(types))
 		for _, t := range types {
-			m[t.Name] = t.Build
+			m[t.Name] = t.builder()
 		}
-		templateSpecs(m)
 		builtin.m = m
 	})
 	return builtin.m

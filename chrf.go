@@ -116,7 +116,7 @@ func (g *ChrF) Grade(_ context.Context, s *Sample) Grade {
 // [Compiler.SpecTypes], with its builder.
 func chrfSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "chrf", Build: chrfSpec, Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
+		{Name: "chrf", ReferenceTemplates: true, Build: chrfSpec, Family: "similarity", Summary: "sentence chrF (or chrF++) against the references, on a 0-1 scale",
 			About: "Computed as sacreBLEU's sentence chrF, divided by 100; with several references the one with the best F-score decides, as in sacreBLEU. word_order 2 is chrF++. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"char_order", "integer, 1 to 32", "6", "The highest character n-gram order."},

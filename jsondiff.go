@@ -531,7 +531,7 @@ func (g *ListContains) Grade(_ context.Context, s *Sample) Grade {
 // builders.
 func jsonDiffSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "json_diff", Build: jsonDiffSpec, Family: "similarity", Summary: "partial credit between the output's JSON and the expected value (autoevals' JSONDiff)",
+		{Name: "json_diff", ExpectedTemplate: true, Build: jsonDiffSpec, Family: "similarity", Summary: "partial credit between the output's JSON and the expected value (autoevals' JSONDiff)",
 			About: "Objects score the mean over the union of their keys (a key missing on one side scores 0 unless the other side is null), arrays the sum over positions divided by the longer length, strings by string_scorer, numbers by numeric_diff's formula, two nulls 1, mismatched kinds by string_scorer on both sides' JSON text. A string that holds a JSON object or array (the output too) is parsed first; an output that is neither is compared as a string. No references: only expected.",
 			Options: []SpecOptionDoc{
 				{"expected", "any JSON value", "the sample's expected", "The expected value. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},
@@ -541,7 +541,7 @@ func jsonDiffSpecTypes() []SpecType {
 				{"preserve_strings", "boolean", "false", "Do not parse strings that hold JSON."},
 			},
 			Example: `{"type": "json_diff", "expected": {"name": "Ada", "born": 1815}, "threshold": 0.9}`},
-		{Name: "numeric_diff", Build: numericDiffSpec, Family: "similarity", Summary: "1 - |expected - output| / (|expected| + |output|) (autoevals' NumericDiff)",
+		{Name: "numeric_diff", ExpectedTemplate: true, Build: numericDiffSpec, Family: "similarity", Summary: "1 - |expected - output| / (|expected| + |output|) (autoevals' NumericDiff)",
 			About: "1 when both are 0, so numbers of opposite sign score 0. The trimmed output must be a number, else the grade fails with score 0.",
 			Options: []SpecOptionDoc{
 				{"expected", "number, or a template string", "the sample's expected", "The expected number. " + docValueTemplate},

@@ -594,7 +594,7 @@ func judgeSpecTypes() []SpecType {
 				{"prompt", "string", "none", "Your own judge prompt, sent in place of proctor's (an arena-hard or MT-Bench pairwise prompt, say), in both orders. `{{answer_a}}` and `{{answer_b}}` place the two answers (both required); `{{input}}`, `{{expected}}` and `{{item.KEY}}` are the sample's. The reply is read in the shape the prompt asks for: `[[A>>B]]` … `[[B>>A]]`, `[[A=B]]`, `[[A]]`, `[[B]]`, `[[C]]`, a ranking. It carries no nonce tags."},
 			},
 			Example: `{"type": "llm_pairwise", "baseline": "{{item.previous_answer}}"}`},
-		{Name: "llm_answer_match", Build: llmAnswerMatchSpec, Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
+		{Name: "llm_answer_match", ExpectedTemplate: true, Build: llmAnswerMatchSpec, Family: "judges", Summary: "a judge decides whether the output means the same as the expected answer",
 			Options: []SpecOptionDoc{{"expected", "string", "the sample's expected", "The answer to match. " + docValueTemplate}},
 			Example: `{"type": "llm_answer_match"}`},
 		{Name: "faithfulness", Build: builtinJudgeSpec(NewFaithfulness), Family: "judges", Summary: "a judge checks that the output claims nothing the context does not support",

@@ -108,20 +108,13 @@ func (o *SpecOptions) OptThreshold() *float64 {
 	return &t
 }
 
-// specGrader returns the grader a builder's constructor made, or the spec's
-// error: the first problem the options recorded, else the constructor's
-// err recorded against option key. A builder whose getters already refused
-// every bad value never reaches the second; it keeps a value the getters
-// let through from being graded silently.
+// specGrader is [SpecOptions.Built] for a constructor that returns a
+// concrete grader type: a nil *T never becomes a non-nil Grader.
 func specGrader[G Grader](o *SpecOptions, key string, g G, err error) (Grader, error) {
-	if e := o.Err(); e != nil {
-		return nil, e
-	}
 	if err != nil {
-		o.Wrap(key, "", err)
-		return nil, o.Err()
+		return o.Built(key, nil, err)
 	}
-	return g, nil
+	return o.Built(key, g, nil)
 }
 
 // specReferences reads the reference options shared by the similarity
@@ -187,30 +180,30 @@ func scoreGrade(metric string, score, threshold float64, refs int, ev any) Grade
 // [Compiler.SpecTypes], with their builders.
 func similaritySpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "bleu", Build: bleuSpec, Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
+		{Name: "bleu", ReferenceTemplates: true, Build: bleuSpec, Family: "similarity", Summary: "sentence BLEU against the references, on a 0-1 scale",
 			About: "Computed as sacreBLEU does by default (13a tokeniser, exponential smoothing), divided by 100. With weights, score = BP * exp(sum of w_n log p_n) for n = 1 .. len(weights), with sacreBLEU's smoothed precisions, no effective order and the weights used as given (not normalised), as NLTK's sentence_bleu(weights=...) uses them; an order the output is too short for scores 0 unless its weight is 0. Not graded when the output or a reference is over 256 KiB (262,144 bytes).",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"weights", "1 to 4 numbers >= 0, one > 0", "none (sacreBLEU's 4 equal orders)", "Weights of the log n-gram precisions, for n = 1 .. len(weights)."}),
 			Example: `{"type": "bleu", "threshold": 0.4}`},
-		{Name: "gleu", Build: gleuSpec, Family: "similarity", Summary: "sentence GLEU against the references",
+		{Name: "gleu", ReferenceTemplates: true, Build: gleuSpec, Family: "similarity", Summary: "sentence GLEU against the references",
 			About:   "Computed as NLTK's sentence_gleu does.",
 			Options: docSimilarity("0.5"), Example: `{"type": "gleu", "threshold": 0.4}`},
-		{Name: "rouge", Build: rougeSpec, Family: "similarity", Summary: "ROUGE-N, ROUGE-L or ROUGE-Lsum against the references",
+		{Name: "rouge", ReferenceTemplates: true, Build: rougeSpec, Family: "similarity", Summary: "ROUGE-N, ROUGE-L or ROUGE-Lsum against the references",
 			About: "Computed as Google's rouge-score does; with several references the best F-measure counts.",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"variant", "string", "rougeL", "rouge1 to rouge9 (n-gram overlap), rougeL (longest common subsequence) or rougeLsum (over newline-separated sentences)."},
 				SpecOptionDoc{"measure", "string", "fmeasure", "Which measure is compared with threshold: fmeasure, precision or recall."},
 				SpecOptionDoc{"stemmer", "boolean", "false", "Porter-stem tokens longer than three characters."}),
 			Example: `{"type": "rouge", "variant": "rouge1", "threshold": 0.6}`},
-		{Name: "token_f1", Build: tokenF1Spec, Family: "similarity", Summary: "SQuAD token F1 against the best reference",
+		{Name: "token_f1", ReferenceTemplates: true, Build: tokenF1Spec, Family: "similarity", Summary: "SQuAD token F1 against the best reference",
 			About:   "Lower-cased, punctuation and articles removed, as the SQuAD evaluation does.",
 			Options: docSimilarity("0.5"), Example: `{"type": "token_f1", "expected": "the Eiffel Tower"}`},
-		{Name: "levenshtein", Build: levenshteinSpec, Family: "similarity", Summary: "1 - edit distance / longer length, over code points",
+		{Name: "levenshtein", ReferenceTemplates: true, Build: levenshteinSpec, Family: "similarity", Summary: "1 - edit distance / longer length, over code points",
 			About: "With max_distance it passes when the edit distance to the closest reference is at most that many edits, as promptfoo's levenshtein assertion's threshold does; the score is that reference's similarity, and threshold, when also given, must be reached too.",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"max_distance", "integer >= 0", "none", "The most code-point edits (insertions, deletions, substitutions) allowed."}),
 			Example: `{"type": "levenshtein", "threshold": 0.8}`},
-		{Name: "fuzzy_match", Build: fuzzyMatchSpec, Family: "similarity", Summary: "normalised Indel similarity (rapidfuzz's fuzz.ratio on a 0-1 scale)",
+		{Name: "fuzzy_match", ReferenceTemplates: true, Build: fuzzyMatchSpec, Family: "similarity", Summary: "normalised Indel similarity (rapidfuzz's fuzz.ratio on a 0-1 scale)",
 			Options: docSimilarity("0.5"), Example: `{"type": "fuzzy_match", "threshold": 0.9}`},
 	}
 }
@@ -220,10 +213,10 @@ func similaritySpecTypes() []SpecType {
 // the string metrics, for [Compiler.SpecTypes], with their builders.
 func semanticLocationSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "semantic_similarity", Build: semanticSimilaritySpec, Family: "similarity", Summary: "cosine of the embeddings of the output and the best reference",
+		{Name: "semantic_similarity", ReferenceTemplates: true, Build: semanticSimilaritySpec, Family: "similarity", Summary: "cosine of the embeddings of the output and the best reference",
 			About:   "Uses the configured embedder; without one, the built-in lexical embedder, which measures shared wording rather than meaning and says so in the reason. Negative cosines score 0.",
 			Options: docSimilarity("0.8"), Example: `{"type": "semantic_similarity", "threshold": 0.85}`},
-		{Name: "localization_f1", Build: localizationSpec, Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
+		{Name: "localization_f1", ExpectedTemplate: true, Build: localizationSpec, Family: "similarity", Summary: "cited path:start-end lines against the expected locations",
 			About: "Scores files and line overlap. An output that cites nothing or cannot be read fails, even at threshold 0.",
 			Options: []SpecOptionDoc{
 				{"expected", "string or object", "the sample's expected", "The right locations: path:start-end citations, or an object mapping a file to ranges. A string may hold templates such as {{item.KEY}} (docs/templates.md)."},

@@ -83,7 +83,7 @@ func NewCompiler(opts ...CompilerOption) *Compiler {
 	cfg := newCompilerConfig(opts)
 	family := make(map[string]Builder, len(cfg.specTypes))
 	for _, t := range cfg.specTypes {
-		family[t.Name] = t.Build
+		family[t.Name] = t.builder()
 	}
 	return &Compiler{cfg: cfg, family: family, types: map[string]Builder{}}
 }

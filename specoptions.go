@@ -443,6 +443,23 @@ func (o *SpecOptions) Checks(key string) ([]Check, []string, bool) {
 	return out, keys, true
 }
 
+// Built is the last line of a builder that reads its options and then
+// calls a constructor: it returns g when no option was refused and err is
+// nil; else the spec's error, the first problem an option recorded, or err
+// recorded against option key. The getters refuse most bad values; Built
+// keeps a value they let through and the constructor refuses (a threshold
+// out of range) from being graded.
+func (o *SpecOptions) Built(key string, g Grader, err error) (Grader, error) {
+	if e := o.Err(); e != nil {
+		return nil, e
+	}
+	if err != nil {
+		o.Wrap(key, "", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
 // Config gives builders of built-in types the injected dependencies.
 func (o *SpecOptions) config() *config { return o.c.cfg }
 

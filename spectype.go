@@ -32,6 +32,33 @@ type SpecType struct {
 	Example string
 	// Build builds the grader from the spec's options.
 	Build Builder
+	// ExpectedTemplate makes the spec's expected option, when it is a
+	// string, a template (docs/templates.md) rendered per sample: a
+	// literal value is passed to Build as given; one with variables makes
+	// the Compiler call Build without expected and grade each sample as
+	// if its expected value were the rendered text. A variable the sample
+	// lacks is not graded, naming the option. Set it on a type whose
+	// grader falls back on the sample's expected value.
+	ExpectedTemplate bool
+	// ReferenceTemplates does for the expected (a string) and references
+	// (strings) options of a similarity metric what ExpectedTemplate does
+	// for expected: rendered, they become the sample's references, expected
+	// first.
+	ReferenceTemplates bool
+}
+
+// builder returns the builder specs of type t use: Build, wrapped so that
+// the options ExpectedTemplate or ReferenceTemplates name are templates.
+func (t SpecType) builder() Builder {
+	switch {
+	case t.Build == nil:
+		return nil
+	case t.ReferenceTemplates:
+		return templatedReferences(t.Build)
+	case t.ExpectedTemplate:
+		return templatedExpected(t.Build)
+	}
+	return t.Build
 }
 
 // SpecOptionDoc documents one option of a [SpecType].
@@ -114,16 +141,8 @@ func nearest(s string, words []string) (string, bool) {
 }
 
 // builtinSpecTypes returns the root package's own spec types with their
-// reference and builders, in the reference's order; each Build is the
-// builder specs of that type use (builtinTypes), templates included.
-func builtinSpecTypes() []SpecType {
-	b := builtinTypes()
-	out := rootSpecTypes()
-	for i := range out {
-		out[i].Build = b[out[i].Name]
-	}
-	return out
-}
+// reference and builders, in the reference's order.
+func builtinSpecTypes() []SpecType { return rootSpecTypes() }
 
 // rootSpecTypes returns the root package's own spec types as their family
 // files document and build them, in the reference's order.

@@ -99,15 +99,15 @@ func NewJaroWinkler(opts JaroWinklerOptions) (*EditSimilarity, error) {
 // jaro_winkler and hamming, for [Compiler.SpecTypes], with their builders.
 func stringMetricSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "jaro", Build: jaroSpec, Family: "similarity", Summary: "Jaro similarity over code points (rapidfuzz's Jaro.normalized_similarity)",
+		{Name: "jaro", ReferenceTemplates: true, Build: jaroSpec, Family: "similarity", Summary: "Jaro similarity over code points (rapidfuzz's Jaro.normalized_similarity)",
 			About:   "Characters match when equal and at most max(len)/2 - 1 positions apart; half the matched characters out of order count as transpositions. Two empty strings score 0, as in rapidfuzz. Not graded when the output's and a reference's lengths multiply past 2^30.",
 			Options: docSimilarity("0.5"), Example: `{"type": "jaro", "expected": "MARHTA", "threshold": 0.9}`},
-		{Name: "jaro_winkler", Build: jaroWinklerSpec, Family: "similarity", Summary: "Jaro-Winkler similarity over code points (rapidfuzz's JaroWinkler.normalized_similarity)",
+		{Name: "jaro_winkler", ReferenceTemplates: true, Build: jaroWinklerSpec, Family: "similarity", Summary: "Jaro-Winkler similarity over code points (rapidfuzz's JaroWinkler.normalized_similarity)",
 			About: "The Jaro similarity, raised when above 0.7 by prefix_weight * (shared prefix, at most 4 characters) * (1 - Jaro). Same limits as jaro.",
 			Options: append(docSimilarity("0.5"),
 				SpecOptionDoc{"prefix_weight", "number in [0, 0.25]", "0.1", "The weight of each shared leading character."}),
 			Example: `{"type": "jaro_winkler", "expected": "MARHTA", "threshold": 0.95}`},
-		{Name: "hamming", Build: hammingSpec, Family: "similarity", Summary: "1 - differing positions / longer length (rapidfuzz's Hamming.normalized_similarity, padded)",
+		{Name: "hamming", ReferenceTemplates: true, Build: hammingSpec, Family: "similarity", Summary: "1 - differing positions / longer length (rapidfuzz's Hamming.normalized_similarity, padded)",
 			About:   "Over code points; the difference in length counts as differing positions, as rapidfuzz's default padding does. Two empty strings score 1.",
 			Options: docSimilarity("0.5"), Example: `{"type": "hamming", "expected": "ABC-1234", "threshold": 0.75}`},
 	}

@@ -269,20 +269,3 @@ func rawStrings(r json.RawMessage, array bool) ([]string, bool) {
 	}
 	return nil, false
 }
-
-// templateSpecs makes the expected (and references) options of the built-in
-// types that fall back on the sample's expected value templates, by
-// wrapping their builders in m, the builders by name of the root types.
-func templateSpecs(m map[string]Builder) {
-	for _, typ := range []string{"exact_match", "choice", "numeric", "json_diff", "numeric_diff", "localization_f1", "llm_answer_match"} {
-		if b, ok := m[typ]; ok {
-			m[typ] = templatedExpected(b)
-		}
-	}
-	for _, typ := range []string{"bleu", "gleu", "rouge", "token_f1", "levenshtein", "fuzzy_match",
-		"jaro", "jaro_winkler", "hamming", "chrf", "semantic_similarity"} {
-		if b, ok := m[typ]; ok {
-			m[typ] = templatedReferences(b)
-		}
-	}
-}

@@ -340,3 +340,57 @@ func TestValueTemplateJudge(t *testing.T) {
 		t.Errorf("the judge was asked %d times, want once: a missing variable costs no call", j.calls())
 	}
 }
+
+// TestSpecTypeTemplateFlags checks that a family package's type gets the
+// expected and references templates its SpecType asks for, through
+// WithSpecTypes, as the root's own types do.
+func TestSpecTypeTemplateFlags(t *testing.T) {
+	// echo passes when the output equals the sample's expected value, or
+	// with refs, its first reference.
+	echo := func(refs bool) Builder {
+		return func(o *SpecOptions) (Grader, error) {
+			want, hasWant := o.OptString("expected")
+			return o.Built("expected", Func(o.Name(), func(_ context.Context, s *Sample) Grade {
+				switch {
+				case hasWant:
+				case refs && len(s.References) > 0:
+					want = s.References[0]
+				case !refs && s.Expected != nil:
+					want = *s.Expected
+				default:
+					return NotGraded("no expected value")
+				}
+				if s.Output == want {
+					return Pass("equal")
+				}
+				return Fail("want " + want)
+			}), nil)
+		}
+	}
+	c := NewCompiler(WithSpecTypes(
+		SpecType{Name: "echo", Build: echo(false), ExpectedTemplate: true},
+		SpecType{Name: "echo_refs", Build: echo(true), ReferenceTemplates: true},
+		SpecType{Name: "echo_plain", Build: echo(false)},
+	))
+	item := map[string]any{"answer": "Paris"}
+	for _, tc := range []struct {
+		spec, out string
+		want      Status
+	}{
+		{`{"type":"echo","expected":"{{item.answer}}"}`, "Paris", StatusPassed},
+		{`{"type":"echo","expected":"{{item.answer}}"}`, "{{item.answer}}", StatusFailed},
+		{`{"type":"echo","expected":"{{item.missing}}"}`, "Paris", StatusNotGraded},
+		{`{"type":"echo_refs","references":["{{item.answer}}"]}`, "Paris", StatusPassed},
+		{`{"type":"echo_refs","expected":"{{item.answer}}"}`, "Lyon", StatusFailed},
+		{`{"type":"echo_plain","expected":"{{item.answer}}"}`, "{{item.answer}}", StatusPassed},
+	} {
+		ch, err := c.Compile([]byte(tc.spec))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec, err)
+		}
+		g := ch.Grade(context.Background(), &Sample{Output: tc.out, Item: item})
+		if g.Status != tc.want {
+			t.Errorf("%s on %q: %v (%s), want %v", tc.spec, tc.out, g.Status, g.Reason, tc.want)
+		}
+	}
+}

@@ -463,7 +463,7 @@ func containsValues(o *SpecOptions) []string {
 // [Compiler.SpecTypes], with their builders.
 func textSpecTypes() []SpecType {
 	return []SpecType{
-		{Name: "exact_match", Build: exactMatchSpec, Family: "text", Summary: "the output equals the expected answer",
+		{Name: "exact_match", ExpectedTemplate: true, Build: exactMatchSpec, Family: "text", Summary: "the output equals the expected answer",
 			About: "A JSON object or array as expected is compared structurally with the output decoded as JSON (fences removed), keys in any order. A number or boolean compares as its JSON text.",
 			Options: []SpecOptionDoc{
 				{"expected", "string or any JSON value", "the sample's expected", "The answer to match. " + docValueTemplate},
