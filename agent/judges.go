@@ -171,29 +171,25 @@ func ConversationRubric(criterion string) (string, bool) {
 	return "", false
 }
 
-// judgeSpecs registers trajectory_judge and conversation_judge.
-func judgeSpecs(m map[string]proctor.Builder) {
-	build := func(mk func(string, proctor.JudgeOptions, ...proctor.CompilerOption) (proctor.Grader, error), rubric func(*proctor.SpecOptions) string) proctor.Builder {
-		return func(o *proctor.SpecOptions) (proctor.Grader, error) {
-			r := rubric(o)
-			if err := o.Err(); err != nil {
-				return nil, err
-			}
-			g, err := mk(r, proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, o.Injected())
-			if err != nil {
-				o.Wrap("rubric", "", err)
-				return nil, o.Err()
-			}
-			return g, nil
+// judgeSpec builds a judge spec: mk makes the judge from the rubric that
+// rubric reads from the spec.
+func judgeSpec[G proctor.Grader](mk func(string, proctor.JudgeOptions, ...proctor.CompilerOption) (G, error), rubric func(*proctor.SpecOptions) string) proctor.Builder {
+	return func(o *proctor.SpecOptions) (proctor.Grader, error) {
+		r := rubric(o)
+		if err := o.Err(); err != nil {
+			return nil, err
 		}
+		g, err := mk(r, proctor.JudgeOptions{Name: o.Name(), Severity: o.Severity()}, o.Injected())
+		if err != nil {
+			o.Wrap("rubric", "", err)
+			return nil, o.Err()
+		}
+		return g, nil
 	}
-	m["trajectory_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) (proctor.Grader, error) {
-		return NewTrajectoryJudge(r, jo, with...)
-	}, func(o *proctor.SpecOptions) string { return o.RequireString("rubric") })
-	m["conversation_judge"] = build(func(r string, jo proctor.JudgeOptions, with ...proctor.CompilerOption) (proctor.Grader, error) {
-		return NewConversationJudge(r, jo, with...)
-	}, conversationSpecRubric)
 }
+
+// trajectorySpecRubric reads trajectory_judge's rubric, which is required.
+func trajectorySpecRubric(o *proctor.SpecOptions) string { return o.RequireString("rubric") }
 
 // conversationSpecRubric reads conversation_judge's rubric: a built-in
 // one named by criterion, followed by rubric when both are given, else

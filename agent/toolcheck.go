@@ -18,64 +18,65 @@ import (
 	"github.com/proctorhq/proctor/metric"
 )
 
-// toolCheckSpecs registers the spec types tool_call_valid, tool_call_f1 and
-// tool_step_count.
-func toolCheckSpecs(m map[string]proctor.Builder) {
-	m["tool_call_valid"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		var opts ToolCallValidOptions
-		opts.Name = o.Name()
-		if r, ok := o.Raw("tools"); ok {
-			opts.Tools = r
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewToolCallValid(opts)
-		if err != nil {
-			o.Wrap("tools", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// toolCallValidSpec builds a tool_call_valid spec: tools.
+func toolCallValidSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	var opts ToolCallValidOptions
+	opts.Name = o.Name()
+	if r, ok := o.Raw("tools"); ok {
+		opts.Tools = r
 	}
-	m["tool_call_f1"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		names, ok := o.OptStrings("expected")
-		opts := ToolCallF1Options{Threshold: o.OptThreshold(), Name: o.Name()}
-		if o.Has("expected_calls") {
-			var calls []proctor.ToolCall
-			if o.Decode("expected_calls", &calls) {
-				opts.Calls = append([]proctor.ToolCall{}, calls...)
-			}
-		} else if !ok && o.Err() == nil {
-			o.Errorf("expected", "missing: tool_call_f1 needs the expected tool names (or expected_calls)")
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewToolCallF1(names, opts)
-		if err != nil {
-			o.Wrap("expected", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["tool_step_count"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		opts := ToolStepCountOptions{Name: o.Name()}
-		if n, ok := o.OptInt("min"); ok {
-			opts.Min = &n
-		}
-		if n, ok := o.OptInt("max"); ok {
-			opts.Max = &n
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewToolStepCount(opts)
-		if err != nil {
-			o.Wrap("min", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	g, err := NewToolCallValid(opts)
+	if err != nil {
+		o.Wrap("tools", "invalid", err)
+		return nil, o.Err()
 	}
+	return g, nil
+}
+
+// toolCallF1Spec builds a tool_call_f1 spec: expected or expected_calls, threshold.
+func toolCallF1Spec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	names, ok := o.OptStrings("expected")
+	opts := ToolCallF1Options{Threshold: o.OptThreshold(), Name: o.Name()}
+	if o.Has("expected_calls") {
+		var calls []proctor.ToolCall
+		if o.Decode("expected_calls", &calls) {
+			opts.Calls = append([]proctor.ToolCall{}, calls...)
+		}
+	} else if !ok && o.Err() == nil {
+		o.Errorf("expected", "missing: tool_call_f1 needs the expected tool names (or expected_calls)")
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewToolCallF1(names, opts)
+	if err != nil {
+		o.Wrap("expected", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// toolStepCountSpec builds a tool_step_count spec: min, max.
+func toolStepCountSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	opts := ToolStepCountOptions{Name: o.Name()}
+	if n, ok := o.OptInt("min"); ok {
+		opts.Min = &n
+	}
+	if n, ok := o.OptInt("max"); ok {
+		opts.Max = &n
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewToolStepCount(opts)
+	if err != nil {
+		o.Wrap("min", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // maxToolShapeDepth bounds how deep [ExtractToolCalls] looks for calls in

@@ -523,81 +523,85 @@ func (g *ToolArgumentAssertion) Grade(_ context.Context, s *proctor.Sample) proc
 	return toolFail(s, "no call to %q has %s equal to %s (found %s)", g.tool, g.pathText, clipJSON(g.want), strings.Join(seen, "; "))
 }
 
-// toolSpecs registers the spec types tool_called, tool_not_called, tool_sequence, tool_argument_assertion.
-func toolSpecs(m map[string]proctor.Builder) {
-	m["tool_called"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		tool := o.RequireString("name")
-		n := o.Int("min_times", 1)
-		if n < 1 && o.Err() == nil {
-			o.Errorf("min_times", "want an integer >= 1, got %d", n)
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewToolCalled(tool, ToolCalledOptions{MinTimes: n, Name: specName(o)})
+// toolCalledSpec builds a tool_called spec: name, min_times.
+func toolCalledSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	tool := o.RequireString("name")
+	n := o.Int("min_times", 1)
+	if n < 1 && o.Err() == nil {
+		o.Errorf("min_times", "want an integer >= 1, got %d", n)
 	}
-	m["tool_not_called"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		tool := o.RequireString("name")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewToolNotCalled(tool, ToolNotCalledOptions{Name: specName(o)})
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["tool_sequence"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		names, hasNames := o.OptStrings("names")
-		var opts ToolSequenceOptions
-		if o.Has("calls") {
-			var calls []proctor.ToolCall
-			if o.Decode("calls", &calls) {
-				if calls == nil {
-					calls = []proctor.ToolCall{}
-				}
-				opts.Calls = calls
+	return NewToolCalled(tool, ToolCalledOptions{MinTimes: n, Name: specName(o)})
+}
+
+// toolNotCalledSpec builds a tool_not_called spec: name.
+func toolNotCalledSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	tool := o.RequireString("name")
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return NewToolNotCalled(tool, ToolNotCalledOptions{Name: specName(o)})
+}
+
+// toolSequenceSpec builds a tool_sequence spec: names or calls, mode, max, threshold.
+func toolSequenceSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	names, hasNames := o.OptStrings("names")
+	var opts ToolSequenceOptions
+	if o.Has("calls") {
+		var calls []proctor.ToolCall
+		if o.Decode("calls", &calls) {
+			if calls == nil {
+				calls = []proctor.ToolCall{}
 			}
-		} else if !hasNames && o.Err() == nil {
-			o.Errorf("names", "missing: tool_sequence needs an array of tool names ([] for none) or calls")
+			opts.Calls = calls
 		}
-		mode := o.Enum("mode", "subsequence", "subsequence", "in_order", "exact", "strict", "any_order")
-		o.Decode("max", &opts.Max)
-		opts.Threshold = o.OptThreshold()
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		opts.Name = o.Name()
-		switch mode {
-		case "exact", "strict":
-			opts.Mode = SequenceExact
-		case "any_order":
-			opts.Mode = SequenceAnyOrder
-		}
-		g, err := NewToolSequence(names, opts)
-		if err != nil {
-			key := "names"
-			if opts.Calls != nil {
-				key = "calls"
-			}
-			o.Wrap(key, "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	} else if !hasNames && o.Err() == nil {
+		o.Errorf("names", "missing: tool_sequence needs an array of tool names ([] for none) or calls")
 	}
-	m["tool_argument_assertion"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		tool := o.RequireString("name")
-		path := o.RequireString("path")
-		want, ok := o.Value("equals")
-		if !ok && o.Err() == nil {
-			o.Errorf("equals", "missing: tool_argument_assertion needs the value to compare with")
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewToolArgumentAssertion(tool, path, want, ToolArgumentAssertionOptions{Name: specName(o)})
-		if err != nil {
-			o.Wrap("path", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	mode := o.Enum("mode", "subsequence", "subsequence", "in_order", "exact", "strict", "any_order")
+	o.Decode("max", &opts.Max)
+	opts.Threshold = o.OptThreshold()
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	opts.Name = o.Name()
+	switch mode {
+	case "exact", "strict":
+		opts.Mode = SequenceExact
+	case "any_order":
+		opts.Mode = SequenceAnyOrder
+	}
+	g, err := NewToolSequence(names, opts)
+	if err != nil {
+		key := "names"
+		if opts.Calls != nil {
+			key = "calls"
+		}
+		o.Wrap(key, "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
+}
+
+// toolArgumentAssertionSpec builds a tool_argument_assertion spec: name, path, equals.
+func toolArgumentAssertionSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	tool := o.RequireString("name")
+	path := o.RequireString("path")
+	want, ok := o.Value("equals")
+	if !ok && o.Err() == nil {
+		o.Errorf("equals", "missing: tool_argument_assertion needs the value to compare with")
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewToolArgumentAssertion(tool, path, want, ToolArgumentAssertionOptions{Name: specName(o)})
+	if err != nil {
+		o.Wrap("path", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // specName is the grader name for the spec types whose "name" option is

@@ -69,18 +69,16 @@ func (g *ToolStatus) Grade(_ context.Context, s *proctor.Sample) proctor.Grade {
 	return proctor.Fail(why).WithEvidence(ev)
 }
 
-// toolStatusSpecs adds the builder of tool_status.
-func toolStatusSpecs(m map[string]proctor.Builder) {
-	m["tool_status"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		names := o.Strings("names")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewToolStatus(ToolStatusOptions{Names: names, Name: o.Name()})
-		if err != nil {
-			o.Wrap("names", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// toolStatusSpec builds a tool_status spec: names.
+func toolStatusSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	names := o.Strings("names")
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	g, err := NewToolStatus(ToolStatusOptions{Names: names, Name: o.Name()})
+	if err != nil {
+		o.Wrap("names", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }

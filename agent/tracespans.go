@@ -110,28 +110,26 @@ func traceNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-// traceSpecs adds the builder of trace_spans.
-func traceSpecs(m map[string]proctor.Builder) {
-	m["trace_spans"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		var opts TraceSpansOptions
-		if n, ok := o.OptInt("max_count"); ok {
-			opts.MaxCount = &n
-		}
-		if n, ok := o.OptInt("max_errors"); ok {
-			opts.MaxErrors = &n
-		}
-		if d, ok := o.OptFloat("max_duration_ms"); ok {
-			opts.MaxDurationMS = &d
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		opts.Name = o.Name()
-		g, err := NewTraceSpans(opts)
-		if err != nil {
-			o.Wrap("max_count", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// traceSpansSpec builds a trace_spans spec: max_count, max_errors, max_duration_ms.
+func traceSpansSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	var opts TraceSpansOptions
+	if n, ok := o.OptInt("max_count"); ok {
+		opts.MaxCount = &n
 	}
+	if n, ok := o.OptInt("max_errors"); ok {
+		opts.MaxErrors = &n
+	}
+	if d, ok := o.OptFloat("max_duration_ms"); ok {
+		opts.MaxDurationMS = &d
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	opts.Name = o.Name()
+	g, err := NewTraceSpans(opts)
+	if err != nil {
+		o.Wrap("max_count", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }

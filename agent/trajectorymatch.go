@@ -353,28 +353,26 @@ func atPath(v any, path string) any {
 // String writes the call for a reason: name(compact JSON arguments).
 func (c trajCall) String() string { return c.name + "(" + clipJSON(c.args) + ")" }
 
-// trajectoryMatchSpecs adds the builder of trajectory_match.
-func trajectoryMatchSpecs(m map[string]proctor.Builder) {
-	m["trajectory_match"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		var expected []proctor.ToolCall
-		if !o.Has("expected") && o.Err() == nil {
-			o.Errorf("expected", "missing: trajectory_match needs the expected calls, a list of {name, arguments} ([] for none)")
-		}
-		o.Decode("expected", &expected)
-		opts := TrajectoryMatchOptions{Name: o.Name()}
-		_ = opts.Mode.UnmarshalText([]byte(o.Enum("mode", "strict", trajectoryModeWords...)))
-		_ = opts.Args.UnmarshalText([]byte(o.Enum("args", "exact", argsModeWords...)))
-		opts.ToolArgs = toolArgsOption(o)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		g, err := NewTrajectoryMatch(expected, opts)
-		if err != nil {
-			o.Wrap("expected", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// trajectoryMatchSpec builds a trajectory_match spec: expected, mode, args, tool_args.
+func trajectoryMatchSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	var expected []proctor.ToolCall
+	if !o.Has("expected") && o.Err() == nil {
+		o.Errorf("expected", "missing: trajectory_match needs the expected calls, a list of {name, arguments} ([] for none)")
 	}
+	o.Decode("expected", &expected)
+	opts := TrajectoryMatchOptions{Name: o.Name()}
+	_ = opts.Mode.UnmarshalText([]byte(o.Enum("mode", "strict", trajectoryModeWords...)))
+	_ = opts.Args.UnmarshalText([]byte(o.Enum("args", "exact", argsModeWords...)))
+	opts.ToolArgs = toolArgsOption(o)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	g, err := NewTrajectoryMatch(expected, opts)
+	if err != nil {
+		o.Wrap("expected", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }
 
 // toolArgsOption reads tool_args: an object mapping a tool name to an

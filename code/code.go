@@ -309,19 +309,19 @@ func firstError(err error) (token.Position, string) {
 	return token.Position{}, err.Error()
 }
 
-// codeSpecs registers the spec types python_compiles, go_compiles.
-func codeSpecs(m map[string]proctor.Builder) {
-	m["python_compiles"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		ms, ok := o.OptInt("timeout_ms")
-		if ok && (ms < 1 || ms > 600_000) {
-			o.Errorf("timeout_ms", "want an integer from 1 to 600000, got %d", ms)
-		}
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return NewPythonCompiles(PythonCompilesOptions{Timeout: time.Duration(ms) * time.Millisecond, Name: o.Name()}), nil
+// pythonCompilesSpec builds a python_compiles spec: timeout_ms.
+func pythonCompilesSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	ms, ok := o.OptInt("timeout_ms")
+	if ok && (ms < 1 || ms > 600_000) {
+		o.Errorf("timeout_ms", "want an integer from 1 to 600000, got %d", ms)
 	}
-	m["go_compiles"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		return NewGoCompiles(GoCompilesOptions{Name: o.Name()}), nil
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
+	return NewPythonCompiles(PythonCompilesOptions{Timeout: time.Duration(ms) * time.Millisecond, Name: o.Name()}), nil
+}
+
+// goCompilesSpec builds a go_compiles spec, which takes no options of its own.
+func goCompilesSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	return NewGoCompiles(GoCompilesOptions{Name: o.Name()}), nil
 }

@@ -309,42 +309,44 @@ func matchEntity(text, entity string, fold bool) int {
 	return i
 }
 
-// disclosureSpecs registers the spec types no_pii, no_secrets, forbidden.
-func disclosureSpecs(m map[string]proctor.Builder) {
-	m["no_pii"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		kinds, has := o.OptStrings("kinds")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		if has && len(kinds) == 0 {
-			o.Errorf("kinds", "must name at least one kind (%s); leave it out for all", strings.Join(PIIKinds(), ", "))
-			return nil, o.Err()
-		}
-		g, err := NewNoPII(NoPIIOptions{Kinds: kinds, Name: o.Name()})
-		if err != nil {
-			o.Wrap("kinds", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+// noPIISpec builds a no_pii spec: kinds.
+func noPIISpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	kinds, has := o.OptStrings("kinds")
+	if err := o.Err(); err != nil {
+		return nil, err
 	}
-	m["no_secrets"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		return NewNoSecrets(NoSecretsOptions{Name: o.Name()}), nil
+	if has && len(kinds) == 0 {
+		o.Errorf("kinds", "must name at least one kind (%s); leave it out for all", strings.Join(PIIKinds(), ", "))
+		return nil, o.Err()
 	}
-	m["forbidden"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		ents, has := o.OptStrings("entities")
-		cs := o.Bool("case_sensitive", false)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		if !has {
-			o.Errorf("entities", "missing: forbidden needs an array of strings")
-			return nil, o.Err()
-		}
-		g, err := NewForbidden(ents, ForbiddenOptions{CaseSensitive: cs, Name: o.Name()})
-		if err != nil {
-			o.Wrap("entities", "invalid", err)
-			return nil, o.Err()
-		}
-		return g, nil
+	g, err := NewNoPII(NoPIIOptions{Kinds: kinds, Name: o.Name()})
+	if err != nil {
+		o.Wrap("kinds", "invalid", err)
+		return nil, o.Err()
 	}
+	return g, nil
+}
+
+// noSecretsSpec builds a no_secrets spec, which takes no options of its own.
+func noSecretsSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	return NewNoSecrets(NoSecretsOptions{Name: o.Name()}), nil
+}
+
+// forbiddenSpec builds a forbidden spec: entities, case_sensitive.
+func forbiddenSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	ents, has := o.OptStrings("entities")
+	cs := o.Bool("case_sensitive", false)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	if !has {
+		o.Errorf("entities", "missing: forbidden needs an array of strings")
+		return nil, o.Err()
+	}
+	g, err := NewForbidden(ents, ForbiddenOptions{CaseSensitive: cs, Name: o.Name()})
+	if err != nil {
+		o.Wrap("entities", "invalid", err)
+		return nil, o.Err()
+	}
+	return g, nil
 }

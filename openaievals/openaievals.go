@@ -307,25 +307,18 @@ var similarityMetrics = map[string]map[string]any{
 // similarityMetricNames lists the evaluation_metric values, for messages.
 const similarityMetricNames = "fuzzy_match, bleu, gleu, meteor, cosine, rouge_1, rouge_2, rouge_3, rouge_4, rouge_5, rouge_l"
 
-// openaiSpecs registers the builders of the family's spec types.
-func openaiSpecs(m map[string]proctor.Builder) {
-	m["string_check"] = func(o *proctor.SpecOptions) (proctor.Grader, error) {
-		op := o.Enum("operation", "", stringOpNames[:]...)
-		if !o.Has("operation") {
-			o.Errorf("operation", "missing: string_check needs one of eq, ne, like, ilike")
-		}
-		in := templateOption(o, "input", "{{sample.output_text}}", false)
-		ref := templateOption(o, "reference", "", true)
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		return &StringCheck{name: o.Name(), op: StringOp(slices.Index(stringOpNames[:], op)), inputReference: inputReference{in, ref}}, nil
+// stringCheckSpec builds a string_check spec: operation, input, reference.
+func stringCheckSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
+	op := o.Enum("operation", "", stringOpNames[:]...)
+	if !o.Has("operation") {
+		o.Errorf("operation", "missing: string_check needs one of eq, ne, like, ilike")
 	}
-	m["text_similarity"] = textSimilaritySpec
-	m["score_model"] = scoreModelSpec
-	m["label_model"] = labelModelSpec
-	m["multi"] = multiSpec
-	m["python"] = pythonSpec
+	in := templateOption(o, "input", "{{sample.output_text}}", false)
+	ref := templateOption(o, "reference", "", true)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return &StringCheck{name: o.Name(), op: StringOp(slices.Index(stringOpNames[:], op)), inputReference: inputReference{in, ref}}, nil
 }
 
 // CompileTestingCriteria compiles an OpenAI-evals testing_criteria list:
