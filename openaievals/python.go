@@ -656,5 +656,9 @@ func pythonSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return NewPython(src, opts)
+	g, err := NewPython(src, opts)
+	if err != nil {
+		return nil, err // not a nil *Python in a non-nil Grader
+	}
+	return g, nil
 }
