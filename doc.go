@@ -20,6 +20,8 @@
 // and [CaseVerdict] the verdicts of a case's attempts. A [Report] counts
 // the four verdicts apart; its pass rate is passed / (passed + failed), and
 // is not available, never 0 or 1, when nothing passed or failed.
+// Package [github.com/proctorhq/proctor/reports] compares two runs'
+// reports and merges the reports of a run's shards.
 //
 // # Graders
 //

@@ -48,3 +48,16 @@ func Example_panel() {
 	// second calls: 1
 	// third calls: 1
 }
+
+// The panel statistics of two shards' reports add up to the whole run's:
+// the coincidences are summed and Krippendorff's alpha is computed again
+// from the sum, not averaged.
+func ExampleReport_AddPanels() {
+	r := proctor.NewReport("support-bot")
+	r.AddPanels(&proctor.PanelStats{Convened: 2, Paired: 2, Coincidences: [2][2]float64{{2, 1}, {1, 2}}})
+	r.AddPanels(&proctor.PanelStats{Convened: 1, Paired: 1, Coincidences: [2][2]float64{{0, 0}, {0, 2}}})
+	r.AddPanels(nil) // a report without panels adds nothing
+	fmt.Printf("%d panels, coincidences %v, alpha %.4f\n", r.Panels.Convened, r.Panels.Coincidences, *r.Panels.Alpha)
+	// Output:
+	// 3 panels, coincidences [[2 1] [1 4]], alpha 0.5333
+}

@@ -45,8 +45,15 @@ func (a *agreement) since(last *agreement) *PanelStats {
 	return &d
 }
 
-// addPanels adds the panel stats of one pool to the report's.
-func (r *Report) addPanels(ps *PanelStats) {
+// AddPanels adds the panel statistics of one pool or of another run (a
+// shard's report) to the report's: the counts and the coincidences are
+// summed and the alpha is computed again from the sum, so reports merged
+// this way give the alpha of the whole run. ps is not kept; nil adds
+// nothing.
+func (r *Report) AddPanels(ps *PanelStats) {
+	if ps == nil {
+		return
+	}
 	if r.Panels == nil {
 		c := *ps
 		r.Panels = &c

@@ -127,7 +127,7 @@ func (p *JudgePool) finish(r *Report) {
 	}
 	copy(p.reported, p.stats)
 	if ps := p.agree.since(&p.reportedAgree); ps != nil {
-		r.addPanels(ps)
+		r.AddPanels(ps)
 	}
 	p.reportedAgree = p.agree
 	if p.cacheErr != nil {

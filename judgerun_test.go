@@ -401,25 +401,3 @@ func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
 	}
 	t.Logf("%d rejected calls for %d cases; final limit %.2f", rejected.Load(), len(cases), p.lims[0].current())
 }
-
-// Merged shard reports carry the agreement counts and the panels' alpha of
-// the whole run: coincidences add up, alpha is computed again.
-func TestMergeKeepsAgreement(t *testing.T) {
-	a := &Report{Judges: []JudgeStats{{Name: "j", Agreed: 3, Disagreed: 1}}, Panels: &PanelStats{Convened: 2, Paired: 2, Coincidences: [2][2]float64{{2, 1}, {1, 2}}}}
-	b := &Report{Judges: []JudgeStats{{Name: "j", Agreed: 1, Abstained: 2}}, Panels: &PanelStats{Convened: 1, Paired: 1, Coincidences: [2][2]float64{{0, 0}, {0, 2}}}}
-	m, err := MergeReports(a, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if j := m.Judges[0]; j.Agreed != 4 || j.Disagreed != 1 || j.Abstained != 2 {
-		t.Errorf("merged judge %+v", j)
-	}
-	want := PanelStats{Convened: 3, Paired: 3, Coincidences: [2][2]float64{{2, 1}, {1, 4}}}
-	want.Alpha = alphaOf(want.Coincidences[:])
-	if p := m.Panels; p == nil || p.Convened != 3 || p.Paired != 3 || p.Coincidences != want.Coincidences || p.Alpha == nil || *p.Alpha != *want.Alpha {
-		t.Errorf("merged panels %+v, want %+v", p, want)
-	}
-	if a.Panels.Convened != 2 {
-		t.Error("merge changed its input")
-	}
-}

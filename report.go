@@ -159,6 +159,19 @@ type Report struct {
 	Caveats []string `json:"caveats"`
 }
 
+// ReportShard says which slice of a suite a shard report covers (proctor
+// run --shard I/N).
+type ReportShard struct {
+	// I is the shard, from 1 to N.
+	I int `json:"i"`
+	// N is the number of shards of the run.
+	N int `json:"n"`
+	// Positions are the places (from 0) the report's cases have in the
+	// whole suite, one per case in the order of [Report.Cases], so a
+	// merge can put the cases back in the order one run gives them.
+	Positions []int `json:"positions,omitempty"`
+}
+
 // NewReport returns an empty report for the named suite.
 func NewReport(suite string) *Report {
 	return &Report{Suite: suite, Cases: []CaseResult{}, Judges: []JudgeStats{}, Caveats: []string{}}

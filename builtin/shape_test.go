@@ -21,7 +21,7 @@ import (
 )
 
 // shapePackages are the packages whose API these tests hold to one shape:
-// the root and the family packages, by folder, with the prefix their
+// the root, the family packages and reports, by folder, with the prefix their
 // sentinel errors carry.
 var shapePackages = []struct{ dir, qual, prefix string }{
 	{"..", "", "proctor: "},
@@ -30,6 +30,7 @@ var shapePackages = []struct{ dir, qual, prefix string }{
 	{"../code", "code.", "code: "},
 	{"../openaievals", "openaievals.", "openaievals: "},
 	{"../calibrate", "calibrate.", "calibrate: "},
+	{"../reports", "reports.", "reports: "},
 }
 
 // declarations parses the non-test Go files of dir.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/metric"
+	"github.com/proctorhq/proctor/reports"
 )
 
 //go:embed html/report.css
@@ -443,10 +444,10 @@ func runOf(r *proctor.Report) htmlRun {
 }
 
 // WriteCompareHTML writes the comparison c of base and head (as
-// [proctor.CompareReports] returns it) as [CompareHTML] writes it:
+// [reports.Compare] returns it) as [CompareHTML] writes it:
 // NewCompareHTML, Add for each case id (those of base in base's order,
 // then those only in head in head's order), and Finish.
-func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Comparison, opts HTMLOptions) error {
+func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *reports.Comparison, opts HTMLOptions) error {
 	p := NewCompareHTML(w, base.Suite, opts)
 	headBy := make(map[string]int, len(head.Cases))
 	for i, hc := range head.Cases {
@@ -475,7 +476,7 @@ func WriteCompareHTML(w io.Writer, base, head *proctor.Report, c *proctor.Compar
 
 // finishCompare writes the compare page's summary after its pairs and
 // the script; omitted counts the pairs passed in both runs left out.
-func finishCompare(h *HTML, base, head *proctor.Report, c *proctor.Comparison, omitted int) error {
+func finishCompare(h *HTML, base, head *proctor.Report, c *reports.Comparison, omitted int) error {
 	data := struct {
 		Kind       string              `json:"kind"`
 		Suite      string              `json:"suite"`
@@ -483,7 +484,7 @@ func finishCompare(h *HTML, base, head *proctor.Report, c *proctor.Comparison, o
 		Version    string              `json:"version,omitempty"`
 		Base       htmlRun             `json:"base"`
 		Head       htmlRun             `json:"head"`
-		Comparison *proctor.Comparison `json:"comparison"`
+		Comparison *reports.Comparison `json:"comparison"`
 		Omitted    int                 `json:"omitted_passed,omitempty"`
 	}{Kind: "compare", Suite: base.Suite, Version: h.opts.Version, Base: runOf(base), Head: runOf(head), Comparison: c, Omitted: omitted}
 	if !h.opts.Generated.IsZero() {
@@ -590,7 +591,7 @@ func (p *CompareHTML) AddRaw(id string, base, head json.RawMessage, passedBoth b
 // Finish writes the comparison c of base and head (the reports without
 // their cases will do) and the script that renders the page. It flushes
 // but does not close the writer.
-func (p *CompareHTML) Finish(base, head *proctor.Report, c *proctor.Comparison) error {
+func (p *CompareHTML) Finish(base, head *proctor.Report, c *reports.Comparison) error {
 	return finishCompare(p.h, base, head, c, p.omitted)
 }
 

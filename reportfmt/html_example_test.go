@@ -7,6 +7,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 func ExampleWriteHTML() {
@@ -48,7 +49,7 @@ func ExampleWriteCompareHTML() {
 	base, head := proctor.NewReport("demo"), proctor.NewReport("demo")
 	base.Add(proctor.CaseResult{ID: "c1", Verdict: proctor.StatusPassed})
 	head.Add(proctor.CaseResult{ID: "c1", Verdict: proctor.StatusFailed})
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	var page bytes.Buffer
 	if err := reportfmt.WriteCompareHTML(&page, base, head, c, reportfmt.HTMLOptions{}); err != nil {
 		fmt.Println(err)
@@ -75,7 +76,7 @@ func ExampleNewCompareHTML() {
 		fmt.Println(err)
 		return
 	}
-	if err := p.Finish(base, head, proctor.CompareReports(base, head)); err != nil {
+	if err := p.Finish(base, head, reports.Compare(base, head)); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
 	"github.com/proctorhq/proctor/reportfmt/internal/quickstart"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // htmlFixture is fixture() with a scored grader, judge evidence with a
@@ -109,7 +110,7 @@ func TestWriteCompareHTMLData(t *testing.T) {
 	head.Cases = head.Cases[:len(head.Cases)-1]  // pipes|and`ticks is gone
 	head.Add(proctor.CaseResult{ID: "brand-new", Verdict: proctor.StatusPassed})
 	head.Judges[0].PromptVersion = "v2"
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	var b bytes.Buffer
 	if err := reportfmt.WriteCompareHTML(&b, base, head, c, htmlOpts); err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestHTMLNoExternalURL(t *testing.T) {
 	if err := reportfmt.WriteHTML(&rep, htmlFixture(), htmlOpts); err != nil {
 		t.Fatal(err)
 	}
-	if err := reportfmt.WriteCompareHTML(&cmp, fixture(), htmlFixture(), proctor.CompareReports(fixture(), htmlFixture()), htmlOpts); err != nil {
+	if err := reportfmt.WriteCompareHTML(&cmp, fixture(), htmlFixture(), reports.Compare(fixture(), htmlFixture()), htmlOpts); err != nil {
 		t.Fatal(err)
 	}
 	for name, page := range map[string]string{"report": rep.String(), "compare": cmp.String()} {

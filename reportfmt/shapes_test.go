@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // TestWriteJSONIsTheStream: WriteJSON of a whole report writes the bytes
@@ -102,7 +103,7 @@ func TestCompareHTMLAdd(t *testing.T) {
 		base.Add(proctor.CaseResult{ID: id, Verdict: proctor.StatusPassed})
 		head.Add(proctor.CaseResult{ID: id, Verdict: v})
 	}
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	var b bytes.Buffer
 	if err := reportfmt.WriteCompareHTML(&b, base, head, c, reportfmt.HTMLOptions{MaxBytes: 1}); err != nil {
 		t.Fatal(err)

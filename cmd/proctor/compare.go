@@ -10,6 +10,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/internal/termsafe"
+	"github.com/proctorhq/proctor/reports"
 )
 
 const compareUsage = `usage: proctor compare [--json | --markdown] [--html FILE] [--allow-missing] [--margin 2pp [--alpha 0.05]] BASE.json HEAD.json
@@ -114,7 +115,7 @@ func writeComparison(w io.Writer, out comparisonJSON, base, head *proctor.Report
 		base.Totals.Passed, base.Totals.Failed, base.Totals.Flaky, base.Totals.NotGraded)
 	p("head %s: pass rate %s (passed %d, failed %d, flaky %d, not graded %d)\n\n", head.Suite, rate(head),
 		head.Totals.Passed, head.Totals.Failed, head.Totals.Flaky, head.Totals.NotGraded)
-	list := func(title string, ch []proctor.CaseChange) {
+	list := func(title string, ch []reports.CaseChange) {
 		if len(ch) == 0 {
 			return
 		}

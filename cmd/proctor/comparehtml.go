@@ -11,6 +11,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // writeCompareHTML writes the page proctor compare --html writes for the
@@ -19,7 +20,7 @@ import (
 // paired by id; a head case read before its base case is kept in a
 // scratch file, not in memory, so reports in different orders take disk,
 // not memory.
-func writeCompareHTML(path, basePath, headPath string, base, head *proctor.Report, c *proctor.Comparison) error {
+func writeCompareHTML(path, basePath, headPath string, base, head *proctor.Report, c *reports.Comparison) error {
 	opts := reportfmt.HTMLOptions{Generated: time.Now(), Version: version()}
 	// The comparison's per-case lists are garbage by now: handed back to
 	// the system before the second reading, so the two do not add up.
@@ -32,7 +33,7 @@ func writeCompareHTML(path, basePath, headPath string, base, head *proctor.Repor
 // streamCompareHTML writes the compare page on w: the pairs in base's
 // order, then the cases only in head in head's order, as
 // [reportfmt.WriteCompareHTML] orders them.
-func streamCompareHTML(w io.Writer, basePath, headPath string, base, head *proctor.Report, c *proctor.Comparison, opts reportfmt.HTMLOptions) error {
+func streamCompareHTML(w io.Writer, basePath, headPath string, base, head *proctor.Report, c *reports.Comparison, opts reportfmt.HTMLOptions) error {
 	rs, closeAll, err := openReports([]string{basePath, headPath})
 	if err != nil {
 		return err

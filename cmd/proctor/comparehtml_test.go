@@ -12,6 +12,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // comparePages returns the compare page written from the whole reports
@@ -27,10 +28,10 @@ func comparePages(t *testing.T, base, head string, opts reportfmt.HTMLOptions) (
 		t.Fatal(err)
 	}
 	var want, got bytes.Buffer
-	if err := reportfmt.WriteCompareHTML(&want, b, h, proctor.CompareReports(b, h), opts); err != nil {
+	if err := reportfmt.WriteCompareHTML(&want, b, h, reports.Compare(b, h), opts); err != nil {
 		t.Fatal(err)
 	}
-	gb, gh, c, err := reportio.CompareFiles(base, head, proctor.CompareOptions{})
+	gb, gh, c, err := reportio.CompareFiles(base, head, reports.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

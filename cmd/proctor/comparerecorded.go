@@ -7,13 +7,14 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // comparisonJSON is what compare --json prints: the comparison, and for
 // each run its pass rate with the clustered standard error and the
 // corrected pass rates its report recorded.
 type comparisonJSON struct {
-	*proctor.Comparison
+	*reports.Comparison
 	Base runFigures `json:"base"`
 	Head runFigures `json:"head"`
 }

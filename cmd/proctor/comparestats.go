@@ -7,28 +7,29 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // compareOptions reads --margin and --alpha.
-func compareOptions(margin string, alpha float64) (proctor.CompareOptions, error) {
+func compareOptions(margin string, alpha float64) (reports.CompareOptions, error) {
 	if margin == "" {
-		return proctor.CompareOptions{}, nil
+		return reports.CompareOptions{}, nil
 	}
 	m, err := parseShare("--margin", margin)
 	if err != nil {
-		return proctor.CompareOptions{}, err
+		return reports.CompareOptions{}, err
 	}
 	if !(alpha > 0 && alpha < 0.5) {
-		return proctor.CompareOptions{}, fmt.Errorf("--alpha %g: want a one-sided level between 0 and 0.5, such as 0.05", alpha)
+		return reports.CompareOptions{}, fmt.Errorf("--alpha %g: want a one-sided level between 0 and 0.5, such as 0.05", alpha)
 	}
-	return proctor.CompareOptions{Margin: m, Alpha: alpha}, nil
+	return reports.CompareOptions{Margin: m, Alpha: alpha}, nil
 }
 
 // pts writes a proportion as signed percentage points.
 func pts(v float64) string { return fmt.Sprintf("%+.1f", 100*v) }
 
 // statLines are the paired statistics of c in words, one figure a line.
-func statLines(c *proctor.Comparison) []string {
+func statLines(c *reports.Comparison) []string {
 	d := c.Difference
 	if d == nil {
 		return []string{"no case passed or failed in both runs: no difference, interval or detectable difference"}
@@ -50,7 +51,7 @@ func statLines(c *proctor.Comparison) []string {
 	return append(out, mdeLine(c.MDE))
 }
 
-func mdeLine(m *proctor.MDE) string {
+func mdeLine(m *reports.MDE) string {
 	head := fmt.Sprintf("minimum detectable difference (80%% power, two-sided 5%%, %s, %.1f%% discordant)",
 		plural(m.N, "effective case"), 100*m.Discordance)
 	switch {
@@ -100,7 +101,7 @@ func writeComparisonMarkdown(w io.Writer, out comparisonJSON, base, head *procto
 		name, rest, _ := strings.Cut(line, " ")
 		p("| %s | %s | the run's report |\n", name, mdEscape(rest))
 	}
-	list := func(title string, ch []proctor.CaseChange) {
+	list := func(title string, ch []reports.CaseChange) {
 		if len(ch) == 0 {
 			return
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/metric"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // openReports opens the reports in files for streaming; close closes
@@ -91,7 +92,7 @@ func (c *shardCursor) advance() error {
 }
 
 // mergeStream merges the shard reports in files onto w as the merge of
-// [proctor.MergeReportsWith] would, reading every file as a stream: the
+// [reports.MergeWith] would, reading every file as a stream: the
 // shard set is checked before anything is written, and the cases are
 // passed through in the whole run's order (by their recorded positions)
 // or, for reports without them, in the order of the files. Memory holds
@@ -106,7 +107,7 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := proctor.MergeOptions{AllowPartial: allowPartial, Names: files}
+	opts := reports.MergeOptions{AllowPartial: allowPartial, Names: files}
 	headsComplete := true
 	for _, r := range rs {
 		headsComplete = headsComplete && r.Has("suite")
@@ -115,7 +116,7 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 		// Not one set of shards of one suite: refused before anything
 		// is written. (A report with its suite after its cases is
 		// checked at the end.)
-		if _, err := proctor.MergeReportsWith(opts, hs...); err != nil {
+		if _, err := reports.MergeWith(opts, hs...); err != nil {
 			return err
 		}
 	}
@@ -134,10 +135,10 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 		}
 		c := cur[i]
 		if j0, dup := seen[c.next.ID]; dup {
-			return fmt.Errorf("%w: case %q is in %s and %s", proctor.ErrDuplicateCase, c.next.ID, files[j0], files[i])
+			return fmt.Errorf("%w: case %q is in %s and %s", reports.ErrDuplicateCase, c.next.ID, files[j0], files[i])
 		}
 		if ordered && c.at <= last {
-			return fmt.Errorf("%w: %s: case %q at position %d, after position %d", proctor.ErrDuplicateCase, files[i], c.next.ID, c.at, last)
+			return fmt.Errorf("%w: %s: case %q at position %d, after position %d", reports.ErrDuplicateCase, files[i], c.next.ID, c.at, last)
 		}
 		seen[c.next.ID], last = i, c.at
 		if err := addMerged(sum, c.next.raw); err != nil {
@@ -155,7 +156,7 @@ func mergeStream(files []string, allowPartial bool, w io.Writer) error {
 			return err
 		}
 	}
-	merged, err := proctor.MergeReportsWith(opts, hs...)
+	merged, err := reports.MergeWith(opts, hs...)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/reportio"
 	"github.com/proctorhq/proctor/reportfmt"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // randomReport writes a report of n cases drawn from rng, ids from a pool
@@ -29,17 +30,17 @@ func randomReport(t *testing.T, rng *rand.Rand, n, pool int) string {
 	return writeReportFile(t, r)
 }
 
-// TestCompareFilesEqualsCompareReports: the streaming comparison is the
-// one CompareReports gives on the whole reports, over random pairs with
+// TestCompareFilesEqualsCompare: the streaming comparison is the
+// one reports.Compare gives on the whole reports, over random pairs with
 // cases in one report only and more than a chunk of pairs.
-func TestCompareFilesEqualsCompareReports(t *testing.T) {
+func TestCompareFilesEqualsCompare(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 30, 9000} {
 		base, head := randomReport(t, rng, n, n+n/3+1), randomReport(t, rng, n, n+n/3+1)
 		b, _ := readReport(base)
 		h, _ := readReport(head)
-		want := proctor.CompareReports(b, h)
-		gb, gh, got, err := reportio.CompareFiles(base, head, proctor.CompareOptions{})
+		want := reports.Compare(b, h)
+		gb, gh, got, err := reportio.CompareFiles(base, head, reports.CompareOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,10 +77,10 @@ func TestShowStreamEqualsWhole(t *testing.T) {
 	}
 }
 
-// TestMergeStreamEqualsMergeReports: the streaming merge gives the report
-// MergeReportsWith gives, for shards with positions, without, and a
+// TestMergeStreamEqualsMerge: the streaming merge gives the report
+// reports.MergeWith gives, for shards with positions, without, and a
 // partial set.
-func TestMergeStreamEqualsMergeReports(t *testing.T) {
+func TestMergeStreamEqualsMerge(t *testing.T) {
 	dir := t.TempDir()
 	withPos := writeScaleReport(t, dir, 2000, 4)
 	plain := []string{randomReport(t, rand.New(rand.NewPCG(5, 6)), 50, 50)}
@@ -96,7 +97,7 @@ func TestMergeStreamEqualsMergeReports(t *testing.T) {
 				}
 				reps = append(reps, r)
 			}
-			want, err := proctor.MergeReportsWith(proctor.MergeOptions{AllowPartial: tc.partial, Names: tc.files}, reps...)
+			want, err := reports.MergeWith(reports.MergeOptions{AllowPartial: tc.partial, Names: tc.files}, reps...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reports"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -21,15 +22,15 @@ type Recorded struct {
 type Compared struct {
 	Base, Head                 *proctor.Report
 	BaseRecorded, HeadRecorded Recorded
-	Comparison                 *proctor.Comparison
+	Comparison                 *reports.Comparison
 }
 
 // CompareFiles compares the JSON reports at basePath and headPath as
-// [proctor.CompareVerdicts] does, reading each a case at a time and
+// [reports.CompareVerdicts] does, reading each a case at a time and
 // keeping per case only its id, verdict and cluster: the memory it takes
 // is a few dozen bytes a case, not the reports. The two reports are read
 // at once. base and head are the reports without their cases.
-func CompareFiles(basePath, headPath string, o proctor.CompareOptions) (base, head *proctor.Report, c *proctor.Comparison, err error) {
+func CompareFiles(basePath, headPath string, o reports.CompareOptions) (base, head *proctor.Report, c *reports.Comparison, err error) {
 	cmp, err := CompareRecorded(basePath, headPath, o)
 	if err != nil {
 		return nil, nil, nil, err
@@ -39,9 +40,9 @@ func CompareFiles(basePath, headPath string, o proctor.CompareOptions) (base, he
 
 // CompareRecorded is [CompareFiles], with what each report recorded beside
 // its cases.
-func CompareRecorded(basePath, headPath string, o proctor.CompareOptions) (*Compared, error) {
+func CompareRecorded(basePath, headPath string, o reports.CompareOptions) (*Compared, error) {
 	var out Compared
-	var baseCases, headCases []proctor.ComparedCase
+	var baseCases, headCases []reports.ComparedCase
 	var g errgroup.Group
 	g.Go(func() (err error) {
 		out.Base, baseCases, out.BaseRecorded, err = readCompared(basePath)
@@ -54,7 +55,7 @@ func CompareRecorded(basePath, headPath string, o proctor.CompareOptions) (*Comp
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	c, err := proctor.CompareVerdicts(out.Base, out.Head, baseCases, headCases, o)
+	c, err := reports.CompareVerdicts(out.Base, out.Head, baseCases, headCases, o)
 	if err != nil {
 		return nil, err
 	}
@@ -64,14 +65,14 @@ func CompareRecorded(basePath, headPath string, o proctor.CompareOptions) (*Comp
 
 // readCompared reads the report at path keeping per case what a
 // comparison needs.
-func readCompared(path string) (*proctor.Report, []proctor.ComparedCase, Recorded, error) {
+func readCompared(path string) (*proctor.Report, []reports.ComparedCase, Recorded, error) {
 	var rec Recorded
 	r, err := Open(path)
 	if err != nil {
 		return nil, nil, rec, err
 	}
 	defer r.Close()
-	var cases []proctor.ComparedCase
+	var cases []reports.ComparedCase
 	for {
 		raw, ok, err := r.NextRaw()
 		if err != nil {
@@ -84,7 +85,7 @@ func readCompared(path string) (*proctor.Report, []proctor.ComparedCase, Recorde
 		if err != nil {
 			return nil, nil, rec, r.caseError(nil, err)
 		}
-		cases = append(cases, proctor.ComparedCase{ID: v.ID, Verdict: v.Verdict, Cluster: v.Cluster})
+		cases = append(cases, reports.ComparedCase{ID: v.ID, Verdict: v.Verdict, Cluster: v.Cluster})
 	}
 	rep, err := r.Finish()
 	rec.ClusteredSE, _ = r.Raw("clustered_se")

@@ -23,6 +23,7 @@ import (
 	"github.com/proctorhq/proctor/metric"
 	"github.com/proctorhq/proctor/reportfmt"
 	qs "github.com/proctorhq/proctor/reportfmt/internal/quickstart"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // chromium returns the path of a Chromium to drive. It skips the test when
@@ -433,7 +434,7 @@ func headOf(t testing.TB, base *proctor.Report) *proctor.Report {
 func TestBrowserCompare(t *testing.T) {
 	base := quickstart(t)
 	head := headOf(t, base)
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	if len(c.Regressions) != 1 || len(c.Fixes) != 1 {
 		t.Fatalf("comparison has %d regressions, %d fixes; want 1 and 1", len(c.Regressions), len(c.Fixes))
 	}

@@ -1,4 +1,4 @@
-package proctor
+package reports
 
 import (
 	"cmp"
@@ -6,41 +6,30 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/proctorhq/proctor"
 )
 
-// ErrSuiteMismatch is returned by [MergeReports] when the reports come from
+// ErrSuiteMismatch is returned by [Merge] when the reports come from
 // different suites: different suite names, or shard reports of different
 // suite digests.
-var ErrSuiteMismatch = errors.New("proctor: reports are of different suites")
+var ErrSuiteMismatch = errors.New("reports: reports are of different suites")
 
-// ErrDuplicateCase is returned by [MergeReports] when two reports hold the
-// same case id: shards of one run never overlap, so the reports are not
-// shards of one run.
-var ErrDuplicateCase = errors.New("proctor: a case id appears in more than one report")
+// ErrDuplicateCase is returned by [Merge] when two reports hold the same
+// case id: shards of one run never overlap, so the reports are not shards
+// of one run.
+var ErrDuplicateCase = errors.New("reports: a case id appears in more than one report")
 
-// ErrRepeatedShard is returned by [MergeReports] when two reports are the
-// same shard I/N.
-var ErrRepeatedShard = errors.New("proctor: a shard is given twice")
+// ErrRepeatedShard is returned by [Merge] when two reports are the same
+// shard I/N.
+var ErrRepeatedShard = errors.New("reports: a shard is given twice")
 
-// ErrIncompleteShards is returned by [MergeReports] when shards of the run
-// are missing (and [MergeOptions.AllowPartial] is not set), when the
-// shards disagree on N, or when shard and whole-run reports are mixed.
-var ErrIncompleteShards = errors.New("proctor: not a complete set of shards")
+// ErrIncompleteShards is returned by [Merge] when shards of the run are
+// missing (and [MergeOptions.AllowPartial] is not set), when the shards
+// disagree on N, or when shard and whole-run reports are mixed.
+var ErrIncompleteShards = errors.New("reports: not a complete set of shards")
 
-// ReportShard says which slice of a suite a shard report covers (proctor
-// run --shard I/N).
-type ReportShard struct {
-	// I is the shard, from 1 to N.
-	I int `json:"i"`
-	// N is the number of shards of the run.
-	N int `json:"n"`
-	// Positions are the places (from 0) the report's cases have in the
-	// whole suite, one per case in the order of [Report.Cases], so a
-	// merge can put the cases back in the order one run gives them.
-	Positions []int `json:"positions,omitempty"`
-}
-
-// MergeOptions configure [MergeReportsWith].
+// MergeOptions configure [MergeWith].
 type MergeOptions struct {
 	// AllowPartial merges shard reports that do not make up the whole
 	// run; the merged report's caveats name the missing shards.
@@ -57,15 +46,17 @@ func (o MergeOptions) name(i int) string {
 	return fmt.Sprintf("report #%d", i+1)
 }
 
-// MergeReports is [MergeReportsWith] with the zero options: every shard of
-// the run must be there.
-func MergeReports(reports ...*Report) (*Report, error) {
-	return MergeReportsWith(MergeOptions{}, reports...)
+// Merge is [MergeWith] with the zero options: every shard of the run must
+// be there.
+func Merge(reports ...*proctor.Report) (*proctor.Report, error) {
+	return MergeWith(MergeOptions{}, reports...)
 }
 
-// MergeReportsWith joins the reports of the shards of one run (proctor run
-// --shard i/n) into the report of the whole run. Totals are summed, judge
-// statistics are summed by judge name and caveats are kept once each. When
+// MergeWith joins the reports of the shards of one run (proctor run
+// --shard i/n, each recording its [proctor.ReportShard]) into the report
+// of the whole run. Totals are summed, judge statistics are summed by
+// judge name, panel statistics are summed with their alpha computed
+// again ([proctor.Report.AddPanels]) and caveats are kept once each. When
 // every report records its shard with case positions, the cases come out
 // in the whole run's order; otherwise in the order given (and each
 // report's own order). The inputs are not modified.
@@ -77,20 +68,20 @@ func MergeReports(reports ...*Report) (*Report, error) {
 // opts.AllowPartial), of different N, or mixed with whole-run reports,
 // with [ErrIncompleteShards]. Errors name the reports by opts.Names.
 // Merging no reports returns an error.
-func MergeReportsWith(opts MergeOptions, reports ...*Report) (*Report, error) {
+func MergeWith(opts MergeOptions, reports ...*proctor.Report) (*proctor.Report, error) {
 	if len(reports) == 0 {
-		return nil, errors.New("proctor: merge: no reports")
+		return nil, errors.New("reports: merge: no reports")
 	}
 	for i, r := range reports {
 		if r == nil {
-			return nil, fmt.Errorf("proctor: merge: %s is nil", opts.name(i))
+			return nil, fmt.Errorf("reports: merge: %s is nil", opts.name(i))
 		}
 	}
 	missing, err := checkShards(opts, reports)
 	if err != nil {
 		return nil, err
 	}
-	out := NewReport(reports[0].Suite)
+	out := proctor.NewReport(reports[0].Suite)
 	out.SuiteDigest = reports[0].SuiteDigest
 	for i, r := range reports {
 		if r.Suite != out.Suite {
@@ -98,9 +89,7 @@ func MergeReportsWith(opts MergeOptions, reports ...*Report) (*Report, error) {
 		}
 		mergeTotals(&out.Totals, r.Totals)
 		mergeJudges(out, r.Judges)
-		if r.Panels != nil {
-			out.addPanels(r.Panels)
-		}
+		out.AddPanels(r.Panels)
 		for _, c := range r.Caveats {
 			out.AddCaveat(c)
 		}
@@ -119,7 +108,7 @@ func MergeReportsWith(opts MergeOptions, reports ...*Report) (*Report, error) {
 
 // checkShards checks the reports are one set of shards of one suite and
 // returns the shards missing from it ("2/4"), an error when they are not.
-func checkShards(opts MergeOptions, reports []*Report) (missing []string, err error) {
+func checkShards(opts MergeOptions, reports []*proctor.Report) (missing []string, err error) {
 	first := reports[0]
 	if first.Shard == nil {
 		for i, r := range reports {
@@ -158,7 +147,7 @@ func checkShards(opts MergeOptions, reports []*Report) (missing []string, err er
 	return missing, nil
 }
 
-func mergeTotals(t *Totals, add Totals) {
+func mergeTotals(t *proctor.Totals, add proctor.Totals) {
 	t.Passed += add.Passed
 	t.Failed += add.Failed
 	t.Flaky += add.Flaky
@@ -168,9 +157,9 @@ func mergeTotals(t *Totals, add Totals) {
 }
 
 // mergeJudges sums js into out's judge statistics by judge name.
-func mergeJudges(out *Report, js []JudgeStats) {
+func mergeJudges(out *proctor.Report, js []proctor.JudgeStats) {
 	for _, j := range js {
-		k := slices.IndexFunc(out.Judges, func(s JudgeStats) bool { return s.Name == j.Name })
+		k := slices.IndexFunc(out.Judges, func(s proctor.JudgeStats) bool { return s.Name == j.Name })
 		if k < 0 {
 			out.Judges = append(out.Judges, j)
 			continue
@@ -195,7 +184,7 @@ func mergeJudges(out *Report, js []JudgeStats) {
 
 // mergeCases joins the reports' cases, refusing a case id in two of them,
 // in the whole run's order when every report has its positions.
-func mergeCases(opts MergeOptions, reports []*Report) ([]CaseResult, error) {
+func mergeCases(opts MergeOptions, reports []*proctor.Report) ([]proctor.CaseResult, error) {
 	type placed struct{ pos, report int }
 	var total int
 	ordered := true
@@ -204,7 +193,7 @@ func mergeCases(opts MergeOptions, reports []*Report) ([]CaseResult, error) {
 		ordered = ordered && r.Shard != nil && len(r.Shard.Positions) == len(r.Cases)
 	}
 	seen := make(map[string]int, total)
-	cases := make([]CaseResult, 0, total)
+	cases := make([]proctor.CaseResult, 0, total)
 	at := make([]placed, 0, total)
 	for i, r := range reports {
 		for k, c := range r.Cases {
@@ -226,7 +215,7 @@ func mergeCases(opts MergeOptions, reports []*Report) ([]CaseResult, error) {
 		idx[k] = k
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(at[a].pos, at[b].pos) })
-	sorted := make([]CaseResult, len(cases))
+	sorted := make([]proctor.CaseResult, len(cases))
 	for k, j := range idx {
 		if k > 0 && at[j].pos == at[idx[k-1]].pos {
 			return nil, fmt.Errorf("%w: %s and %s both hold position %d", ErrDuplicateCase, opts.name(at[idx[k-1]].report), opts.name(at[j].report), at[j].pos)

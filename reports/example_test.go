@@ -1,15 +1,16 @@
-package proctor_test
+package reports_test
 
 import (
 	"fmt"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // Two runs of one suite: the head run breaks ten cases that passed and fixes
 // two that failed. McNemar's exact test says whether that is more than
 // chance.
-func ExampleCompareReports() {
+func ExampleCompare() {
 	base, head := proctor.NewReport("support-bot"), proctor.NewReport("support-bot")
 	for i := range 40 {
 		id := fmt.Sprintf("case-%02d", i)
@@ -23,7 +24,7 @@ func ExampleCompareReports() {
 		base.Add(proctor.CaseResult{ID: id, Verdict: bv})
 		head.Add(proctor.CaseResult{ID: id, Verdict: hv})
 	}
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	fmt.Printf("%d regressions, %d fixes, first regression %s\n", len(c.Regressions), len(c.Fixes), c.Regressions[0].ID)
 	fmt.Printf("McNemar exact p = %.4f\n", c.PValue)
 	// Output:
@@ -35,7 +36,7 @@ func ExampleCompareReports() {
 // non-inferiority margin of 2 points: the paired difference with its 95%
 // interval, whether head is no worse by more than the margin, and the
 // smallest difference these runs could detect.
-func ExampleCompareReportsWith() {
+func ExampleCompareWith() {
 	base, head := proctor.NewReport("support-bot"), proctor.NewReport("support-bot")
 	for i := range 400 {
 		id := fmt.Sprintf("case-%03d", i)
@@ -51,7 +52,7 @@ func ExampleCompareReportsWith() {
 		base.Add(proctor.CaseResult{ID: id, Verdict: bv})
 		head.Add(proctor.CaseResult{ID: id, Verdict: hv})
 	}
-	c, err := proctor.CompareReportsWith(base, head, proctor.CompareOptions{Margin: 0.02})
+	c, err := reports.CompareWith(base, head, reports.CompareOptions{Margin: 0.02})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -69,12 +70,12 @@ func ExampleCompareReportsWith() {
 }
 
 // The reports of two shards add up to the report of the whole run.
-func ExampleMergeReports() {
+func ExampleMerge() {
 	a, b := proctor.NewReport("s"), proctor.NewReport("s")
 	a.Add(proctor.CaseResult{ID: "b", Verdict: proctor.StatusPassed})
 	b.Add(proctor.CaseResult{ID: "a", Verdict: proctor.StatusFlaky})
 	b.Add(proctor.CaseResult{ID: "c", Verdict: proctor.StatusFailed})
-	m, err := proctor.MergeReports(a, b)
+	m, err := reports.Merge(a, b)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package proctor_test
+package reports_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/metric"
+	"github.com/proctorhq/proctor/reports"
 )
 
 // pairedRuns builds base and head reports from Newcombe's (1998) first
@@ -33,7 +34,7 @@ func pairedRuns(cluster func(i int) string) (base, head *proctor.Report) {
 
 func TestCompareDifference(t *testing.T) {
 	base, head := pairedRuns(func(int) string { return "" })
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	d := c.Difference
 	if d == nil {
 		t.Fatal("no difference")
@@ -60,16 +61,16 @@ func TestCompareDifference(t *testing.T) {
 func TestCompareNonInferior(t *testing.T) {
 	base, head := pairedRuns(func(int) string { return "" })
 	// Head is better, so it is no worse by 2 points.
-	c, err := proctor.CompareReportsWith(base, head, proctor.CompareOptions{Margin: 0.02})
+	c, err := reports.CompareWith(base, head, reports.CompareOptions{Margin: 0.02})
 	if err != nil || c.NonInferior == nil || !c.NonInferior.NonInferior || c.NonInferior.Alpha != 0.05 || c.NonInferior.N != 50 {
 		t.Fatalf("better head: %+v, %v", c.NonInferior, err)
 	}
 	// Swapped, head is 20 points worse: not non-inferior at 2 points.
-	c, _ = proctor.CompareReportsWith(head, base, proctor.CompareOptions{Margin: 0.02, Alpha: 0.025})
+	c, _ = reports.CompareWith(head, base, reports.CompareOptions{Margin: 0.02, Alpha: 0.025})
 	if c.NonInferior.NonInferior || c.NonInferior.Alpha != 0.025 {
 		t.Errorf("worse head: %+v", c.NonInferior)
 	}
-	if _, err := proctor.CompareReportsWith(base, head, proctor.CompareOptions{Margin: 2}); !errors.Is(err, metric.ErrBadLevel) {
+	if _, err := reports.CompareWith(base, head, reports.CompareOptions{Margin: 2}); !errors.Is(err, metric.ErrBadLevel) {
 		t.Errorf("margin 2: err = %v", err)
 	}
 }
@@ -78,9 +79,9 @@ func TestCompareClustered(t *testing.T) {
 	// Ten clusters of five: the head-only and base-only cases bunch in
 	// clusters, so the per-case differences are correlated within them.
 	base, head := pairedRuns(func(i int) string { return fmt.Sprint(i / 5) })
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	pb, ph := pairedRuns(func(int) string { return "" })
-	plain := proctor.CompareReports(pb, ph)
+	plain := reports.Compare(pb, ph)
 	d := c.Difference
 	diffs := make([]float64, 50)
 	clusters := make([]string, 50)
@@ -114,7 +115,7 @@ func TestCompareNoPairs(t *testing.T) {
 	base, head := proctor.NewReport("s"), proctor.NewReport("s")
 	base.Add(proctor.CaseResult{ID: "a", Verdict: proctor.StatusFlaky})
 	head.Add(proctor.CaseResult{ID: "a", Verdict: proctor.StatusPassed})
-	c, err := proctor.CompareReportsWith(base, head, proctor.CompareOptions{Margin: 0.02})
+	c, err := reports.CompareWith(base, head, reports.CompareOptions{Margin: 0.02})
 	if err != nil || c.Difference != nil || c.MDE != nil || c.NonInferior != nil || c.MCNemarP != 1 {
 		t.Errorf("no pairs: %+v %v", c, err)
 	}

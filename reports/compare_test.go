@@ -1,4 +1,4 @@
-package proctor_test
+package reports_test
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/reports"
 )
 
 func verdicts(suite string, vs map[string]proctor.Status, order ...string) *proctor.Report {
@@ -18,7 +19,7 @@ func verdicts(suite string, vs map[string]proctor.Status, order ...string) *proc
 	return r
 }
 
-func TestCompareReports(t *testing.T) {
+func TestCompare(t *testing.T) {
 	const (
 		P = proctor.StatusPassed
 		F = proctor.StatusFailed
@@ -29,11 +30,11 @@ func TestCompareReports(t *testing.T) {
 		"a", "b", "c", "d", "e", "f", "gone")
 	head := verdicts("s", map[string]proctor.Status{"a": P, "b": F, "c": P, "d": P, "e": P, "f": K, "new": F},
 		"a", "b", "c", "d", "e", "f", "new")
-	got := proctor.CompareReports(base, head)
-	want := &proctor.Comparison{
-		Regressions: []proctor.CaseChange{{ID: "b", Base: P, Head: F}, {ID: "f", Base: P, Head: K}},
-		Fixes:       []proctor.CaseChange{{ID: "c", Base: F, Head: P}, {ID: "d", Base: K, Head: P}},
-		Changed:     []proctor.CaseChange{{ID: "e", Base: N, Head: P}},
+	got := reports.Compare(base, head)
+	want := &reports.Comparison{
+		Regressions: []reports.CaseChange{{ID: "b", Base: P, Head: F}, {ID: "f", Base: P, Head: K}},
+		Fixes:       []reports.CaseChange{{ID: "c", Base: F, Head: P}, {ID: "d", Base: K, Head: P}},
+		Changed:     []reports.CaseChange{{ID: "e", Base: N, Head: P}},
 		OnlyBase:    []string{"gone"},
 		OnlyHead:    []string{"new"},
 		Paired:      3, // a, b, c: measured in both runs
@@ -43,13 +44,13 @@ func TestCompareReports(t *testing.T) {
 		Warnings:    []string{},
 	}
 	// The statistics over the pairs have tests of their own.
-	stats := cmpopts.IgnoreFields(proctor.Comparison{}, "MCNemarP", "Difference", "MDE")
+	stats := cmpopts.IgnoreFields(reports.Comparison{}, "MCNemarP", "Difference", "MDE")
 	if d := cmp.Diff(want, got, stats); d != "" {
-		t.Errorf("CompareReports mismatch (-want +got):\n%s", d)
+		t.Errorf("Compare mismatch (-want +got):\n%s", d)
 	}
 }
 
-func TestCompareReportsJudgeWarning(t *testing.T) {
+func TestCompareJudgeWarning(t *testing.T) {
 	tests := []struct {
 		name       string
 		base, head []proctor.JudgeStats
@@ -68,7 +69,7 @@ func TestCompareReportsJudgeWarning(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, h := proctor.NewReport("s"), proctor.NewReport("s")
 			b.Judges, h.Judges = tt.base, tt.head
-			got := len(proctor.CompareReports(b, h).Warnings) > 0
+			got := len(reports.Compare(b, h).Warnings) > 0
 			if got != tt.warn {
 				t.Errorf("warning = %v, want %v (%s)", got, tt.warn, tt.why)
 			}
@@ -76,7 +77,7 @@ func TestCompareReportsJudgeWarning(t *testing.T) {
 	}
 }
 
-func TestCompareReportsSignificant(t *testing.T) {
+func TestCompareSignificant(t *testing.T) {
 	// 10 cases regress and 2 are fixed: McNemar exact p = 0.0386.
 	base, head := proctor.NewReport("s"), proctor.NewReport("s")
 	for i := range 30 {
@@ -91,7 +92,7 @@ func TestCompareReportsSignificant(t *testing.T) {
 		base.Add(proctor.CaseResult{ID: id, Verdict: bv})
 		head.Add(proctor.CaseResult{ID: id, Verdict: hv})
 	}
-	c := proctor.CompareReports(base, head)
+	c := reports.Compare(base, head)
 	if c.PassToFail != 10 || c.FailToPass != 2 || c.Paired != 30 {
 		t.Fatalf("discordant = %d/%d of %d, want 10/2 of 30", c.PassToFail, c.FailToPass, c.Paired)
 	}
@@ -105,9 +106,9 @@ func TestCompareReportsSignificant(t *testing.T) {
 // measured in both runs leaves the difference unclustered.
 func TestCompareVerdictsEdges(t *testing.T) {
 	r := &proctor.Report{Suite: "s"}
-	base := []proctor.ComparedCase{{ID: "a", Verdict: proctor.StatusPassed}, {ID: "n", Verdict: proctor.StatusNotGraded, Cluster: "x"}, {ID: "b", Verdict: proctor.StatusFailed}}
-	head := []proctor.ComparedCase{{ID: "a", Verdict: proctor.StatusFailed}, {ID: "a", Verdict: proctor.StatusPassed}, {ID: "n", Verdict: proctor.StatusPassed}, {ID: "b", Verdict: proctor.StatusPassed}, {ID: "new", Verdict: proctor.StatusPassed}, {ID: "new", Verdict: proctor.StatusFailed}}
-	c, err := proctor.CompareVerdicts(r, r, base, head, proctor.CompareOptions{})
+	base := []reports.ComparedCase{{ID: "a", Verdict: proctor.StatusPassed}, {ID: "n", Verdict: proctor.StatusNotGraded, Cluster: "x"}, {ID: "b", Verdict: proctor.StatusFailed}}
+	head := []reports.ComparedCase{{ID: "a", Verdict: proctor.StatusFailed}, {ID: "a", Verdict: proctor.StatusPassed}, {ID: "n", Verdict: proctor.StatusPassed}, {ID: "b", Verdict: proctor.StatusPassed}, {ID: "new", Verdict: proctor.StatusPassed}, {ID: "new", Verdict: proctor.StatusFailed}}
+	c, err := reports.CompareVerdicts(r, r, base, head, reports.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,15 @@
-package proctor
+package reports
 
 import (
 	"cmp"
 	"fmt"
 	"math"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/metric"
 )
 
-// CompareOptions asks [CompareReportsWith] for more than the default
+// CompareOptions asks [CompareWith] for more than the default
 // comparison.
 type CompareOptions struct {
 	// Margin, when above 0, asks for a non-inferiority test: is head no
@@ -74,21 +75,21 @@ type MDE struct {
 	Power       float64 `json:"power"`
 }
 
-// CompareReportsWith is [CompareReports] with options: with o.Margin
-// above 0 it also tests non-inferiority at that margin. An error reports
-// a margin or alpha out of range ([metric.ErrBadLevel]).
-func CompareReportsWith(base, head *Report, o CompareOptions) (*Comparison, error) {
+// CompareWith is [Compare] with options: with o.Margin above 0 it also
+// tests non-inferiority at that margin. An error reports a margin or
+// alpha out of range ([metric.ErrBadLevel]).
+func CompareWith(base, head *proctor.Report, o CompareOptions) (*Comparison, error) {
 	return CompareVerdicts(base, head, ComparedCases(base.Cases), ComparedCases(head.Cases), o)
 }
 
-// CompareVerdicts is [CompareReportsWith] for reports too large to hold:
-// base and head give the runs' suites and judges (their Cases are not
-// read), and baseCases and headCases each case's id, verdict and cluster,
-// in the reports' order.
-func CompareVerdicts(base, head *Report, baseCases, headCases []ComparedCase, o CompareOptions) (*Comparison, error) {
+// CompareVerdicts is [CompareWith] for reports too large to hold: base
+// and head give the runs' suites and judges (their Cases are not read),
+// and baseCases and headCases each case's id, verdict and cluster, in the
+// reports' order.
+func CompareVerdicts(base, head *proctor.Report, baseCases, headCases []ComparedCase, o CompareOptions) (*Comparison, error) {
 	alpha := cmp.Or(o.Alpha, 0.05)
 	if o.Margin != 0 && (!(o.Margin > 0 && o.Margin < 1) || !(alpha > 0 && alpha < 0.5)) {
-		return nil, fmt.Errorf("proctor: non-inferiority margin %g, alpha %g: %w", o.Margin, alpha, metric.ErrBadLevel)
+		return nil, fmt.Errorf("reports: non-inferiority margin %g, alpha %g: %w", o.Margin, alpha, metric.ErrBadLevel)
 	}
 	c := compareVerdicts(base, head, baseCases, headCases)
 	if o.Margin == 0 || c.Difference == nil {
@@ -96,7 +97,7 @@ func CompareVerdicts(base, head *Report, baseCases, headCases []ComparedCase, o 
 	}
 	ni, err := metric.NonInferior(c.pairs(), o.Margin, alpha)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: non-inferiority margin %g, alpha %g: %w", o.Margin, alpha, err)
+		return nil, fmt.Errorf("reports: non-inferiority margin %g, alpha %g: %w", o.Margin, alpha, err)
 	}
 	if deff := c.Difference.DesignEffect; deff > 1 {
 		d := c.Difference.Estimate
@@ -143,13 +144,13 @@ func (c *Comparison) pairedStats(p metric.Pairs, diffs []float64, clusters []str
 }
 
 // addPair counts one pair of measured verdicts.
-func addPair(p *metric.Pairs, bv, hv Status) {
+func addPair(p *metric.Pairs, bv, hv proctor.Status) {
 	switch {
-	case bv == StatusPassed && hv == StatusPassed:
+	case bv == proctor.StatusPassed && hv == proctor.StatusPassed:
 		p.BothPass++
-	case bv == StatusPassed:
+	case bv == proctor.StatusPassed:
 		p.BaseOnly++
-	case hv == StatusPassed:
+	case hv == proctor.StatusPassed:
 		p.HeadOnly++
 	default:
 		p.BothFail++
@@ -168,8 +169,8 @@ func pairedMDE(n int, disc float64) *MDE {
 	return m
 }
 
-func pass01(s Status) float64 {
-	if s == StatusPassed {
+func pass01(s proctor.Status) float64 {
+	if s == proctor.StatusPassed {
 		return 1
 	}
 	return 0

@@ -1,10 +1,11 @@
-package proctor
+package reports
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
 
+	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -13,8 +14,8 @@ type CaseChange struct {
 	// ID is the case's id.
 	ID string `json:"id"`
 	// Base and Head are the case's verdicts in the base and head runs.
-	Base Status `json:"base"`
-	Head Status `json:"head"`
+	Base proctor.Status `json:"base"`
+	Head proctor.Status `json:"head"`
 }
 
 // Comparison is what changed between a base run and a head run of the same
@@ -47,7 +48,7 @@ type Comparison struct {
 	// its 95% interval; nil when no case was measured in both runs.
 	Difference *Difference `json:"difference"`
 	// NonInferior is the non-inferiority test, when a margin was given
-	// ([CompareReportsWith]).
+	// ([CompareWith]).
 	NonInferior *NonInferiorTest `json:"non_inferior,omitempty"`
 	// MDE is the minimum detectable difference at this number of pairs
 	// and discordance; nil when no case was measured in both runs.
@@ -57,12 +58,12 @@ type Comparison struct {
 	Warnings []string `json:"warnings"`
 }
 
-// CompareReports pairs the cases of base and head by id and returns the
+// Compare pairs the cases of base and head by id and returns the
 // regressions, fixes and other changes, in base's case order (then head's
 // for new cases), with the exact McNemar test on the cases that passed or
 // failed in both runs. Flaky and not graded verdicts are listed as changes
 // but left out of the test: they are not a pass or a fail.
-func CompareReports(base, head *Report) *Comparison {
+func Compare(base, head *proctor.Report) *Comparison {
 	return compareVerdicts(base, head, ComparedCases(base.Cases), ComparedCases(head.Cases))
 }
 
@@ -73,14 +74,14 @@ type ComparedCase struct {
 	// ID is the case's id, which pairs it with the other run's case.
 	ID string
 	// Verdict is the case's verdict in its run.
-	Verdict Status
+	Verdict proctor.Status
 	// Cluster is the case's cluster ("" for none), for the clustered
 	// interval of the difference.
 	Cluster string
 }
 
 // ComparedCases returns what a comparison needs of each case.
-func ComparedCases(cases []CaseResult) []ComparedCase {
+func ComparedCases(cases []proctor.CaseResult) []ComparedCase {
 	out := make([]ComparedCase, len(cases))
 	for i, c := range cases {
 		out[i] = ComparedCase{ID: c.ID, Verdict: c.Verdict, Cluster: c.Cluster}
@@ -88,9 +89,9 @@ func ComparedCases(cases []CaseResult) []ComparedCase {
 	return out
 }
 
-// compareVerdicts is [CompareReports] over the reports' headers (suite,
-// judges) and their cases' verdicts.
-func compareVerdicts(base, head *Report, baseCases, headCases []ComparedCase) *Comparison {
+// compareVerdicts is [Compare] over the reports' headers (suite, judges)
+// and their cases' verdicts.
+func compareVerdicts(base, head *proctor.Report, baseCases, headCases []ComparedCase) *Comparison {
 	c := &Comparison{Regressions: []CaseChange{}, Fixes: []CaseChange{}, Changed: []CaseChange{},
 		OnlyBase: []string{}, OnlyHead: []string{}, Warnings: []string{}}
 	if base.Suite != head.Suite {
@@ -152,21 +153,21 @@ func compareVerdicts(base, head *Report, baseCases, headCases []ComparedCase) *C
 func (c *Comparison) addChange(ch CaseChange) {
 	bv, hv := ch.Base, ch.Head
 	switch {
-	case bv == StatusPassed && (hv == StatusFailed || hv == StatusFlaky):
+	case bv == proctor.StatusPassed && (hv == proctor.StatusFailed || hv == proctor.StatusFlaky):
 		c.Regressions = append(c.Regressions, ch)
-	case hv == StatusPassed && (bv == StatusFailed || bv == StatusFlaky):
+	case hv == proctor.StatusPassed && (bv == proctor.StatusFailed || bv == proctor.StatusFlaky):
 		c.Fixes = append(c.Fixes, ch)
 	default:
 		c.Changed = append(c.Changed, ch)
 	}
 }
 
-func measured(s Status) bool { return s == StatusPassed || s == StatusFailed }
+func measured(s proctor.Status) bool { return s == proctor.StatusPassed || s == proctor.StatusFailed }
 
 // judgeWarnings names the judges whose identity differs between two runs:
 // scores are comparable only with the judge and its prompts fixed.
-func judgeWarnings(base, head []JudgeStats) []string {
-	key := func(j JudgeStats) string {
+func judgeWarnings(base, head []proctor.JudgeStats) []string {
+	key := func(j proctor.JudgeStats) string {
 		return fmt.Sprintf("%s (model %q, family %q, prompts %q)", j.Name, j.Model, j.Family, j.PromptVersion)
 	}
 	var bk, hk []string
