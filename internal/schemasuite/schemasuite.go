@@ -1,7 +1,8 @@
 // Package schemasuite reads the vendored JSON-Schema-Test-Suite
-// (testdata/json-schema-test-suite) for the tests that run it: the root's
-// fast-path suites and benchmarks, and conformance/. It imports nothing of
-// proctor's, so the root's internal tests can use it.
+// (testdata/json-schema-test-suite) for the tests that run it:
+// internal/fastschema's suite, fuzz seeds and benchmarks, the root's
+// grade-equality fuzz, and conformance/. It imports nothing of proctor's,
+// so the root's internal tests can use it.
 package schemasuite
 
 import (
