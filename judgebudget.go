@@ -2,7 +2,8 @@ package proctor
 
 import (
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // JudgePrices are what a judge's model costs, in US dollars per million
@@ -184,7 +185,7 @@ func capSample(s *Sample, limit int) (*Sample, []string) {
 	var notes []string
 	c := *s
 	clip := func(name string, text *string) {
-		if t, ok := clipField(*text, limit); ok {
+		if t, ok := kit.CutBytes(*text, limit); ok {
 			notes = append(notes, fmt.Sprintf("%s cut to %d of %d bytes in the judge prompt", name, len(t), len(*text)))
 			*text = t + cutLine(len(t), len(*text))
 		}
@@ -204,7 +205,7 @@ func capSample(s *Sample, limit int) (*Sample, []string) {
 		left := limit
 		ctx := make([]string, 0, len(c.Context))
 		for _, p := range c.Context {
-			t, _ := clipField(p, left)
+			t, _ := kit.CutBytes(p, left)
 			if t == "" {
 				break
 			}
@@ -223,19 +224,6 @@ func capSample(s *Sample, limit int) (*Sample, []string) {
 		return s, nil
 	}
 	return &c, notes
-}
-
-// clipField returns text cut to at most limit bytes on a rune boundary,
-// and whether it was cut.
-func clipField(text string, limit int) (string, bool) {
-	if len(text) <= limit {
-		return text, false
-	}
-	n := max(limit, 0)
-	for n > 0 && !utf8.RuneStart(text[n]) {
-		n--
-	}
-	return text[:n], true
 }
 
 // cutLine is the line that ends a field cut short, in the prompt.

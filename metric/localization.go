@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/proctorhq/proctor/internal/fence"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Locations are cited source lines: for each file, its line ranges,
@@ -159,27 +160,11 @@ func parseJSONRange(it json.RawMessage) (LineRange, error) {
 			return r, nil
 		}
 	}
-	return LineRange{}, fmt.Errorf("bad range %s: want [start, end], [line], a line number or \"start-end\" with 1 <= start <= end", clip(string(it)))
+	return LineRange{}, fmt.Errorf("bad range %s: want [start, end], [line], a line number or \"start-end\" with 1 <= start <= end", kit.Quote(string(it)))
 }
 
 // isNull reports whether r is the JSON literal null.
 func isNull(r json.RawMessage) bool { return string(bytes.TrimSpace(r)) == "null" }
-
-// clip quotes s for an error message, shortened to 80 runes.
-func clip(s string) string {
-	cut, runes := len(s), 0
-	for i := range s {
-		if runes == 80 {
-			cut = i
-			break
-		}
-		runes++
-	}
-	if cut < len(s) {
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
-}
 
 func mergeRanges(rs []LineRange) []LineRange {
 	if len(rs) == 0 {

@@ -19,9 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // Endpoint is one JSON POST endpoint. The zero Retries makes one attempt:
@@ -154,11 +154,8 @@ func RetryAfter(h string) time.Duration {
 // boundary with "…" when cut.
 func Clip(b []byte, n int) string {
 	s := strings.TrimSpace(string(bytes.ToValidUTF8(b, []byte("?"))))
-	if len(s) <= n {
-		return s
+	if c, cut := kit.CutBytes(s, n); cut {
+		return c + "…"
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return s
 }

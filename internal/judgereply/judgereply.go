@@ -29,7 +29,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/kit"
 )
 
 // MaxReply is how much of a reply is read; the rest is ignored.
@@ -279,12 +280,8 @@ func agree(what string, xs []string, eq func(a, b string) bool) (string, error) 
 // clip shortens s to at most 60 bytes for an error message, cutting at
 // the start of a rune so that no character is split.
 func clip(s string) string {
-	if len(s) <= 60 {
-		return s
+	if c, cut := kit.CutBytes(s, 60); cut {
+		return c + "…"
 	}
-	cut := 60
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return s
 }

@@ -26,6 +26,19 @@ func ClipRunes(s string, n int) string {
 	return s
 }
 
+// CutBytes returns s cut to at most n bytes at the start of a rune, so no
+// character is split, and whether it was cut. n below 0 is 0.
+func CutBytes(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
 // Plural returns "s" unless n is 1, for "%d call%s".
 func Plural(n int) string {
 	if n == 1 {

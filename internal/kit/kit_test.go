@@ -71,3 +71,26 @@ func TestUnitThreshold(t *testing.T) {
 }
 
 func ptr(f float64) *float64 { return &f }
+
+func TestCutBytes(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+		cut  bool
+	}{
+		{"short", 10, "short", false},
+		{"exact", 5, "exact", false},
+		{"abcdef", 3, "abc", true},
+		{"aé", 2, "a", true}, // é is two bytes: never split
+		{"日本", 4, "日", true},
+		{"abc", 0, "", true},
+		{"abc", -1, "", true},
+		{"", -1, "", true},
+	} {
+		got, cut := CutBytes(tc.s, tc.n)
+		if got != tc.want || cut != tc.cut {
+			t.Errorf("CutBytes(%q, %d) = %q, %v; want %q, %v", tc.s, tc.n, got, cut, tc.want, tc.cut)
+		}
+	}
+}
