@@ -11,6 +11,10 @@
 //     the JSON Schema Test Suite shapes its files.
 //   - TestJudgeReplyCorpus: testdata/judges/replies, labelled judge
 //     replies read through the real llm_* and OpenAI evals graders.
+//   - TestRealJudgeReplies: testdata/judges/real, replies judge models
+//     wrote in public benchmark runs, each graded through the grader and
+//     scale it answers (llm_judge, llm_pairwise, llm_score) and read back
+//     from the grade, by source and by shape.
 //   - TestJSONSchemaTestSuite and TestJSONSchemaTestSuiteFormats: every
 //     case of the JSON Schema Test Suite (testdata/json-schema-test-suite)
 //     through NewJSONSchema, its remote schemas served offline through
@@ -20,7 +24,6 @@
 //
 //	go test -v ./conformance
 //
-// The json_schema fast path's run of that suite and the real judge
-// replies stay in the root package: they reach the fast path and the
-// judges' reply reader, which are not public API.
+// The json_schema fast path's run of that suite stays in the root
+// package: it reaches the fast path, which is not public API.
 package conformance
