@@ -1,4 +1,4 @@
-package proctor_test
+package agent_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 )
 
 // agentTranscript is one recorded run of a tool-using agent, as
-// testdata/agents holds them: a sample (input, output, tool calls,
+// testdata/transcripts holds them: a sample (input, output, tool calls,
 // metrics) and the checks that grade it.
 type agentTranscript struct {
 	proctor.Sample
@@ -31,12 +31,12 @@ func (a *agentTranscript) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// Example_agentTranscripts grades recorded tool-using agent runs with the
+// Example_transcripts grades recorded tool-using agent runs with the
 // deterministic graders: which tools were called, in what order and with
 // what arguments, what the agent answered, and what the run cost. Only the
 // grades that did not pass are printed.
-func Example_agentTranscripts() {
-	files, err := filepath.Glob("testdata/agents/*.json")
+func Example_transcripts() {
+	files, err := filepath.Glob("testdata/transcripts/*.json")
 	if err != nil {
 		panic(err)
 	}
