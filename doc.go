@@ -34,15 +34,14 @@
 // it is required, the criterion it reads and its severity.
 //
 // Beyond text, structure ([NewJSONSchema], [NewJSONPathEquals]) and answers
-// ([NewChoice], [NewNumeric]), graders score similarity to references on a
-// 0-1 scale with a threshold ([NewBLEU], [NewRouge], [NewTokenF1],
-// [NewLevenshtein], and [NewSemanticSimilarity] over an
-// [EmbeddingProvider]; the formulas themselves, callable on plain
-// strings, are in package metric) and ask a service ([NewCustomWebhook]).
-// The tool and agent graders (package agent), the disclosure graders
-// (package disclosure) and the code graders (package code) are families
-// built on this package's public API; package builtin gives a [Compiler]
-// all of them.
+// ([NewChoice], [NewNumeric]), graders ask a service ([NewCustomWebhook]).
+// The similarity graders (package similarity: BLEU, ROUGE, token F1, edit
+// distances, and semantic similarity over an [EmbeddingProvider] given
+// with [WithEmbedder]; the formulas themselves, callable on plain strings,
+// are in package metric), the tool and agent graders (package agent), the
+// disclosure graders (package disclosure) and the code graders (package
+// code) are families built on this package's public API; package builtin
+// gives a [Compiler] all of them.
 // Network graders refuse loopback, private and other special-purpose
 // addresses when they dial, after DNS, unless [WithNetworkAllow] allows
 // them; nothing leaves the machine unless the caller wires it.

@@ -1,31 +1,12 @@
 package proctor
 
-import (
-	"fmt"
-	"strings"
-)
-
-// textEnum is one of this package's enums: a small integer whose String
-// returns the spec vocabulary's word for each of its values, numbered from zero.
-type textEnum interface {
-	~uint8
-	String() string
-}
+import "github.com/proctorhq/proctor/internal/kit"
 
 // unmarshalEnum sets *dst to the value, among the n values of its type,
 // whose String is b, or returns an error naming what (the enum) and the
 // words it accepts, leaving *dst unchanged.
-func unmarshalEnum[T textEnum](dst *T, b []byte, n int, what string) error {
-	words := make([]string, n)
-	for i := range n {
-		v := T(i)
-		if v.String() == string(b) {
-			*dst = v
-			return nil
-		}
-		words[i] = v.String()
-	}
-	return fmt.Errorf("proctor: unknown %s %q (want %s)", what, b, strings.Join(words, ", "))
+func unmarshalEnum[T kit.TextEnum](dst *T, b []byte, n int, what string) error {
+	return kit.UnmarshalEnum(dst, b, n, "proctor: ", what)
 }
 
 // MarshalText encodes k as [Kind.String] does.
@@ -50,22 +31,6 @@ func (m MatchMode) MarshalText() ([]byte, error) { return []byte(m.String()), ni
 // UnmarshalText decodes "default", "full" or "search".
 func (m *MatchMode) UnmarshalText(b []byte) error {
 	return unmarshalEnum(m, b, int(MatchSearch)+1, "match")
-}
-
-// MarshalText encodes m as [ContextMeasure.String] does.
-func (m ContextMeasure) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText decodes "f1", "precision" or "recall".
-func (m *ContextMeasure) UnmarshalText(b []byte) error {
-	return unmarshalEnum(m, b, len(contextMeasureNames), "measure")
-}
-
-// MarshalText encodes m as [RougeMeasure.String] does.
-func (m RougeMeasure) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText decodes "fmeasure", "precision" or "recall".
-func (m *RougeMeasure) UnmarshalText(b []byte) error {
-	return unmarshalEnum(m, b, int(RougeRecall)+1, "measure")
 }
 
 // MarshalText encodes f as [TokenField.String] does.

@@ -25,10 +25,6 @@ func TestEnumText(t *testing.T) {
 			func() enum { return new(ContainsMode) }, func(i int) enum { v := ContainsMode(i); return &v }},
 		{"MatchMode", []string{"default", "full", "search"},
 			func() enum { return new(MatchMode) }, func(i int) enum { v := MatchMode(i); return &v }},
-		{"ContextMeasure", []string{"f1", "precision", "recall"},
-			func() enum { return new(ContextMeasure) }, func(i int) enum { v := ContextMeasure(i); return &v }},
-		{"RougeMeasure", []string{"fmeasure", "precision", "recall"},
-			func() enum { return new(RougeMeasure) }, func(i int) enum { v := RougeMeasure(i); return &v }},
 		{"TokenField", []string{"output_tokens", "input_tokens", "total_tokens"},
 			func() enum { return new(TokenField) }, func(i int) enum { v := TokenField(i); return &v }},
 	}

@@ -469,3 +469,23 @@ func (o *SpecOptions) config() *config { return o.c.cfg }
 // package hands it to [NewJudging] or to its own constructors' options, so
 // its grader is configured as the built-in ones are.
 func (o *SpecOptions) Injected() CompilerOption { return configOption(o.config()) }
+
+// OptThreshold returns the threshold option, read as [SpecOptions.Threshold]
+// reads it, or nil when the spec does not give one, so that a builder can
+// leave the grader's own default in place.
+func (o *SpecOptions) OptThreshold() *float64 {
+	if !o.Has("threshold") {
+		return nil
+	}
+	t := o.Threshold(0)
+	return &t
+}
+
+// specGrader is [SpecOptions.Built] for a constructor that returns a
+// concrete grader type: a nil *T never becomes a non-nil Grader.
+func specGrader[G Grader](o *SpecOptions, key string, g G, err error) (Grader, error) {
+	if err != nil {
+		return o.Built(key, nil, err)
+	}
+	return o.Built(key, g, nil)
+}

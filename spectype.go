@@ -1,15 +1,18 @@
 package proctor
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/proctorhq/proctor/internal/kit"
 	"github.com/proctorhq/proctor/metric"
 )
 
 // SpecType is one spec type as a [Compiler] knows it: its name, the family
 // of the reference it belongs to, its documentation and its builder. A
-// family package outside the root (agent, disclosure, code, openaievals) exports its
+// family package outside the root (agent, disclosure, code, openaievals, similarity) exports its
 // types as SpecType values and gives them to a Compiler with
 // [WithSpecTypes]; docs/spec.md and `proctor types` are rendered from the
 // Compiler's list ([Compiler.SpecTypes]), so a type documents itself where
@@ -85,14 +88,22 @@ func WithSpecTypes(types ...SpecType) CompilerOption {
 }
 
 // SpecTypes returns the documented spec types c knows: the root package's
-// own and those given with [WithSpecTypes], in the order of their families
-// in the reference and, within a family, as they were given. Types added
-// with [Compiler.Register] carry no documentation and are left out.
+// own and those given with [WithSpecTypes], the root's first, in the
+// order of its families (text, structure, answers, measurements,
+// similarity, network, judges, combinators), then the others as they were
+// given. A given type of one of those families the root has no types of
+// (similarity, whose types were the root's) is listed in its family's
+// place. Types added with [Compiler.Register] carry no documentation and
+// are left out.
 func (c *Compiler) SpecTypes() []SpecType {
 	out := builtinSpecTypes()
 	seen := make(map[string]int, len(out))
+	rank := make([]int, len(out))
+	rooted := map[string]bool{}
 	for i, t := range out {
 		seen[t.Name] = i
+		rank[i] = rootFamilyRank(t.Family)
+		rooted[t.Family] = true
 	}
 	for _, t := range c.cfg.specTypes {
 		if i, ok := seen[t.Name]; ok {
@@ -101,8 +112,35 @@ func (c *Compiler) SpecTypes() []SpecType {
 		}
 		seen[t.Name] = len(out)
 		out = append(out, t)
+		r := len(rootFamilies)
+		if !rooted[t.Family] {
+			r = rootFamilyRank(t.Family)
+		}
+		rank = append(rank, r)
 	}
-	return out
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank[a], rank[b]) })
+	sorted := make([]SpecType, len(out))
+	for i, k := range idx {
+		sorted[i] = out[k]
+	}
+	return sorted
+}
+
+// rootFamilies are the families of the root package's list of types, in
+// its order. similarity is among them: its types, now package
+// similarity's, were the root's, and keep their place in the list.
+var rootFamilies = [...]string{"text", "structure", "answers", "measurements", "similarity", "network", "judges", "combinators"}
+
+// rootFamilyRank is family's place in rootFamilies, or after them all.
+func rootFamilyRank(family string) int {
+	if i := slices.Index(rootFamilies[:], family); i >= 0 {
+		return i
+	}
+	return len(rootFamilies)
 }
 
 // unknownType is the error for a spec whose type c does not know: the
@@ -117,7 +155,7 @@ func (c *Compiler) unknownType(o *SpecOptions, typ string) *SpecError {
 		msg += " (known: " + strings.Join(known, ", ") + ")"
 	}
 	if len(c.cfg.specTypes) == 0 {
-		msg += "; the agent, disclosure, code and openaievals families' types come with builtin.Types() (package github.com/proctorhq/proctor/builtin)"
+		msg += "; the agent, disclosure, code, openaievals and similarity families' types come with builtin.Types() (package github.com/proctorhq/proctor/builtin)"
 	}
 	return &SpecError{Spec: o.label(), Option: "type", Msg: msg}
 }
@@ -153,7 +191,6 @@ func rootSpecTypes() []SpecType {
 		jsonSpecTypes(), jsonPathSpecTypes(), xmlSpecTypes(),
 		answerSpecTypes(),
 		thresholdSpecTypes(),
-		similaritySpecTypes(), stringMetricSpecTypes(), chrfSpecTypes(), jsonDiffSpecTypes(), semanticLocationSpecTypes(), compatSpecTypes(),
 		webhookSpecTypes(),
 		judgeSpecTypes(),
 		combinatorSpecTypes(), weightedSpecTypes(),
@@ -175,22 +212,7 @@ const docTemplates = "Template variables: {{input}}, {{output}}, {{expected}}, {
 
 // docValueTemplate is said of options that hold a value to compare with: a
 // string value is a template rendered per sample.
-const docValueTemplate = "May hold templates such as {{item.KEY}} (docs/templates.md)."
-
-// docThreshold is the threshold option of a scored type, def its default.
-func docThreshold(def string) SpecOptionDoc {
-	return SpecOptionDoc{"threshold", "number in [0, 1]", def, "The least passing score."}
-}
-
-// docSimilarity is the options of a similarity type: expected, references
-// and threshold, def the threshold's default.
-func docSimilarity(def string) []SpecOptionDoc {
-	return []SpecOptionDoc{
-		{"expected", "string", "the sample's expected", "The reference to compare with. " + docValueTemplate},
-		{"references", "string array", "the sample's references", "More references; the best score counts. Given with expected, expected comes first. " + docValueTemplate},
-		docThreshold(def),
-	}
-}
+const docValueTemplate = kit.DocValueTemplate
 
 // docContainsOptions is the options of contains and not_contains.
 func docContainsOptions() []SpecOptionDoc {

@@ -201,7 +201,7 @@ func (g *Weighted) Grade(ctx context.Context, s *Sample) Grade {
 	score := sum / total
 	var gr Grade
 	if g.threshold != nil {
-		gr = scoreGrade("weighted score", score, *g.threshold, 0, nil)
+		gr = Scored(score, *g.threshold, kit.ScoreReason("weighted score", score, *g.threshold, 0))
 	} else {
 		gr = Grade{Status: StatusPassed, Reason: "weighted score " + kit.FormatScore(score) + ", every counted grader passed"}.WithScore(score)
 		if !allPassed {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/editdist"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 var benchWords = strings.Fields(`the a model answer returns cache latency request user team plan
@@ -50,12 +51,12 @@ func BenchmarkSimilarity(b *testing.B) {
 		s := &proctor.Sample{Output: out, Expected: &exp}
 		size := "/" + map[int]string{200: "200w", 2000: "2000w"}[n]
 		graders := []proctor.Grader{
-			must(proctor.NewBLEU(proctor.BLEUOptions{})), must(proctor.NewGLEU(proctor.GLEUOptions{})),
-			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge1"})), must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge2"})),
-			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL"})), must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeLsum"})),
-			must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL", Stemmer: true})),
-			must(proctor.NewTokenF1(proctor.TokenF1Options{})), must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{})), must(proctor.NewFuzzyMatch(proctor.EditSimilarityOptions{})),
-			must(proctor.NewSemanticSimilarity(nil, proctor.SemanticSimilarityOptions{})),
+			must(similarity.NewBLEU(similarity.BLEUOptions{})), must(similarity.NewGLEU(similarity.GLEUOptions{})),
+			must(similarity.NewRouge(similarity.RougeOptions{Variant: "rouge1"})), must(similarity.NewRouge(similarity.RougeOptions{Variant: "rouge2"})),
+			must(similarity.NewRouge(similarity.RougeOptions{Variant: "rougeL"})), must(similarity.NewRouge(similarity.RougeOptions{Variant: "rougeLsum"})),
+			must(similarity.NewRouge(similarity.RougeOptions{Variant: "rougeL", Stemmer: true})),
+			must(similarity.NewTokenF1(similarity.TokenF1Options{})), must(similarity.NewLevenshtein(similarity.EditSimilarityOptions{})), must(similarity.NewFuzzyMatch(similarity.EditSimilarityOptions{})),
+			must(similarity.NewSemanticSimilarity(nil, similarity.SemanticSimilarityOptions{})),
 		}
 		names := []string{"bleu", "gleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeL_stem", "token_f1", "levenshtein", "fuzzy_match", "semantic_lexical"}
 		for i, g := range graders {
@@ -107,7 +108,7 @@ func benchDistinct(n, seed int) string {
 // (the output's and the reference's together) must stay flat across
 // sizes.
 func BenchmarkSimilarityScaling(b *testing.B) {
-	chrf, err := proctor.NewChrF(proctor.ChrFOptions{ChrFConfig: proctor.ChrFConfig{WordOrder: 2}})
+	chrf, err := similarity.NewChrF(similarity.ChrFOptions{ChrFConfig: similarity.ChrFConfig{WordOrder: 2}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func BenchmarkSimilarityScaling(b *testing.B) {
 				out, exp = out[:n], exp[:n]
 			}
 			s := &proctor.Sample{Output: out, Expected: &exp}
-			for _, g := range []proctor.Grader{must(proctor.NewBLEU(proctor.BLEUOptions{})), chrf} {
+			for _, g := range []proctor.Grader{must(similarity.NewBLEU(similarity.BLEUOptions{})), chrf} {
 				b.Run(fmt.Sprintf("%s/%s/%dx", g.Name(), shape, k), func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(len(out) + len(exp)))

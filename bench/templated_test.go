@@ -8,6 +8,7 @@ import (
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/internal/race"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // valueSpecBench is one row of the value-option benchmarks: a spec, the
@@ -38,7 +39,7 @@ func literalValueSpecs() []valueSpecBench {
 		{"choice", `{"type":"choice","expected":"C"}`, " Answer: C", proctor.StatusPassed,
 			must(proctor.NewChoice(proctor.ChoiceOptions{Expected: "C"}))},
 		{"token_f1", `{"type":"token_f1","expected":"the cat sat on the mat","threshold":0.01}`, " the cat sat on the mat", proctor.StatusPassed,
-			must(proctor.NewTokenF1(proctor.TokenF1Options{References: []string{"the cat sat on the mat"}, Threshold: proctor.Ptr(0.01)}))},
+			must(similarity.NewTokenF1(similarity.TokenF1Options{References: []string{"the cat sat on the mat"}, Threshold: proctor.Ptr(0.01)}))},
 	}
 }
 
@@ -49,7 +50,7 @@ func TestLiteralValueSpecAllocs(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts differ under -race")
 	}
-	c := proctor.NewCompiler()
+	c := proctor.NewCompiler(similarity.Types())
 	for _, r := range literalValueSpecs() {
 		ch, err := c.Compile([]byte(r.spec))
 		if err != nil {
@@ -67,7 +68,7 @@ func TestLiteralValueSpecAllocs(t *testing.T) {
 // BenchmarkLiteralValueSpecs grades literal specs compiled by the Compiler
 // (spec) beside the same graders built by their constructors (constructor).
 func BenchmarkLiteralValueSpecs(b *testing.B) {
-	c := proctor.NewCompiler()
+	c := proctor.NewCompiler(similarity.Types())
 	for _, r := range literalValueSpecs() {
 		s := sampleOut(proctest.Prose1K(r.tail))
 		b.Run(r.name+"/spec", func(b *testing.B) {
@@ -99,7 +100,7 @@ func BenchmarkTemplatedValueSpecs(b *testing.B) {
 }
 
 func runValueSpecBench(b *testing.B, rows []valueSpecBench, item map[string]any) {
-	c := proctor.NewCompiler()
+	c := proctor.NewCompiler(similarity.Types())
 	for _, r := range rows {
 		b.Run(r.name, func(b *testing.B) {
 			ch, err := c.Compile(json.RawMessage(r.spec))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/workload"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // BenchmarkWorkloadSimilarity grades the benchmark workload's samples with
@@ -21,16 +22,16 @@ func BenchmarkWorkloadSimilarity(b *testing.B) {
 		grader func(threshold float64) proctor.Grader
 	}{
 		{"levenshtein", func(t float64) proctor.Grader {
-			return must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{Threshold: &t}))
+			return must(similarity.NewLevenshtein(similarity.EditSimilarityOptions{Threshold: &t}))
 		}},
 		{"rouge_l", func(t float64) proctor.Grader {
-			return must(proctor.NewRouge(proctor.RougeOptions{Variant: "rougeL", Threshold: &t}))
+			return must(similarity.NewRouge(similarity.RougeOptions{Variant: "rougeL", Threshold: &t}))
 		}},
 		{"rouge_n", func(t float64) proctor.Grader {
-			return must(proctor.NewRouge(proctor.RougeOptions{Variant: "rouge1", Threshold: &t}))
+			return must(similarity.NewRouge(similarity.RougeOptions{Variant: "rouge1", Threshold: &t}))
 		}},
 		{"bleu", func(t float64) proctor.Grader {
-			return must(proctor.NewBLEU(proctor.BLEUOptions{Threshold: &t}))
+			return must(similarity.NewBLEU(similarity.BLEUOptions{Threshold: &t}))
 		}},
 	}
 	for _, c := range checks {

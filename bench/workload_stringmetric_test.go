@@ -5,6 +5,7 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/workload"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // BenchmarkWorkloadStringMetrics grades the shared workload's levenshtein
@@ -12,17 +13,17 @@ import (
 // reporting ns per grade; levenshtein runs beside them as the yardstick
 // whose alternatives' figures BenchmarkWorkloadSimilarity lists.
 func BenchmarkWorkloadStringMetrics(b *testing.B) {
-	jw, _ := proctor.NewJaroWinkler(proctor.JaroWinklerOptions{})
-	chrf, _ := proctor.NewChrF(proctor.ChrFOptions{})
-	chrfpp, _ := proctor.NewChrF(proctor.ChrFOptions{ChrFConfig: proctor.ChrFConfig{WordOrder: 2}})
+	jw, _ := similarity.NewJaroWinkler(similarity.JaroWinklerOptions{})
+	chrf, _ := similarity.NewChrF(similarity.ChrFOptions{})
+	chrfpp, _ := similarity.NewChrF(similarity.ChrFOptions{ChrFConfig: similarity.ChrFConfig{WordOrder: 2}})
 	graders := []struct {
 		name string
 		g    proctor.Grader
 	}{
-		{"levenshtein", must(proctor.NewLevenshtein(proctor.EditSimilarityOptions{}))},
-		{"jaro", must(proctor.NewJaro(proctor.EditSimilarityOptions{}))},
+		{"levenshtein", must(similarity.NewLevenshtein(similarity.EditSimilarityOptions{}))},
+		{"jaro", must(similarity.NewJaro(similarity.EditSimilarityOptions{}))},
 		{"jaro_winkler", jw},
-		{"hamming", must(proctor.NewHamming(proctor.EditSimilarityOptions{}))},
+		{"hamming", must(similarity.NewHamming(similarity.EditSimilarityOptions{}))},
 		{"chrf", chrf},
 		{"chrf++", chrfpp},
 	}

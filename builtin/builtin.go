@@ -1,6 +1,6 @@
 // Package builtin gives a [proctor.Compiler] every spec type proctor ships:
 // the root package's own and those of its family packages (agent,
-// disclosure, code, openaievals). The list is explicit, with no
+// disclosure, code, openaievals, similarity). The list is explicit, with no
 // registration at import:
 //
 //	c := proctor.NewCompiler(builtin.Types())
@@ -16,6 +16,7 @@ import (
 	"github.com/proctorhq/proctor/code"
 	"github.com/proctorhq/proctor/disclosure"
 	"github.com/proctorhq/proctor/openaievals"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // SpecTypes returns the spec types of every family package, in the order
@@ -27,6 +28,7 @@ func SpecTypes() []proctor.SpecType {
 		disclosure.SpecTypes(),
 		code.SpecTypes(),
 		openaievals.SpecTypes(),
+		similarity.SpecTypes(),
 	} {
 		out = append(out, family...)
 	}

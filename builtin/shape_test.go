@@ -18,6 +18,7 @@ import (
 	"github.com/proctorhq/proctor/agent"
 	"github.com/proctorhq/proctor/internal/proctest"
 	"github.com/proctorhq/proctor/openaievals"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // shapePackages are the packages whose API these tests hold to one shape:
@@ -31,6 +32,7 @@ var shapePackages = []struct{ dir, qual, prefix string }{
 	{"../openaievals", "openaievals.", "openaievals: "},
 	{"../calibrate", "calibrate.", "calibrate: "},
 	{"../reports", "reports.", "reports: "},
+	{"../similarity", "similarity.", "similarity: "},
 }
 
 // declarations parses the non-test Go files of dir.
@@ -60,7 +62,7 @@ func declarations(t *testing.T, dir string) []*ast.File {
 
 var (
 	judgeInput = []openaievals.EvalMessage{{Role: "user", Content: "{{sample.output_text}}"}}
-	tokenF1    = proctest.Must(proctor.NewTokenF1(proctor.TokenF1Options{}))
+	tokenF1    = proctest.Must(similarity.NewTokenF1(similarity.TokenF1Options{}))
 	long       = strings.Repeat("(", 100)
 )
 
@@ -301,18 +303,18 @@ func enum[T textEnum, PT interface {
 // enumCases lists every enum of the root and the family packages with all
 // its values, by qualified type name.
 var enumCases = map[string]enumCase{
-	"Status":             enum("proctor: ", proctor.StatusNotGraded, proctor.StatusPassed, proctor.StatusFailed, proctor.StatusFlaky),
-	"Severity":           enum("proctor: ", proctor.SeverityUnset, proctor.SeverityLow, proctor.SeverityMedium, proctor.SeverityHigh, proctor.SeverityCritical),
-	"Verdict":            enum("proctor: ", proctor.VerdictAbstain, proctor.VerdictPass, proctor.VerdictFail),
-	"Confidence":         enum("proctor: ", proctor.ConfidenceLow, proctor.ConfidenceHigh),
-	"Kind":               enum("proctor: ", proctor.KindDeterministic, proctor.KindNetwork, proctor.KindModel),
-	"ContainsMode":       enum("proctor: ", proctor.ContainsAll, proctor.ContainsAny),
-	"MatchMode":          enum("proctor: ", proctor.MatchDefault, proctor.MatchFull, proctor.MatchSearch),
-	"ContextMeasure":     enum("proctor: ", proctor.MeasureF1, proctor.MeasurePrecision, proctor.MeasureRecall),
-	"RougeMeasure":       enum("proctor: ", proctor.RougeFMeasure, proctor.RougePrecision, proctor.RougeRecall),
-	"TokenField":         enum("proctor: ", proctor.TokenOutput, proctor.TokenInput, proctor.TokenTotal),
-	"JudgeCacheMode":     enum("proctor: ", proctor.JudgeCacheReadWrite, proctor.JudgeCacheReplay, proctor.JudgeCacheRecord),
-	"agent.SequenceMode": enum("agent: ", agent.SequenceSubsequence, agent.SequenceExact, agent.SequenceAnyOrder),
+	"Status":                    enum("proctor: ", proctor.StatusNotGraded, proctor.StatusPassed, proctor.StatusFailed, proctor.StatusFlaky),
+	"Severity":                  enum("proctor: ", proctor.SeverityUnset, proctor.SeverityLow, proctor.SeverityMedium, proctor.SeverityHigh, proctor.SeverityCritical),
+	"Verdict":                   enum("proctor: ", proctor.VerdictAbstain, proctor.VerdictPass, proctor.VerdictFail),
+	"Confidence":                enum("proctor: ", proctor.ConfidenceLow, proctor.ConfidenceHigh),
+	"Kind":                      enum("proctor: ", proctor.KindDeterministic, proctor.KindNetwork, proctor.KindModel),
+	"ContainsMode":              enum("proctor: ", proctor.ContainsAll, proctor.ContainsAny),
+	"MatchMode":                 enum("proctor: ", proctor.MatchDefault, proctor.MatchFull, proctor.MatchSearch),
+	"similarity.ContextMeasure": enum("similarity: ", similarity.MeasureF1, similarity.MeasurePrecision, similarity.MeasureRecall),
+	"similarity.RougeMeasure":   enum("similarity: ", similarity.RougeFMeasure, similarity.RougePrecision, similarity.RougeRecall),
+	"TokenField":                enum("proctor: ", proctor.TokenOutput, proctor.TokenInput, proctor.TokenTotal),
+	"JudgeCacheMode":            enum("proctor: ", proctor.JudgeCacheReadWrite, proctor.JudgeCacheReplay, proctor.JudgeCacheRecord),
+	"agent.SequenceMode":        enum("agent: ", agent.SequenceSubsequence, agent.SequenceExact, agent.SequenceAnyOrder),
 	"agent.TrajectoryMode": enum("agent: ", agent.TrajectoryStrict, agent.TrajectoryUnordered,
 		agent.TrajectorySubset, agent.TrajectorySuperset),
 	"agent.ArgsMode":       enum("agent: ", agent.ArgsExact, agent.ArgsIgnore, agent.ArgsSubset, agent.ArgsSuperset),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // TestEmbedderErrorsScrubbed: an embeddings endpoint that echoes the key
@@ -23,7 +24,7 @@ func TestEmbedderErrorsScrubbed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := proctor.NewCompiler(c.CompilerOptions()...).Compile([]byte(`{"type":"semantic_similarity","expected":"a"}`))
+	g, err := proctor.NewCompiler(append(c.CompilerOptions(), similarity.Types())...).Compile([]byte(`{"type":"semantic_similarity","expected":"a"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

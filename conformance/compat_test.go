@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // conformanceFile is the shape of testdata/compat/*.json, as
@@ -62,5 +63,5 @@ func runConformance(t *testing.T, file string, comp *proctor.Compiler) {
 }
 
 func TestContextF1Conformance(t *testing.T) {
-	runConformance(t, "testdata/compat/context_f1.json", proctor.NewCompiler())
+	runConformance(t, "testdata/compat/context_f1.json", proctor.NewCompiler(similarity.Types()))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // TestSimilarityConformance runs testdata/similarity/conformance.json
@@ -34,7 +35,7 @@ func TestSimilarityConformance(t *testing.T) {
 	if err := json.Unmarshal(b, &suites); err != nil {
 		t.Fatal(err)
 	}
-	c := proctor.NewCompiler()
+	c := proctor.NewCompiler(similarity.Types())
 	for _, su := range suites {
 		ch, err := c.Compile(su.Spec)
 		if err != nil {

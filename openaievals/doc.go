@@ -8,4 +8,8 @@
 // A Compiler knows these types when given them:
 //
 //	c := proctor.NewCompiler(openaievals.Types())  // or builtin.Types()
+//
+// text_similarity computes its metric with the similarity family's graders
+// (fuzzy_match, bleu, gleu, rouge, semantic_similarity), which the Compiler
+// must know too: builtin.Types() brings them, as does similarity.Types().
 package openaievals

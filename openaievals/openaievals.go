@@ -435,7 +435,13 @@ func textSimilaritySpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	ch, err := o.CompileNested("evaluation_metric", raw)
 	var se *proctor.SpecError
 	if errors.As(err, &se) && se.Option == "type" {
-		o.Errorf("evaluation_metric", "metric %s needs the %s grader, which is not available yet in this build", metric, spec["type"])
+		if metric == "meteor" {
+			o.Errorf("evaluation_metric", "metric %s needs the %s grader, which is not available yet in this build", metric, spec["type"])
+		} else {
+			// The metric graders are the similarity family's: a Compiler
+			// given builtin.Types() has them.
+			o.Errorf("evaluation_metric", "metric %s needs the similarity family's %s grader: give the Compiler similarity.Types() or builtin.Types()", metric, spec["type"])
+		}
 		return nil, o.Err()
 	}
 	if err != nil {

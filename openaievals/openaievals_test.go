@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 func TestStringCheck(t *testing.T) {
@@ -77,7 +78,7 @@ func metricStub(o *proctor.SpecOptions) (proctor.Grader, error) {
 }
 
 func TestTextSimilarityMapsToMetrics(t *testing.T) {
-	c := proctor.NewCompiler(Types(), Types())
+	c := proctor.NewCompiler(Types(), Types(), similarity.Types())
 	for _, typ := range []string{"fuzzy_match", "rouge", "semantic_similarity"} {
 		c.Register(typ, metricStub)
 	}
@@ -112,8 +113,8 @@ func TestTextSimilarityMapsToMetrics(t *testing.T) {
 }
 
 func TestTextSimilarityNotAvailable(t *testing.T) {
-	c := proctor.NewCompiler(Types(), Types())
-	builtinMeteor := slices.Contains(proctor.NewCompiler(Types(), Types()).Types(), "meteor")
+	c := proctor.NewCompiler(Types(), Types(), similarity.Types())
+	builtinMeteor := slices.Contains(proctor.NewCompiler(Types(), Types(), similarity.Types()).Types(), "meteor")
 	if builtinMeteor {
 		t.Skip("meteor is built in")
 	}
@@ -125,7 +126,7 @@ func TestTextSimilarityNotAvailable(t *testing.T) {
 }
 
 func TestCompileTestingCriteria(t *testing.T) {
-	c := proctor.NewCompiler(Types(), Types())
+	c := proctor.NewCompiler(Types(), Types(), similarity.Types())
 	c.Register("fuzzy_match", metricStub)
 	list := `[
 	  {"name": "exact", "type": "string_check", "operation": "eq", "input": "{{sample.output_text}}", "reference": "{{item.answer}}"},
@@ -172,7 +173,7 @@ func TestSeedTestingCriteria(t *testing.T) {
 		{"name": "chemical_name_grader", "type": "python", "source": "def grade(item, sample):\n    return 1.0", "pass_threshold": 0.9},
 	}
 	b, _ := json.Marshal(list)
-	c := proctor.NewCompiler(Types(), Types())
+	c := proctor.NewCompiler(Types(), Types(), similarity.Types())
 	c.Register("semantic_similarity", metricStub)
 	checks, err := CompileTestingCriteria(c, b)
 	if err != nil {
@@ -214,7 +215,7 @@ func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
 		return "", errors.New("unexpected prompt")
 	}}
 	pool := proctor.NewJudgePool(judge)
-	checks, err := CompileTestingCriteria(proctor.NewCompiler(Types(), pool), list)
+	checks, err := CompileTestingCriteria(proctor.NewCompiler(Types(), similarity.Types(), pool), list)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,5 +272,16 @@ func TestSeedTestingCriteriaEndToEnd(t *testing.T) {
 	}
 	if len(rep.Judges) != 1 || rep.Judges[0].Calls != 2 {
 		t.Errorf("judge stats %+v, want gpt-4.1 with 2 calls", rep.Judges)
+	}
+}
+
+// TestTextSimilarityWithoutSimilarity checks that a Compiler lacking the
+// similarity family refuses a text_similarity spec at load, saying which
+// types bring its metric's grader.
+func TestTextSimilarityWithoutSimilarity(t *testing.T) {
+	_, err := proctor.NewCompiler(Types()).Compile([]byte(`{"type":"text_similarity","reference":"{{expected}}","evaluation_metric":"bleu","pass_threshold":0.5}`))
+	var se *proctor.SpecError
+	if !errors.As(err, &se) || se.Option != "evaluation_metric" || !strings.Contains(err.Error(), "similarity.Types()") {
+		t.Errorf("got %v, want a spec error on evaluation_metric naming similarity.Types()", err)
 	}
 }

@@ -5,13 +5,14 @@ import (
 
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/proctortest"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // TestTemplatedGraders runs the grader contract on the graders a spec
 // builds when a value option holds template variables, which render per
 // sample (and are not graded on the contract's samples, which have no item).
 func TestTemplatedGraders(t *testing.T) {
-	comp := proctor.NewCompiler()
+	comp := proctor.NewCompiler(similarity.Types())
 	for _, spec := range []string{
 		`{"type":"exact_match","expected":"{{item.answer}}"}`,
 		`{"type":"one_of","values":["{{item.answer}}","Lyon"]}`,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // deepSchemaSpec is a json_schema spec whose schema nests anyOf n deep:
@@ -193,7 +194,7 @@ func TestWorkEstimate(t *testing.T) {
 		{`{"type":"exact_match","expected":"x"}`, 1 << 20, 0},
 		{`{"type":"go_compiles"}`, 1 << 20, 32 << 20},
 		{`{"type":"all","graders":[{"type":"bleu"},{"type":"chrf"}]}`, 1 << 10, 256 << 10},
-		{`{"type":"chrf"}`, 8 << 20, 256 * 2 * proctor.MaxNGramText},
+		{`{"type":"chrf"}`, 8 << 20, 256 * 2 * similarity.MaxNGramText},
 	} {
 		cc := &cachedCheck{work: specWork(tc.key)}
 		if got := cc.estimate(tc.input); got != tc.want {

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"regexp"
 
-	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/similarity"
 )
 
 // Working memory a grade takes, charged against --max-inflight while the
@@ -22,8 +22,8 @@ import (
 // stops there. Every other type is charged nothing more: the body's own
 // charge (bodyCost per byte) covers a copy or two of its text.
 var workRates = map[string]workRate{
-	"chrf":        {perByte: 256, maxInput: 2 * proctor.MaxNGramText},
-	"bleu":        {perByte: 32, maxInput: 2 * proctor.MaxNGramText},
+	"chrf":        {perByte: 256, maxInput: 2 * similarity.MaxNGramText},
+	"bleu":        {perByte: 32, maxInput: 2 * similarity.MaxNGramText},
 	"go_compiles": {perByte: 32},
 }
 

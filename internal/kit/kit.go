@@ -172,3 +172,7 @@ func JSONKind(r json.RawMessage) string {
 
 // Num formats f as briefly as it reads exactly (0.5, 3, 1e-09).
 func Num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// DocValueTemplate is said in the spec reference of options that hold a
+// value to compare with: a string value is a template rendered per sample.
+const DocValueTemplate = "May hold templates such as {{item.KEY}} (docs/templates.md)."
