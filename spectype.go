@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/proctorhq/proctor/internal/kit"
+	"github.com/proctorhq/proctor/internal/specdoc"
 	"github.com/proctorhq/proctor/metric"
 )
 
@@ -88,22 +89,16 @@ func WithSpecTypes(types ...SpecType) CompilerOption {
 }
 
 // SpecTypes returns the documented spec types c knows: the root package's
-// own and those given with [WithSpecTypes], the root's first, in the
-// order of its families (text, structure, answers, measurements,
-// similarity, network, judges, combinators), then the others as they were
-// given. A given type of one of those families the root has no types of
-// (similarity, whose types were the root's) is listed in its family's
-// place. Types added with [Compiler.Register] carry no documentation and
-// are left out.
+// own and those given with [WithSpecTypes], in the order the reference
+// shows their families (docs/spec.md) and, within a family, the root's
+// first, then as they were given. A type of a family the reference does
+// not know comes last. Types added with [Compiler.Register] carry no
+// documentation and are left out.
 func (c *Compiler) SpecTypes() []SpecType {
 	out := builtinSpecTypes()
 	seen := make(map[string]int, len(out))
-	rank := make([]int, len(out))
-	rooted := map[string]bool{}
 	for i, t := range out {
 		seen[t.Name] = i
-		rank[i] = rootFamilyRank(t.Family)
-		rooted[t.Family] = true
 	}
 	for _, t := range c.cfg.specTypes {
 		if i, ok := seen[t.Name]; ok {
@@ -112,35 +107,21 @@ func (c *Compiler) SpecTypes() []SpecType {
 		}
 		seen[t.Name] = len(out)
 		out = append(out, t)
-		r := len(rootFamilies)
-		if !rooted[t.Family] {
-			r = rootFamilyRank(t.Family)
-		}
-		rank = append(rank, r)
 	}
-	idx := make([]int, len(out))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank[a], rank[b]) })
-	sorted := make([]SpecType, len(out))
-	for i, k := range idx {
-		sorted[i] = out[k]
-	}
-	return sorted
+	slices.SortStableFunc(out, func(a, b SpecType) int {
+		return cmp.Compare(familyRank(a.Family), familyRank(b.Family))
+	})
+	return out
 }
 
-// rootFamilies are the families of the root package's list of types, in
-// its order. similarity is among them: its types, now package
-// similarity's, were the root's, and keep their place in the list.
-var rootFamilies = [...]string{"text", "structure", "answers", "measurements", "similarity", "network", "judges", "combinators"}
-
-// rootFamilyRank is family's place in rootFamilies, or after them all.
-func rootFamilyRank(family string) int {
-	if i := slices.Index(rootFamilies[:], family); i >= 0 {
-		return i
+// familyRank is family's place among the reference's sections, or after
+// them all.
+func familyRank(family string) int {
+	i := slices.IndexFunc(specdoc.Families, func(f specdoc.Family) bool { return f.Key == family })
+	if i < 0 {
+		return len(specdoc.Families)
 	}
-	return len(rootFamilies)
+	return i
 }
 
 // unknownType is the error for a spec whose type c does not know: the

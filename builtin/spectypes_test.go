@@ -1,6 +1,10 @@
 package builtin_test
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/proctorhq/proctor"
@@ -49,5 +53,29 @@ func TestSpecTypesBuild(t *testing.T) {
 		if root[ty.Name] {
 			t.Errorf("family type %s has the name of a root type", ty.Name)
 		}
+	}
+}
+
+// TestSpecTypesInReferenceOrder checks that the full Compiler lists its
+// types (and so `proctor types` prints them) in the order docs/spec.md
+// shows them: by the reference's families, the root package's types first
+// within a family.
+func TestSpecTypesInReferenceOrder(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "spec.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if name, ok := strings.CutPrefix(line, "### "); ok {
+			want = append(want, name)
+		}
+	}
+	var got []string
+	for _, ty := range proctor.NewCompiler(builtin.Types()).SpecTypes() {
+		got = append(got, ty.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("SpecTypes lists\n%v\ndocs/spec.md shows\n%v", got, want)
 	}
 }
