@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -113,7 +114,10 @@ func parseLocationJSON(b []byte) (Locations, error) {
 		return nil, fmt.Errorf("metric: locations JSON: %w", err)
 	}
 	locs := Locations{}
-	for file, v := range raw {
+	// In key order, so that of several bad entries the same one is named
+	// every time.
+	for _, file := range slices.Sorted(maps.Keys(raw)) {
+		v := raw[file]
 		p := cleanPath(strings.TrimSpace(file))
 		if p == "" {
 			return nil, errors.New("metric: locations JSON: empty file name")

@@ -2,6 +2,7 @@ package metric
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -86,4 +87,17 @@ func FuzzParseLocations(f *testing.F) {
 			t.Fatalf("%q: score %v outside [0, 1]", s, sc.Score)
 		}
 	})
+}
+
+// TestParseLocationsNamesFirstBadKey checks that an object with several
+// bad entries is refused naming the same one every time (the first in key
+// order), not whichever map iteration meets first.
+func TestParseLocationsNamesFirstBadKey(t *testing.T) {
+	in := `{"b.go": "x", "a.go": "y", "c.go": [[1, 2]]}`
+	for range 50 {
+		_, err := ParseLocations(in)
+		if err == nil || !strings.Contains(err.Error(), `"a.go"`) {
+			t.Fatalf("ParseLocations(%s) = %v, want an error naming \"a.go\"", in, err)
+		}
+	}
 }
