@@ -30,7 +30,7 @@ func toolCallValidSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewToolCallValid(opts)
 	if err != nil {
-		o.Wrap("tools", "invalid", err)
+		o.Wrap("tools", "invalid", kit.SpecCause("agent: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -53,7 +53,7 @@ func toolCallF1Spec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewToolCallF1(names, opts)
 	if err != nil {
-		o.Wrap("expected", "invalid", err)
+		o.Wrap("expected", "invalid", kit.SpecCause("agent: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -73,7 +73,7 @@ func toolStepCountSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewToolStepCount(opts)
 	if err != nil {
-		o.Wrap("min", "invalid", err)
+		o.Wrap("min", "invalid", kit.SpecCause("agent: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -372,7 +372,7 @@ func NewToolCallValid(opts ToolCallValidOptions) (*ToolCallValid, error) {
 	} else {
 		tools, err := parseTools(opts.Tools)
 		if err != nil {
-			return nil, fmt.Errorf("proctor: tool_call_valid: %w", err)
+			return nil, refuse("tool_call_valid: %w", err)
 		}
 		g.tools = tools
 	}
@@ -463,27 +463,27 @@ var _ proctor.Grader = (*ToolCallF1)(nil)
 func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, error) {
 	th, err := kit.UnitThreshold(opts.Threshold, 1)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: tool_call_f1 %w", err)
+		return nil, refuse("tool_call_f1 %w", err)
 	}
 	if opts.Calls != nil {
 		if len(expected) > 0 {
-			return nil, errors.New("proctor: tool_call_f1: give expected names or expected calls, not both")
+			return nil, refuse("tool_call_f1: give expected names or expected calls, not both")
 		}
 		var keys []string
 		for i, c := range opts.Calls {
 			if c.Name == "" {
-				return nil, fmt.Errorf("proctor: tool_call_f1: expected call %d has no name", i+1)
+				return nil, refuse("tool_call_f1: expected call %d has no name", i+1)
 			}
 			k, err := callKey(c)
 			if err != nil {
-				return nil, fmt.Errorf("proctor: tool_call_f1: expected call %d: %w", i+1, err)
+				return nil, refuse("tool_call_f1: expected call %d: %w", i+1, err)
 			}
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
 		if len(keys) == 0 {
-			return nil, errors.New("proctor: tool_call_f1 needs at least one expected call")
+			return nil, refuse("tool_call_f1 needs at least one expected call")
 		}
 		return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: keys, withArgs: true, threshold: th}, nil
 	}
@@ -491,14 +491,14 @@ func NewToolCallF1(expected []string, opts ToolCallF1Options) (*ToolCallF1, erro
 	for _, n := range expected {
 		n = strings.TrimSpace(n)
 		if n == "" {
-			return nil, errors.New("proctor: tool_call_f1: empty tool name")
+			return nil, refuse("tool_call_f1: empty tool name")
 		}
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
 	if len(names) == 0 {
-		return nil, errors.New("proctor: tool_call_f1 needs at least one expected tool name")
+		return nil, refuse("tool_call_f1 needs at least one expected tool name")
 	}
 	return &ToolCallF1{name: cmp.Or(opts.Name, "tool_call_f1"), expected: names, threshold: th}, nil
 }
@@ -574,17 +574,17 @@ var _ proctor.Grader = (*ToolStepCount)(nil)
 func NewToolStepCount(opts ToolStepCountOptions) (*ToolStepCount, error) {
 	g := &ToolStepCount{name: cmp.Or(opts.Name, "tool_step_count"), max: -1}
 	if opts.Min == nil && opts.Max == nil {
-		return nil, errors.New("proctor: tool_step_count needs min, max or both")
+		return nil, refuse("tool_step_count needs min, max or both")
 	}
 	if opts.Min != nil {
 		if *opts.Min < 0 {
-			return nil, fmt.Errorf("proctor: tool_step_count: min %d is negative", *opts.Min)
+			return nil, refuse("tool_step_count: min %d is negative", *opts.Min)
 		}
 		g.min = *opts.Min
 	}
 	if opts.Max != nil {
 		if *opts.Max < 0 || *opts.Max < g.min {
-			return nil, fmt.Errorf("proctor: tool_step_count: max %d is negative or below min %d", *opts.Max, g.min)
+			return nil, refuse("tool_step_count: max %d is negative or below min %d", *opts.Max, g.min)
 		}
 		g.max = *opts.Max
 	}

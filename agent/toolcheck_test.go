@@ -382,11 +382,11 @@ func TestToolGradersRefuseBadThreshold(t *testing.T) {
 	calls := []proctor.ToolCall{{Name: "get_weather", Arguments: json.RawMessage(`{}`)}}
 	for _, bad := range []float64{-0.5, 1.5, math.NaN()} {
 		_, err := agent.NewToolCallF1([]string{"get_weather"}, agent.ToolCallF1Options{Threshold: &bad})
-		if want := fmt.Sprintf("proctor: tool_call_f1 threshold %v: want 0 to 1", bad); err == nil || err.Error() != want {
+		if want := fmt.Sprintf("agent: tool_call_f1 threshold %v: want 0 to 1", bad); err == nil || err.Error() != want {
 			t.Errorf("tool_call_f1 threshold %v: got %v, want %q", bad, err, want)
 		}
 		_, err = agent.NewToolSequence(nil, agent.ToolSequenceOptions{Calls: calls, Mode: agent.SequenceExact, Threshold: &bad})
-		if want := fmt.Sprintf("proctor: tool_sequence threshold %v: want 0 to 1", bad); err == nil || err.Error() != want {
+		if want := fmt.Sprintf("agent: tool_sequence threshold %v: want 0 to 1", bad); err == nil || err.Error() != want {
 			t.Errorf("tool_sequence threshold %v: got %v, want %q", bad, err, want)
 		}
 	}

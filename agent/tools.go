@@ -85,10 +85,10 @@ var _ proctor.Grader = (*ToolCalled)(nil)
 // returns an error for an empty tool name or a negative MinTimes.
 func NewToolCalled(tool string, opts ToolCalledOptions) (*ToolCalled, error) {
 	if tool == "" {
-		return nil, errors.New("proctor: tool_called needs a tool name")
+		return nil, refuse("tool_called needs a tool name")
 	}
 	if opts.MinTimes < 0 {
-		return nil, fmt.Errorf("proctor: tool_called: min_times %d is negative", opts.MinTimes)
+		return nil, refuse("tool_called: min_times %d is negative", opts.MinTimes)
 	}
 	return &ToolCalled{name: cmp.Or(opts.Name, "tool_called"), tool: tool, min: max(opts.MinTimes, 1)}, nil
 }
@@ -128,7 +128,7 @@ var _ proctor.Grader = (*ToolNotCalled)(nil)
 // returns an error for an empty tool name.
 func NewToolNotCalled(tool string, opts ToolNotCalledOptions) (*ToolNotCalled, error) {
 	if tool == "" {
-		return nil, errors.New("proctor: tool_not_called needs a tool name")
+		return nil, refuse("tool_not_called needs a tool name")
 	}
 	return &ToolNotCalled{name: cmp.Or(opts.Name, "tool_not_called"), tool: tool}, nil
 }
@@ -238,19 +238,19 @@ var _ proctor.Grader = (*ToolSequence)(nil)
 // [0, 1] (or NaN), or Calls given with names or in subsequence mode.
 func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, error) {
 	if slices.Contains(names, "") {
-		return nil, errors.New("proctor: tool_sequence: empty tool name")
+		return nil, refuse("tool_sequence: empty tool name")
 	}
 	if opts.Mode > SequenceAnyOrder {
-		return nil, fmt.Errorf("proctor: tool_sequence: unknown mode %d", opts.Mode)
+		return nil, refuse("tool_sequence: unknown mode %d", opts.Mode)
 	}
 	for k, n := range opts.Max {
 		if k == "" || n < 0 {
-			return nil, fmt.Errorf("proctor: tool_sequence: max %q: %d: want a tool name and a count >= 0", k, n)
+			return nil, refuse("tool_sequence: max %q: %d: want a tool name and a count >= 0", k, n)
 		}
 	}
 	th, err := kit.UnitThreshold(opts.Threshold, 1)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: tool_sequence %w", err)
+		return nil, refuse("tool_sequence %w", err)
 	}
 	g := &ToolSequence{name: cmp.Or(opts.Name, "tool_sequence"), names: slices.Clone(names), mode: opts.Mode,
 		threshold: th}
@@ -259,14 +259,14 @@ func NewToolSequence(names []string, opts ToolSequenceOptions) (*ToolSequence, e
 	}
 	if opts.Calls != nil {
 		if len(names) > 0 {
-			return nil, errors.New("proctor: tool_sequence: give names or calls, not both")
+			return nil, refuse("tool_sequence: give names or calls, not both")
 		}
 		if opts.Mode == SequenceSubsequence {
-			return nil, errors.New("proctor: tool_sequence: calls with arguments need mode exact or any_order")
+			return nil, refuse("tool_sequence: calls with arguments need mode exact or any_order")
 		}
 		for i, c := range opts.Calls {
 			if c.Name == "" {
-				return nil, fmt.Errorf("proctor: tool_sequence: call %d has no name", i+1)
+				return nil, refuse("tool_sequence: call %d has no name", i+1)
 			}
 		}
 		g.calls = metricCalls(opts.Calls)
@@ -422,15 +422,15 @@ var _ proctor.Grader = (*ToolArgumentAssertion)(nil)
 // that does not parse, or an equals value that does not encode as JSON.
 func NewToolArgumentAssertion(tool, path string, equals any, opts ToolArgumentAssertionOptions) (*ToolArgumentAssertion, error) {
 	if tool == "" {
-		return nil, errors.New("proctor: tool_argument_assertion needs a tool name")
+		return nil, refuse("tool_argument_assertion needs a tool name")
 	}
 	x, err := jp.ParseString(path)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: tool_argument_assertion: path %q: %w", path, err)
+		return nil, refuse("tool_argument_assertion: path %q: %w", path, err)
 	}
 	want, err := kit.NormJSON(equals)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: tool_argument_assertion: equals: %w", err)
+		return nil, refuse("tool_argument_assertion: equals: %w", err)
 	}
 	return &ToolArgumentAssertion{
 		name: cmp.Or(opts.Name, "tool_argument_assertion"), tool: tool,
@@ -579,7 +579,7 @@ func toolSequenceSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 		if opts.Calls != nil {
 			key = "calls"
 		}
-		o.Wrap(key, "invalid", err)
+		o.Wrap(key, "invalid", kit.SpecCause("agent: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -598,11 +598,15 @@ func toolArgumentAssertionSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewToolArgumentAssertion(tool, path, want, ToolArgumentAssertionOptions{Name: specName(o)})
 	if err != nil {
-		o.Wrap("path", "invalid", err)
+		o.Wrap("path", "invalid", kit.SpecCause("agent: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
 }
+
+// refuse is a constructor's error: "agent: " and the reason, which spec
+// errors show after "proctor: " as they always have ([kit.SpecCause]).
+func refuse(format string, a ...any) error { return kit.Refuse("agent: ", format, a...) }
 
 // specName is the grader name for the spec types whose "name" option is
 // the tool's name (docs/spec.md): the type and the tool, "tool_called:search".

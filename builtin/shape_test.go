@@ -254,6 +254,53 @@ func TestSentinelPrefix(t *testing.T) {
 	}
 }
 
+// TestErrorPrefix: the errors a package makes (errors.New, fmt.Errorf and
+// kit.Refuse with a literal text) never carry another package's prefix, as
+// a family's constructors once said "proctor: ", and a kit.Refuse or
+// kit.SpecCause names its own package.
+func TestErrorPrefix(t *testing.T) {
+	n := 0
+	for _, p := range shapePackages {
+		for _, f := range declarations(t, p.dir) {
+			ast.Inspect(f, func(node ast.Node) bool {
+				call, ok := node.(*ast.CallExpr)
+				if !ok || len(call.Args) == 0 {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				fn := fmt.Sprint(sel.X) + "." + sel.Sel.Name
+				if fn != "errors.New" && fn != "fmt.Errorf" && fn != "kit.Refuse" && fn != "kit.SpecCause" {
+					return true
+				}
+				lit, ok := call.Args[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				text, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					return true
+				}
+				n++
+				if (fn == "kit.Refuse" || fn == "kit.SpecCause") && text != p.prefix {
+					t.Errorf("%s: %s(%q, ...), want the package's prefix %q", p.dir, fn, text, p.prefix)
+				}
+				for _, other := range shapePackages {
+					if other.prefix != p.prefix && strings.HasPrefix(text, other.prefix) {
+						t.Errorf("%s: %s(%q) has another package's prefix %q, want %q or none", p.dir, fn, text, other.prefix, p.prefix)
+					}
+				}
+				return true
+			})
+		}
+	}
+	if n < 100 {
+		t.Errorf("found %d error texts, want a hundred or more: is the scan reading the sources?", n)
+	}
+}
+
 // errorsNewText returns s when e is errors.New("s").
 func errorsNewText(e ast.Expr) (string, bool) {
 	call, ok := e.(*ast.CallExpr)

@@ -106,7 +106,7 @@ var _ proctor.Grader = (*NoPII)(nil)
 func NewNoPII(opts NoPIIOptions) (*NoPII, error) {
 	set, err := detect.PII(opts.Kinds...)
 	if err != nil {
-		return nil, fmt.Errorf("proctor: no_pii: %w", err)
+		return nil, refuse("no_pii: %w", err)
 	}
 	return &NoPII{name: cmp.Or(opts.Name, "no_pii"), set: set}, nil
 }
@@ -193,11 +193,11 @@ var _ proctor.Grader = (*Forbidden)(nil)
 // that is empty or only white space.
 func NewForbidden(entities []string, opts ForbiddenOptions) (*Forbidden, error) {
 	if len(entities) == 0 {
-		return nil, fmt.Errorf("proctor: forbidden needs at least one entity")
+		return nil, refuse("forbidden needs at least one entity")
 	}
 	for i, e := range entities {
 		if strings.TrimSpace(e) == "" {
-			return nil, fmt.Errorf("proctor: forbidden: entity %d is empty", i)
+			return nil, refuse("forbidden: entity %d is empty", i)
 		}
 	}
 	return &Forbidden{name: cmp.Or(opts.Name, "forbidden"), entities: entities, opts: opts}, nil
@@ -309,6 +309,11 @@ func matchEntity(text, entity string, fold bool) int {
 	return i
 }
 
+// refuse is a constructor's error: "disclosure: " and the reason, which
+// spec errors show after "proctor: " as they always have
+// ([kit.SpecCause]).
+func refuse(format string, a ...any) error { return kit.Refuse("disclosure: ", format, a...) }
+
 // noPIISpec builds a no_pii spec: kinds.
 func noPIISpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	kinds, has := o.OptStrings("kinds")
@@ -321,7 +326,7 @@ func noPIISpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewNoPII(NoPIIOptions{Kinds: kinds, Name: o.Name()})
 	if err != nil {
-		o.Wrap("kinds", "invalid", err)
+		o.Wrap("kinds", "invalid", kit.SpecCause("disclosure: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -345,7 +350,7 @@ func forbiddenSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewForbidden(ents, ForbiddenOptions{CaseSensitive: cs, Name: o.Name()})
 	if err != nil {
-		o.Wrap("entities", "invalid", err)
+		o.Wrap("entities", "invalid", kit.SpecCause("disclosure: ", err))
 		return nil, o.Err()
 	}
 	return g, nil

@@ -52,7 +52,7 @@ type evalModel struct {
 func newEvalModel(typ string, input []EvalMessage, model string, jo proctor.JudgeOptions, with []proctor.CompilerOption) (evalModel, error) {
 	msgs, err := compileMessages(input)
 	if err != nil {
-		return evalModel{}, fmt.Errorf("proctor: %s: %w", typ, err)
+		return evalModel{}, refuse("%s: %w", typ, err)
 	}
 	g := evalModel{name: cmp.Or(jo.Name, typ), severity: jo.Severity, judging: proctor.NewJudging(with...), messages: msgs, typ: typ, model: model}
 	var caveat string

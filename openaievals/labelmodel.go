@@ -89,7 +89,7 @@ func checkLabels(labels, passing []string) (string, error) {
 // names a label not in labels.
 func NewLabelModel(input []EvalMessage, labels, passing []string, opts LabelModelOptions, with ...proctor.CompilerOption) (*LabelModel, error) {
 	if _, err := checkLabels(labels, passing); err != nil {
-		return nil, fmt.Errorf("proctor: label_model: %w", err)
+		return nil, refuse("label_model: %w", err)
 	}
 	em, err := newEvalModel("label_model", input, opts.Model, opts.JudgeOptions, with)
 	if err != nil {
@@ -276,7 +276,7 @@ func labelModelSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewLabelModel(input, labels, passing, opts, with...)
 	if err != nil {
-		o.Wrap("input", "invalid", err)
+		o.Wrap("input", "invalid", kit.SpecCause("openaievals: ", err))
 		return nil, o.Err()
 	}
 	return g, nil

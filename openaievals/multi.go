@@ -76,7 +76,7 @@ func NewMulti(calculateOutput string, graders []proctor.Grader, opts MultiOption
 	keys := make([]string, len(graders))
 	for i, g := range graders {
 		if g == nil {
-			return nil, fmt.Errorf("proctor: multi: grader %d is nil", i)
+			return nil, refuse("multi: grader %d is nil", i)
 		}
 		checks[i], keys[i] = proctor.Check{Grader: g}, g.Name()
 	}
@@ -98,7 +98,7 @@ type multiError struct {
 	err    error
 }
 
-func (e *multiError) Error() string { return "proctor: multi: " + e.option + ": " + e.err.Error() }
+func (e *multiError) Error() string { return "openaievals: multi: " + e.option + ": " + e.err.Error() }
 func (e *multiError) Unwrap() error { return e.err }
 
 func newMulti(calc string, checks []proctor.Check, keys []string, opts MultiOptions) (*Multi, error) {

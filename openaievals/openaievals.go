@@ -88,7 +88,7 @@ var _ proctor.Grader = (*StringCheck)(nil)
 // template does not parse, and an error for an unknown op.
 func NewStringCheck(op StringOp, reference string, opts StringCheckOptions) (*StringCheck, error) {
 	if int(op) >= len(stringOpNames) {
-		return nil, fmt.Errorf("proctor: string_check: unknown operation %v", op)
+		return nil, refuse("string_check: unknown operation %v", op)
 	}
 	p, err := parseInputReference("string_check", opts.Input, reference)
 	if err != nil {
@@ -153,11 +153,11 @@ type inputReference struct {
 func parseInputReference(typ, input, reference string) (inputReference, error) {
 	in, err := proctor.ParseTemplate(cmp.Or(input, "{{sample.output_text}}"))
 	if err != nil {
-		return inputReference{}, fmt.Errorf("proctor: %s input: %w", typ, err)
+		return inputReference{}, refuse("%s input: %w", typ, err)
 	}
 	ref, err := proctor.ParseTemplate(reference)
 	if err != nil {
-		return inputReference{}, fmt.Errorf("proctor: %s reference: %w", typ, err)
+		return inputReference{}, refuse("%s reference: %w", typ, err)
 	}
 	return inputReference{in, ref}, nil
 }
@@ -249,7 +249,7 @@ var (
 // parse.
 func NewTextSimilarity(metric proctor.Grader, reference string, opts TextSimilarityOptions) (*TextSimilarity, error) {
 	if metric == nil {
-		return nil, errors.New("proctor: text_similarity needs a metric grader")
+		return nil, refuse("text_similarity needs a metric grader")
 	}
 	p, err := parseInputReference("text_similarity", opts.Input, reference)
 	if err != nil {
@@ -306,6 +306,11 @@ var similarityMetrics = map[string]map[string]any{
 
 // similarityMetricNames lists the evaluation_metric values, for messages.
 const similarityMetricNames = "fuzzy_match, bleu, gleu, meteor, cosine, rouge_1, rouge_2, rouge_3, rouge_4, rouge_5, rouge_l"
+
+// refuse is a constructor's error: "openaievals: " and the reason, which
+// spec errors show after "proctor: " as they always have
+// ([kit.SpecCause]).
+func refuse(format string, a ...any) error { return kit.Refuse("openaievals: ", format, a...) }
 
 // stringCheckSpec builds a string_check spec: operation, input, reference.
 func stringCheckSpec(o *proctor.SpecOptions) (proctor.Grader, error) {

@@ -144,17 +144,17 @@ var ErrPythonClosed = errors.New("openaievals: python grader is closed")
 // option is out of range.
 func NewPython(source string, opts PythonOptions) (*Python, error) {
 	if strings.TrimSpace(source) == "" {
-		return nil, errors.New("proctor: python: empty source")
+		return nil, refuse("python: empty source")
 	}
 	th := 0.5
 	if opts.PassThreshold != nil {
 		th = *opts.PassThreshold
 		if !(th >= 0 && th <= 1) {
-			return nil, fmt.Errorf("proctor: python: pass threshold %v outside [0, 1]", th)
+			return nil, refuse("python: pass threshold %v outside [0, 1]", th)
 		}
 	}
 	if opts.Timeout < 0 || opts.Workers < 0 {
-		return nil, errors.New("proctor: python: negative timeout or workers")
+		return nil, refuse("python: negative timeout or workers")
 	}
 	st := &pyState{
 		name:      cmp.Or(opts.Name, "python"),
@@ -658,7 +658,7 @@ func pythonSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewPython(src, opts)
 	if err != nil {
-		return nil, err // not a nil *Python in a non-nil Grader
+		return nil, kit.SpecCause("openaievals: ", err) // not a nil *Python in a non-nil Grader
 	}
 	return g, nil
 }

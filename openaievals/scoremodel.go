@@ -163,13 +163,13 @@ func NewScoreModel(input []EvalMessage, passThreshold float64, opts ScoreModelOp
 		r = [2]float64{0, 1}
 	}
 	if err := checkRange(r); err != nil {
-		return nil, fmt.Errorf("proctor: score_model: %w", err)
+		return nil, refuse("score_model: %w", err)
 	}
 	if err := checkThreshold(passThreshold, r); err != nil {
-		return nil, fmt.Errorf("proctor: score_model: %w", err)
+		return nil, refuse("score_model: %w", err)
 	}
 	if _, err := opts.Sampling.check(); err != nil {
-		return nil, fmt.Errorf("proctor: score_model: sampling_params: %w", err)
+		return nil, refuse("score_model: sampling_params: %w", err)
 	}
 	em, err := newEvalModel("score_model", input, opts.Model, opts.JudgeOptions, with)
 	if err != nil {
@@ -321,7 +321,7 @@ func scoreModelSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewScoreModel(input, th, opts, with...)
 	if err != nil {
-		o.Wrap("input", "invalid", err)
+		o.Wrap("input", "invalid", kit.SpecCause("openaievals: ", err))
 		return nil, o.Err()
 	}
 	return g, nil

@@ -30,7 +30,7 @@ func chrfSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 		if errors.As(err, &ce) {
 			key = ce.Setting
 		}
-		o.Wrap(key, "invalid chrF setting", specCause(err))
+		o.Wrap(key, "invalid chrF setting", kit.SpecCause("similarity: ", err))
 		return nil, o.Err()
 	}
 	return g, nil

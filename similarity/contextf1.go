@@ -250,7 +250,7 @@ func contextF1Spec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewContextF1(opts)
 	if err != nil {
-		return nil, specCause(err)
+		return nil, kit.SpecCause("similarity: ", err)
 	}
 	return g, nil
 }

@@ -31,7 +31,7 @@ func jsonDiffSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewJSONDiff(opts)
 	if err != nil {
-		return nil, specCause(err)
+		return nil, kit.SpecCause("similarity: ", err)
 	}
 	return g, nil
 }
@@ -43,7 +43,7 @@ func numericDiffSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 		opts.Expected = &f
 	}
 	g, err := NewNumericDiff(opts)
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // listContainsSpec builds a list_contains grader from its spec.
@@ -66,7 +66,7 @@ func listContainsSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewListContains(opts)
 	if err != nil {
-		return nil, specCause(err)
+		return nil, kit.SpecCause("similarity: ", err)
 	}
 	return g, nil
 }

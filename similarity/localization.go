@@ -101,5 +101,5 @@ func localizationSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 		}
 	}
 	g, err := NewLocalizationF1(opts)
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }

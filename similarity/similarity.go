@@ -1,8 +1,6 @@
 package similarity
 
 import (
-	"strings"
-
 	"github.com/proctorhq/proctor"
 	"github.com/proctorhq/proctor/internal/kit"
 )
@@ -25,7 +23,7 @@ func bleuSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewBLEU(opts)
 	if err != nil {
-		o.Wrap("weights", "want 1 to 4 weights >= 0, one > 0", specCause(err))
+		o.Wrap("weights", "want 1 to 4 weights >= 0, one > 0", kit.SpecCause("similarity: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -34,7 +32,7 @@ func bleuSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 // gleuSpec builds a gleu grader from its spec.
 func gleuSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	g, err := NewGLEU(GLEUOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // rougeSpec builds a rouge grader from its spec.
@@ -57,7 +55,7 @@ func rougeSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewRouge(opts)
 	if err != nil {
-		o.Wrap("variant", "want rouge1 .. rouge9, rougeL or rougeLsum", specCause(err))
+		o.Wrap("variant", "want rouge1 .. rouge9, rougeL or rougeLsum", kit.SpecCause("similarity: ", err))
 		return nil, o.Err()
 	}
 	return g, nil
@@ -66,7 +64,7 @@ func rougeSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 // tokenF1Spec builds a token_f1 grader from its spec.
 func tokenF1Spec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	g, err := NewTokenF1(TokenF1Options{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // levenshteinSpec builds a levenshtein grader from its spec.
@@ -79,13 +77,13 @@ func levenshteinSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 		opts.MaxDistance = &d
 	}
 	g, err := NewLevenshtein(opts)
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // fuzzyMatchSpec builds a fuzzy_match grader from its spec.
 func fuzzyMatchSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	g, err := NewFuzzyMatch(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // semanticSimilaritySpec builds a semantic_similarity grader from its spec.
@@ -95,7 +93,7 @@ func semanticSimilaritySpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 		return nil, err
 	}
 	g, err := NewSemanticSimilarity(o.Embedder(), opts)
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // specReferences reads the reference options shared by the similarity
@@ -219,26 +217,3 @@ func docSimilarity(def string) []proctor.SpecOptionDoc {
 		docThreshold(def),
 	}
 }
-
-// specCause is err as a spec's author has always read it in a spec error:
-// the constructor's "similarity: " prefix reads "proctor: ", as it did
-// when these types were the root package's, so that spec errors are
-// unchanged. errors.Is and errors.As still find err.
-func specCause(err error) error {
-	if err == nil {
-		return nil
-	}
-	return specCauseError{err}
-}
-
-// specCauseError is the error [specCause] returns.
-type specCauseError struct{ err error }
-
-func (e specCauseError) Error() string {
-	if rest, ok := strings.CutPrefix(e.err.Error(), "similarity: "); ok {
-		return "proctor: " + rest
-	}
-	return e.err.Error()
-}
-
-func (e specCauseError) Unwrap() error { return e.err }

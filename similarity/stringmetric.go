@@ -5,19 +5,20 @@ import (
 	"math"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/kit"
 	"github.com/proctorhq/proctor/metric"
 )
 
 // jaroSpec builds a jaro grader from its spec.
 func jaroSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	g, err := NewJaro(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // hammingSpec builds a hamming grader from its spec.
 func hammingSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	g, err := NewHamming(EditSimilarityOptions{References: specReferences(o), Threshold: o.OptThreshold(), Name: o.Name()})
-	return o.Built("threshold", g, specCause(err))
+	return o.Built("threshold", g, kit.SpecCause("similarity: ", err))
 }
 
 // jaroWinklerSpec builds a jaro_winkler grader from its spec.
@@ -31,7 +32,7 @@ func jaroWinklerSpec(o *proctor.SpecOptions) (proctor.Grader, error) {
 	}
 	g, err := NewJaroWinkler(opts)
 	if err != nil {
-		o.Wrap("prefix_weight", "want a number in [0, 0.25]", specCause(err))
+		o.Wrap("prefix_weight", "want a number in [0, 0.25]", kit.SpecCause("similarity: ", err))
 		return nil, o.Err()
 	}
 	return g, nil

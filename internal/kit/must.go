@@ -14,8 +14,9 @@ import (
 // is the constructor's name as a caller writes it ("MustRegex",
 // "agent.MustToolArgumentAssertion"); text is the text it compiles: a
 // string, []byte or json.RawMessage as it is, any other value as its JSON.
-// A leading "proctor: " on err is dropped from the message, so it is not
-// said twice.
+// A leading "proctor: " on err, or the prefix of call's package ("agent: "
+// for "agent.MustX"), is dropped from the message, so the package is not
+// named twice.
 func MustFailed(call string, text any, err error) error {
 	var s string
 	switch v := text.(type) {
@@ -28,7 +29,11 @@ func MustFailed(call string, text any, err error) error {
 	default:
 		s = Stringify(v)
 	}
-	return &mustError{msg: "proctor: " + call + "(" + Quote(s) + "): " + strings.TrimPrefix(err.Error(), "proctor: "), err: err}
+	why := strings.TrimPrefix(err.Error(), "proctor: ")
+	if pkg, _, ok := strings.Cut(call, "."); ok {
+		why = strings.TrimPrefix(why, pkg+": ")
+	}
+	return &mustError{msg: "proctor: " + call + "(" + Quote(s) + "): " + why, err: err}
 }
 
 // mustError is MustFailed's error.
