@@ -249,67 +249,6 @@ func TestJudgeConcurrencyFollowsRun(t *testing.T) {
 	}
 }
 
-// The in-flight limit halves on an overloaded reply (once per round of
-// calls), waits out Retry-After, and grows back as calls succeed.
-func TestLimiterAIMD(t *testing.T) {
-	ctx := context.Background()
-	l := &limiter{}
-	var starts []time.Time
-	for range 8 {
-		s, err := l.acquire(ctx, 8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		starts = append(starts, s)
-	}
-	if got := l.current(); got != 8 {
-		t.Fatalf("limit %v, want the run's 8", got)
-	}
-	over := &TransientError{Err: errors.New("slow down"), StatusCode: 429}
-	for _, s := range starts {
-		l.release(s, over) // all in flight when the endpoint pushed back: one cut
-	}
-	if got := l.current(); got != 4 {
-		t.Fatalf("after a round of 429s the limit is %v, want 4", got)
-	}
-	s, _ := l.acquire(ctx, 8)
-	l.release(s, &TransientError{Err: errors.New("busy"), StatusCode: 503})
-	if got := l.current(); got != 2 {
-		t.Fatalf("after a later 503 the limit is %v, want 2", got)
-	}
-	// Transient errors that are not overload do not cut.
-	s, _ = l.acquire(ctx, 8)
-	l.release(s, &TransientError{Err: errors.New("bad gateway"), StatusCode: 502})
-	if got := l.current(); got != 2 {
-		t.Fatalf("after a 502 the limit is %v, want 2 unchanged", got)
-	}
-	for range 200 {
-		s, _ := l.acquire(ctx, 8)
-		l.release(s, nil)
-	}
-	if got := l.current(); got != 8 {
-		t.Errorf("after 200 successes the limit is %v, want back at 8", got)
-	}
-	// Retry-After holds the next call back.
-	s, _ = l.acquire(ctx, 8)
-	l.release(s, &TransientError{Err: errors.New("later"), RetryAfter: 50 * time.Millisecond})
-	t0 := time.Now()
-	s, _ = l.acquire(ctx, 8)
-	l.release(s, nil)
-	if d := time.Since(t0); d < 40*time.Millisecond {
-		t.Errorf("acquire after Retry-After 50ms returned in %v", d)
-	}
-	// A cancelled context ends the wait.
-	l2 := &limiter{fixed: 1}
-	s, _ = l2.acquire(ctx, 8)
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	if _, err := l2.acquire(cctx, 8); !errors.Is(err, context.Canceled) {
-		t.Errorf("acquire on a full limiter with a cancelled context: %v", err)
-	}
-	l2.release(s, nil)
-}
-
 // An endpoint that answers 429 above 3 calls in flight is not hammered:
 // the pool's limit falls to what it takes, and every case is graded.
 func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
@@ -336,7 +275,7 @@ func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
 	if err != nil || rep.Totals.Passed != len(cases) {
 		t.Fatalf("%+v, %v", rep.Totals, err)
 	}
-	if lim := p.lims[0].current(); lim > 8 {
+	if lim := p.lims[0].Limit(); lim > 8 {
 		t.Errorf("limit ended at %v, want it cut well below the run's 16", lim)
 	}
 	// Without backing off most calls would be rejected (16 in flight
@@ -344,5 +283,5 @@ func TestJudgeBacksOffOverloadedEndpoint(t *testing.T) {
 	if n := rejected.Load(); n > int64(len(cases)) {
 		t.Errorf("%d calls rejected for %d cases: the endpoint was hammered", n, len(cases))
 	}
-	t.Logf("%d rejected calls for %d cases; final limit %.2f", rejected.Load(), len(cases), p.lims[0].current())
+	t.Logf("%d rejected calls for %d cases; final limit %.2f", rejected.Load(), len(cases), p.lims[0].Limit())
 }
