@@ -1,6 +1,6 @@
 package proctor
 
-import "math"
+import "github.com/proctorhq/proctor/metric"
 
 // PanelStats measures how the judges of the panels convened in a run
 // agreed with each other.
@@ -41,7 +41,7 @@ func (a *agreement) since(last *agreement) *PanelStats {
 			d.Coincidences[i][j] = a.o[i][j] - last.o[i][j]
 		}
 	}
-	d.Alpha = alphaOf(d.Coincidences[:])
+	d.Alpha = alphaOf(&d.Coincidences)
 	return &d
 }
 
@@ -66,7 +66,7 @@ func (r *Report) AddPanels(ps *PanelStats) {
 			r.Panels.Coincidences[i][j] += ps.Coincidences[i][j]
 		}
 	}
-	r.Panels.Alpha = alphaOf(r.Panels.Coincidences[:])
+	r.Panels.Alpha = alphaOf(&r.Panels.Coincidences)
 }
 
 // record counts, for each vote, whether it agreed with the grade's final
@@ -97,7 +97,7 @@ func (p *JudgePool) record(votes []JudgeVote, final Status, panel bool) {
 		return
 	}
 	p.agree.convened++
-	if addUnit(p.agree.o[:], vals) {
+	if metric.AddCoincidences(rows(&p.agree.o), vals) {
 		p.agree.paired++
 	}
 }
@@ -111,55 +111,17 @@ func (p *JudgePool) index(name string) int {
 	return -1
 }
 
-// addUnit adds one unit's values (each an index into o) to the coincidence
-// matrix o: each ordered pair of values from different coders counts
-// 1/(m-1), m being the unit's number of values. A unit with fewer than two
-// values is not pairable and adds nothing; addUnit reports whether it
-// added.
-func addUnit[M ~[]R, R ~[2]float64 | []float64](o M, vals []int) bool {
-	m := len(vals)
-	if m < 2 {
-		return false
-	}
-	w := 1 / float64(m-1)
-	for a, x := range vals {
-		for b, y := range vals {
-			if a != b {
-				o[x][y] += w
-			}
-		}
-	}
-	return true
+// rows returns the coincidence matrix o as the rows metric's alpha
+// reads and adds to, sharing o's storage.
+func rows(o *[2][2]float64) [][]float64 {
+	return [][]float64{o[0][:], o[1][:]}
 }
 
-// alphaOf is Krippendorff's alpha for nominal data from a coincidence
-// matrix: 1 - (n-1) * sum_{c!=k} o_ck / sum_{c!=k} n_c n_k. Nil when no
-// value was paired or every paired value is the same (alpha undefined).
-func alphaOf[R ~[2]float64 | []float64](o []R) *float64 {
-	nc := make([]float64, len(o))
-	var n, disagree float64
-	for c := range o {
-		for k := range o {
-			nc[c] += o[c][k]
-			if c != k {
-				disagree += o[c][k]
-			}
-		}
-		n += nc[c]
-	}
-	var expect float64
-	for c := range nc {
-		for k := range nc {
-			if c != k {
-				expect += nc[c] * nc[k]
-			}
-		}
-	}
-	if n <= 1 || expect == 0 {
-		return nil
-	}
-	a := 1 - (n-1)*disagree/expect
-	if math.IsNaN(a) {
+// alphaOf is Krippendorff's alpha (nominal) over the pass and fail
+// coincidences o, nil when undefined.
+func alphaOf(o *[2][2]float64) *float64 {
+	a, ok := metric.KrippendorffAlphaNominal(rows(o))
+	if !ok {
 		return nil
 	}
 	return &a

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/proctorhq/proctor/internal/aimd"
 )
 
 // JudgePool holds a run's judges and what asking them costs: bounded
@@ -25,7 +27,7 @@ import (
 // pool: build one per run.
 type JudgePool struct {
 	judges []JudgeModel
-	lims   []*limiter
+	lims   []*aimd.Limiter
 	flight singleflight.Group
 	halted context.Context // done once the pool stops (see JudgePool.Err)
 	stop   context.CancelCauseFunc
@@ -73,7 +75,7 @@ func NewJudgePool(primary JudgeModel, panel ...JudgeModel) *JudgePool {
 			p.halt(&JudgeConfigError{Err: fmt.Errorf("two judges are named %q: names must be unique in a pool", all[i].Name)})
 		}
 		seen[all[i].Name] = true
-		p.lims = append(p.lims, &limiter{fixed: max(j.Concurrency, 0)})
+		p.lims = append(p.lims, &aimd.Limiter{Fixed: max(j.Concurrency, 0), Overloaded: overloaded})
 		p.stats = append(p.stats, JudgeStats{Name: all[i].Name, Family: j.Family, Model: j.Model, PromptVersion: PromptVersion})
 	}
 	p.reported = make([]JudgeStats, len(p.stats))
@@ -332,7 +334,7 @@ func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt
 			// refused was never made.
 			p.count(i, func(s *JudgeStats) { s.Retries++ })
 		}
-		started, err := p.lims[i].acquire(ctx, jc.runConcurrency)
+		started, err := p.lims[i].Acquire(ctx, jc.runConcurrency)
 		if err != nil {
 			p.unreserve(res)
 			return JudgeReply{}, err
@@ -340,7 +342,7 @@ func (p *JudgePool) attempts(ctx context.Context, jc *judgeConfig, i int, prompt
 		cctx, cancel := context.WithTimeout(ctx, jc.callTimeout())
 		r, err := safeCall(cctx, j, prompt)
 		cancel()
-		p.lims[i].release(started, err)
+		p.lims[i].Release(started, err)
 		if uerr := checkUsage(r); uerr != nil {
 			r, err = JudgeReply{}, uerr
 		}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // replyJudge is a judge that answers every prompt with r and err.
@@ -136,8 +137,23 @@ func TestJudgeReplyFieldsChecked(t *testing.T) {
 			t.Errorf("checkUsage(%+v) = %v, want ErrJudgeUsage", r, err)
 		}
 	}
-	if ok, _ := overloaded(&TransientError{StatusCode: 529}); !ok {
-		t.Error("529 not read as overloaded")
+	for _, tt := range []struct {
+		err   error
+		over  bool
+		after time.Duration
+	}{
+		{&TransientError{StatusCode: 429}, true, 0},
+		{&TransientError{StatusCode: 503}, true, 0},
+		{&TransientError{StatusCode: 529}, true, 0},
+		{fmt.Errorf("call: %w", &TransientError{StatusCode: 502, RetryAfter: time.Second}), true, time.Second},
+		{&TransientError{StatusCode: 502}, false, 0},
+		{errors.New("429 too many requests"), false, 0},
+		{nil, false, 0},
+	} {
+		// The judges' limiter cuts its limit on exactly these.
+		if over, after := overloaded(tt.err); over != tt.over || after != tt.after {
+			t.Errorf("overloaded(%v) = %v, %v; want %v, %v", tt.err, over, after, tt.over, tt.after)
+		}
 	}
 	dir := t.TempDir()
 	want := JudgeReply{Text: verdictJSON("pass", "high"), Reasoning: "because", VerdictProbability: 0.75}

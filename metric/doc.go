@@ -7,8 +7,8 @@
 // rates: Newcombe's interval for a paired difference, non-inferiority at a
 // margin, the minimum detectable difference and sample size for paired
 // pass/fail outcomes, cluster-robust standard errors and a cluster
-// bootstrap, and the Rogan-Gladen pass rate corrected for a grader's own
-// errors.
+// bootstrap, the Rogan-Gladen pass rate corrected for a grader's own
+// errors, and Krippendorff's alpha for the agreement of a panel's judges.
 //
 // Each function reproduces a published reference implementation (named in
 // its doc comment, such as sacreBLEU, NLTK, rapidfuzz, the SQuAD v2
