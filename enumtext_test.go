@@ -1,18 +1,16 @@
 package proctor
 
 import (
-	"encoding"
 	"testing"
+
+	"github.com/proctorhq/proctor/internal/testkit"
 )
 
 // TestEnumText round-trips every value of each enum through MarshalText and
 // UnmarshalText, and checks that an unknown word is an error that leaves the
 // value unchanged.
 func TestEnumText(t *testing.T) {
-	type enum interface {
-		encoding.TextMarshaler
-		encoding.TextUnmarshaler
-	}
+	type enum = testkit.Enum
 	tests := []struct {
 		name  string
 		words []string // String of each value, in order from zero
@@ -29,38 +27,6 @@ func TestEnumText(t *testing.T) {
 			func() enum { return new(TokenField) }, func(i int) enum { v := TokenField(i); return &v }},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for i, w := range tt.words {
-				b, err := tt.value(i).MarshalText()
-				if err != nil || string(b) != w {
-					t.Errorf("value %d: MarshalText got %q, %v, want %q", i, b, err, w)
-				}
-				got := tt.fresh()
-				if err := got.UnmarshalText([]byte(w)); err != nil {
-					t.Errorf("UnmarshalText(%q): %v", w, err)
-					continue
-				}
-				back, _ := got.MarshalText()
-				if string(back) != w {
-					t.Errorf("UnmarshalText(%q) decoded a value that encodes as %q", w, back)
-				}
-			}
-			// An unknown word fails and leaves the value as it was.
-			got := tt.value(1)
-			before, _ := got.MarshalText()
-			if err := got.UnmarshalText([]byte("nonsense")); err == nil {
-				t.Errorf("UnmarshalText(nonsense): got nil error, want one")
-			}
-			if after, _ := got.MarshalText(); string(after) != string(before) {
-				t.Errorf("after a failed UnmarshalText got %q, want %q unchanged", after, before)
-			}
-			// An unknown value prints with its type's prefix, never as a word.
-			b, _ := tt.value(200).MarshalText()
-			for _, w := range tt.words {
-				if string(b) == w {
-					t.Errorf("value 200 encodes as the word %q", w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { testkit.EnumText(t, tt.words, tt.fresh, tt.value) })
 	}
 }

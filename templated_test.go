@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/proctorhq/proctor/internal/testkit"
 )
 
 // templateItem is the item the template rows read their expectations from.
-const templateItem = `"item":{"answer":"Paris","prefix":"Dear","sign":"Regards.","code":"A-17","letter":"C","n":"1,234.5","num":42,"ref":"the cat sat on the mat","aliases":["Paris","Lutetia"],"empty":"","regex":"a.+b","loc":"src/auth.go:10-24","obj":{"a":1}}`
+const templateItem = testkit.TemplateItem
 
 // TestValueTemplates runs each templated value option through the
 // Compiler on a sample whose item holds the value to compare with: the

@@ -6,49 +6,14 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/testkit"
 )
 
 // fakeEmbedder maps texts to fixed vectors and records its calls.
-type fakeEmbedder struct {
-	vecs  map[string][]float32
-	err   error
-	batch int
-	calls atomic.Int32
-	texts atomic.Int32
-	short bool // return one vector too few
-	gate  chan struct{}
-}
-
-func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	f.calls.Add(1)
-	f.texts.Add(int32(len(texts)))
-	if f.gate != nil {
-		select {
-		case <-f.gate:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	if f.err != nil {
-		return nil, f.err
-	}
-	out := make([][]float32, 0, len(texts))
-	for _, t := range texts {
-		out = append(out, f.vecs[t])
-	}
-	if f.short {
-		out = out[1:]
-	}
-	return out, nil
-}
-
-type batchFake struct{ *fakeEmbedder }
-
-func (b batchFake) MaxBatch() int { return b.batch }
+type fakeEmbedder = testkit.FakeEmbedder
 
 func TestSemanticSimilarity(t *testing.T) {
 	nan := float32(math.NaN())
@@ -75,7 +40,7 @@ func TestSemanticSimilarity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := must(NewSemanticSimilarity(&fakeEmbedder{vecs: vecs}, SemanticSimilarityOptions{References: tt.refs, Threshold: proctor.Ptr(0.7)}))
+			g := must(NewSemanticSimilarity(&fakeEmbedder{Vecs: vecs}, SemanticSimilarityOptions{References: tt.refs, Threshold: proctor.Ptr(0.7)}))
 			gr := g.Grade(t.Context(), &proctor.Sample{Output: tt.out})
 			if gr.Status != tt.status || math.Abs(gr.Score-tt.score) > 1e-6 {
 				t.Errorf("got %v %v (%s), want %v %v", gr.Status, gr.Score, gr.Reason, tt.status, tt.score)
@@ -86,13 +51,13 @@ func TestSemanticSimilarity(t *testing.T) {
 
 func TestSemanticSimilarityProviderErrors(t *testing.T) {
 	boom := errors.New("boom")
-	g := must(NewSemanticSimilarity(&fakeEmbedder{err: boom}, SemanticSimilarityOptions{}))
+	g := must(NewSemanticSimilarity(&fakeEmbedder{Err: boom}, SemanticSimilarityOptions{}))
 	exp := "cat"
 	gr := g.Grade(t.Context(), &proctor.Sample{Output: "kitten", Expected: &exp})
 	if gr.Status != proctor.StatusNotGraded || !errors.Is(gr.Err, boom) {
 		t.Errorf("provider error: got %v %v, want not_graded wrapping boom", gr.Status, gr.Err)
 	}
-	g = must(NewSemanticSimilarity(&fakeEmbedder{vecs: map[string][]float32{"kitten": {1}, "cat": {1}}, short: true}, SemanticSimilarityOptions{}))
+	g = must(NewSemanticSimilarity(&fakeEmbedder{Vecs: map[string][]float32{"kitten": {1}, "cat": {1}}, Short: true}, SemanticSimilarityOptions{}))
 	if gr := g.Grade(t.Context(), &proctor.Sample{Output: "kitten", Expected: &exp}); gr.Status != proctor.StatusNotGraded || !errors.Is(gr.Err, proctor.ErrEmbeddingCount) {
 		t.Errorf("wrong count: got %v %v, want not_graded with ErrEmbeddingCount", gr.Status, gr.Err)
 	}
@@ -102,8 +67,8 @@ func TestSemanticSimilarityProviderErrors(t *testing.T) {
 }
 
 func TestSemanticSimilarityCacheAndBatches(t *testing.T) {
-	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1, 0}, "b": {1, 1}, "c": {0, 1}}, batch: 1}
-	g := must(NewSemanticSimilarity(batchFake{f}, SemanticSimilarityOptions{References: []string{"b", "c"}}))
+	f := &fakeEmbedder{Vecs: map[string][]float32{"a": {1, 0}, "b": {1, 1}, "c": {0, 1}}}
+	g := must(NewSemanticSimilarity(testkit.BatchFake{FakeEmbedder: f, N: 1}, SemanticSimilarityOptions{References: []string{"b", "c"}}))
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
@@ -115,10 +80,10 @@ func TestSemanticSimilarityCacheAndBatches(t *testing.T) {
 	wg.Wait()
 	// Each of the three texts is embedded once (batches of one), however
 	// many graders asked concurrently.
-	if n := f.texts.Load(); n != 3 {
+	if n := f.Texts.Load(); n != 3 {
 		t.Errorf("texts embedded: got %d, want 3 (cached and coalesced)", n)
 	}
-	if n := f.calls.Load(); n != 3 {
+	if n := f.Calls.Load(); n != 3 {
 		t.Errorf("calls: got %d, want 3 (MaxBatch 1)", n)
 	}
 	if proctor.KindOf(g) != proctor.KindNetwork {
@@ -127,7 +92,7 @@ func TestSemanticSimilarityCacheAndBatches(t *testing.T) {
 }
 
 func TestSemanticSimilarityCancel(t *testing.T) {
-	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1}, "b": {1}}, gate: make(chan struct{})}
+	f := &fakeEmbedder{Vecs: map[string][]float32{"a": {1}, "b": {1}}, Gate: make(chan struct{})}
 	g := must(NewSemanticSimilarity(f, SemanticSimilarityOptions{References: []string{"b"}}))
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -80,7 +80,7 @@ func TestSimilaritySpecErrors(t *testing.T) {
 }
 
 func TestWithEmbedderSharesCache(t *testing.T) {
-	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1, 0}, "b": {1, 0}}}
+	f := &fakeEmbedder{Vecs: map[string][]float32{"a": {1, 0}, "b": {1, 0}}}
 	c := proctor.NewCompiler(Types(), proctor.WithEmbedder(f))
 	var checks []proctor.Check
 	for range 2 {
@@ -98,7 +98,7 @@ func TestWithEmbedderSharesCache(t *testing.T) {
 			t.Errorf("kind: got %v, want network", proctor.KindOf(ch.Grader))
 		}
 	}
-	if n := f.texts.Load(); n != 2 {
+	if n := f.Texts.Load(); n != 2 {
 		t.Errorf("texts embedded: got %d, want 2 (one cache per compiler)", n)
 	}
 }
@@ -161,7 +161,7 @@ func FuzzTokenizers(f *testing.F) {
 // as it is rather than wrapped in a cache of each grader's own, and that
 // without an embedder they use the lexical one, deterministic.
 func TestSpecEmbedderShared(t *testing.T) {
-	f := &fakeEmbedder{vecs: map[string][]float32{"a": {1, 0}, "b": {1, 0}}}
+	f := &fakeEmbedder{Vecs: map[string][]float32{"a": {1, 0}, "b": {1, 0}}}
 	c := proctor.NewCompiler(Types(), proctor.WithEmbedder(f))
 	var caches []*embedcache.Cache
 	for range 2 {

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/proctorhq/proctor"
+	"github.com/proctorhq/proctor/internal/testkit"
 	"github.com/proctorhq/proctor/similarity"
 )
 
-// templateItem is the item the template rows read their expectations from
-// (the root package's template tests use the same one).
-const templateItem = `"item":{"answer":"Paris","prefix":"Dear","sign":"Regards.","code":"A-17","letter":"C","n":"1,234.5","num":42,"ref":"the cat sat on the mat","aliases":["Paris","Lutetia"],"empty":"","regex":"a.+b","loc":"src/auth.go:10-24","obj":{"a":1}}`
+// templateItem is the item the template rows read their expectations from.
+const templateItem = testkit.TemplateItem
 
 // TestValueTemplates runs each templated value option of the similarity
 // types through the Compiler on a sample whose item holds the value to
