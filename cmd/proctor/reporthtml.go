@@ -67,22 +67,6 @@ func reportHTML(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeOut calls write on the file at path, or on stdout when path is "".
-func writeOut(path string, stdout io.Writer, write func(io.Writer) error) error {
-	if path == "" {
-		return write(stdout)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // htmlRunReport starts the HTML report proctor run --html writes, case by
 // case: add takes each result, finish writes the totals and closes the
 // file.
