@@ -12,6 +12,13 @@
 // 60 files in the root, 280 exported names, 430 index entries with Runner,
 // Case, Check and Compiler among the first 150, no function over 80 lines and
 // no file over 700 lines), so a change that undoes the layout is caught.
+//
+// With -index it prints the root package's godoc index, numbered as the
+// figures count it. With -without it counts the root as if the root files
+// its comma-separated globs match had moved to a package of their own, so
+// a proposed move can be weighed before it is made:
+//
+//	go run ./internal/tools/shape -without 'llmjudge*.go,judgerun_test.go'
 package main
 
 import (
@@ -44,20 +51,50 @@ var kernel = []string{"Runner", "Case", "Check", "Compiler"}
 func main() {
 	check := flag.Bool("check", false, "exit 1 when a figure is past the layout's goals")
 	verbose := flag.Bool("v", false, "list the long functions and files")
+	listIndex := flag.Bool("index", false, "print the root package's godoc index, one numbered entry a line")
+	without := flag.String("without", "", "comma-separated globs of root files to count as moved out")
 	flag.Parse()
-	if err := run(*check, *verbose); err != nil {
+	skip, err := skipper(*without)
+	if err == nil {
+		if *listIndex {
+			err = printIndex(skip)
+		} else {
+			err = run(*check, *verbose, skip)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "shape:", err)
 		os.Exit(1)
 	}
 }
 
-func run(check, verbose bool) error {
-	root, err := rootFiles(".")
+// skipper returns whether a root file is one the -without globs match.
+func skipper(globs string) (func(name string) bool, error) {
+	var pats []string
+	for _, g := range strings.Split(globs, ",") {
+		if g = strings.TrimSpace(g); g == "" {
+			continue
+		}
+		if _, err := filepath.Match(g, ""); err != nil {
+			return nil, fmt.Errorf("-without %q: %w", g, err)
+		}
+		pats = append(pats, g)
+	}
+	return func(name string) bool {
+		return slices.ContainsFunc(pats, func(p string) bool {
+			ok, _ := filepath.Match(p, name)
+			return ok
+		})
+	}, nil
+}
+
+func run(check, verbose bool, skip func(string) bool) error {
+	root, err := rootFiles(".", skip)
 	if err != nil {
 		return err
 	}
 	fset := token.NewFileSet()
-	pkg, err := parsePackage(fset, ".")
+	pkg, err := parsePackage(fset, ".", skip)
 	if err != nil {
 		return err
 	}
@@ -100,6 +137,20 @@ func run(check, verbose bool) error {
 	return nil
 }
 
+// printIndex prints the root package's godoc index, numbered as the
+// figures count it, so a change's effect on the kernel's place shows.
+func printIndex(skip func(string) bool) error {
+	fset := token.NewFileSet()
+	pkg, err := parsePackage(fset, ".", skip)
+	if err != nil {
+		return err
+	}
+	for i, e := range indexEntries(fset, pkg) {
+		fmt.Printf("%4d %s\n", i+1, e)
+	}
+	return nil
+}
+
 func appendOver(over []string, what string, n, limit int) []string {
 	if n > limit {
 		over = append(over, fmt.Sprintf("%s: %d, want at most %d", what, n, limit))
@@ -110,15 +161,15 @@ func appendOver(over []string, what string, n, limit int) []string {
 type fileCount struct{ all, code, test int }
 
 // rootFiles counts the files (not folders) in the repository root,
-// dot-files aside.
-func rootFiles(dir string) (fileCount, error) {
+// dot-files and those skip matches aside.
+func rootFiles(dir string, skip func(string) bool) (fileCount, error) {
 	var c fileCount
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return c, err
 	}
 	for _, e := range ents {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || skip(e.Name()) {
 			continue
 		}
 		c.all++
@@ -132,10 +183,11 @@ func rootFiles(dir string) (fileCount, error) {
 	return c, nil
 }
 
-// parsePackage parses the non-test files of the package in dir.
-func parsePackage(fset *token.FileSet, dir string) (*ast.Package, error) {
+// parsePackage parses the non-test files of the package in dir, those skip
+// matches aside.
+func parsePackage(fset *token.FileSet, dir string, skip func(string) bool) (*ast.Package, error) {
 	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
+		return !strings.HasSuffix(fi.Name(), "_test.go") && !skip(fi.Name())
 	}, parser.ParseComments)
 	if err != nil {
 		return nil, err
