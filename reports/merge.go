@@ -13,7 +13,7 @@ import (
 // ErrSuiteMismatch is returned by [Merge] when the reports come from
 // different suites: different suite names, or shard reports of different
 // suite digests.
-var ErrSuiteMismatch = errors.New("reports: reports are of different suites")
+var ErrSuiteMismatch = errors.New("reports: different suites")
 
 // ErrDuplicateCase is returned by [Merge] when two reports hold the same
 // case id: shards of one run never overlap, so the reports are not shards
