@@ -68,7 +68,8 @@ func main() {
 	}
 }
 
-// skipper returns whether a root file is one the -without globs match.
+// skipper returns a func that reports whether a root file is one the
+// -without globs match; a glob that does not parse is an error.
 func skipper(globs string) (func(name string) bool, error) {
 	var pats []string
 	for _, g := range strings.Split(globs, ",") {
